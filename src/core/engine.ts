@@ -1,0 +1,120 @@
+/**
+ * The one seam between the session core and a runtime. An engine knows one runtime, speaks its
+ * protocol, and reports what happens as events; it never formats anything for the agent.
+ */
+import type {
+  AttachConfig,
+  Availability,
+  BreakpointBinding,
+  BreakpointSpec,
+  EngineCapabilities,
+  EvaluateResult,
+  ExceptionBreakpointConfig,
+  ExceptionInfo,
+  FrameInfo,
+  FunctionBreakpointSpec,
+  LaunchConfig,
+  LaunchResult,
+  ScopeInfo,
+  StepKind,
+  StopReason,
+  ThreadInfo,
+  VariableInfo,
+} from './types.js';
+
+export type EngineEvent =
+  | {
+      type: 'stopped';
+      reason: StopReason;
+      threadId: number;
+      allThreadsStopped?: boolean;
+      /** Session breakpoint ids (engines map their runtime ids back). */
+      hitBreakpointIds?: number[];
+      description?: string;
+      exception?: ExceptionInfo;
+    }
+  | { type: 'continued'; threadId?: number; allThreadsContinued?: boolean }
+  | { type: 'output'; category: 'stdout' | 'stderr' | 'console'; text: string }
+  | { type: 'breakpoint'; binding: BreakpointBinding }
+  | { type: 'module'; reason: 'new' | 'changed' | 'removed'; name: string; path?: string }
+  | { type: 'thread'; reason: 'started' | 'exited'; threadId: number; name?: string }
+  | { type: 'process'; pid?: number; name?: string }
+  | { type: 'exited'; exitCode?: number; signal?: string }
+  /** The debug session is over (after `exited`, or alone when the runtime went away). */
+  | { type: 'terminated' }
+  /** The engine broke (adapter crashed, transport lost): the session fails with this message. */
+  | { type: 'error'; message: string };
+
+export type EngineEventType = EngineEvent['type'];
+
+export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
+
+/** What the core hands an engine when it creates one. */
+export interface EngineContext {
+  emit(event: EngineEvent): void;
+  log(level: LogLevel, message: string): void;
+}
+
+export interface EngineDiagnostics {
+  /** Last lines the adapter / runtime helper wrote to stderr. */
+  adapterStderr: string[];
+  pendingRequests: { command: string; ageMs: number }[];
+  pid?: number;
+  /** Anything else worth knowing (paths, versions, transport). */
+  details?: Record<string, unknown>;
+}
+
+export interface Engine {
+  readonly capabilities: EngineCapabilities;
+  /** Process id of the debuggee once known. */
+  readonly pid?: number;
+
+  /**
+   * Starts the program with the initial breakpoints and exception filters armed before any user
+   * code runs. Resolves once the debuggee runs (or is stopped on entry).
+   */
+  launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult>;
+  attach(config: AttachConfig, signal?: AbortSignal): Promise<LaunchResult>;
+
+  /** Replaces every line breakpoint of `file` (DAP semantics). One binding per spec, same order. */
+  setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]>;
+  /** Replaces every function breakpoint. */
+  setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]>;
+  setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void>;
+
+  continue(threadId?: number): Promise<void>;
+  step(threadId: number, kind: StepKind): Promise<void>;
+  pause(threadId?: number): Promise<void>;
+
+  threads(): Promise<ThreadInfo[]>;
+  stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }>;
+  scopes(frameId: number): Promise<ScopeInfo[]>;
+  variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]>;
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult>;
+  setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
+  /** Details of the exception the thread stopped on, if the runtime has more than the stop event said. */
+  exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
+
+  /** Ends the debuggee. Resolves when it is gone. */
+  terminate(): Promise<void>;
+  /** Leaves the debuggee running without the debugger. */
+  detach(): Promise<void>;
+  /** Releases everything (adapter, sockets, child processes), whatever state it is in. Idempotent. */
+  dispose(): Promise<void>;
+
+  diagnostics(): EngineDiagnostics;
+}
+
+/** What an engine module exports as `engine` (built-in or `debugbridge-engine-<language>`). */
+export interface EngineFactory {
+  readonly language: string;
+  readonly displayName: string;
+  /** File extensions (with dot) this engine debugs, used to pick an engine from a program path. */
+  readonly extensions: string[];
+  readonly capabilities: EngineCapabilities;
+  /** Whether the runtime and its adapter work on this machine, and how to fix it if not. */
+  detect(options?: Record<string, unknown>): Promise<Availability>;
+  /** Whether this engine claims a program path that the extension does not decide (e.g. a project folder). */
+  claims?(program: string): boolean;
+  create(context: EngineContext): Engine;
+}

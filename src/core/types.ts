@@ -1,0 +1,168 @@
+/**
+ * The runtime-neutral vocabulary shared by the core and every engine.
+ * Lines and columns are 1-based everywhere. File paths are absolute.
+ */
+
+export type Language = 'python' | 'node' | 'dotnet' | (string & {});
+
+export type SessionStateName = 'initializing' | 'running' | 'stopped' | 'exited' | 'failed' | 'terminated';
+
+export type StopReason =
+  | 'breakpoint'
+  | 'step'
+  | 'exception'
+  | 'pause'
+  | 'entry'
+  | 'function breakpoint'
+  | 'data breakpoint'
+  | 'goto'
+  | (string & {});
+
+export type StepKind = 'over' | 'into' | 'out';
+
+/** A breakpoint as the user asked for it. `id` is assigned by the session and never reused. */
+export interface BreakpointSpec {
+  id: number;
+  file: string;
+  line: number;
+  column?: number;
+  condition?: string;
+  hitCondition?: string;
+  logMessage?: string;
+}
+
+export interface FunctionBreakpointSpec {
+  id: number;
+  function: string;
+  condition?: string;
+  hitCondition?: string;
+}
+
+/** What the runtime made of a breakpoint: bound where, or why not. */
+export interface BreakpointBinding {
+  id: number;
+  verified: boolean;
+  /** Where the runtime actually placed it (may differ from the requested line). */
+  line?: number;
+  column?: number;
+  file?: string;
+  /** Why it is not verified, or a note from the runtime. */
+  message?: string;
+}
+
+export interface ExceptionBreakpointConfig {
+  /** Engine filter ids, e.g. `uncaught`, `raised` / `all`. */
+  filters: string[];
+  /** dotnet: only break on these exception type names. */
+  typeNames?: string[];
+}
+
+export interface LaunchConfig {
+  program: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stopOnEntry: boolean;
+  breakpoints: BreakpointSpec[];
+  functionBreakpoints: FunctionBreakpointSpec[];
+  exceptions: ExceptionBreakpointConfig;
+  /** Runtime-specific options (pythonPath, runtimeExecutable, …), passed through untouched. */
+  options: Record<string, unknown>;
+}
+
+export interface AttachConfig {
+  pid?: number;
+  host?: string;
+  port?: number;
+  breakpoints: BreakpointSpec[];
+  functionBreakpoints: FunctionBreakpointSpec[];
+  exceptions: ExceptionBreakpointConfig;
+  options: Record<string, unknown>;
+}
+
+export interface LaunchResult {
+  /** Bindings of the initial breakpoints, by id. */
+  breakpoints: BreakpointBinding[];
+  pid?: number;
+}
+
+export interface ThreadInfo {
+  id: number;
+  name: string;
+}
+
+export interface FrameInfo {
+  /** Engine frame handle, valid while the thread stays stopped. */
+  id: number;
+  name: string;
+  file?: string;
+  line: number;
+  column: number;
+  /** Frames without source the user wrote (library, runtime). */
+  presentationHint?: 'normal' | 'label' | 'subtle';
+}
+
+export interface ScopeInfo {
+  name: string;
+  /** Handle for `variables()`. */
+  ref: number;
+  /** Large scopes (globals, module) that should not be expanded by default. */
+  expensive: boolean;
+  namedVariables?: number;
+  indexedVariables?: number;
+}
+
+export interface VariableInfo {
+  name: string;
+  value: string;
+  type?: string;
+  /** Handle for children; 0 when the value has none. */
+  ref: number;
+  namedVariables?: number;
+  indexedVariables?: number;
+  /** An expression that evaluates to this value, if the runtime can give one. */
+  evaluateName?: string;
+}
+
+export interface EvaluateResult {
+  value: string;
+  type?: string;
+  ref: number;
+  namedVariables?: number;
+  indexedVariables?: number;
+}
+
+export interface ExceptionInfo {
+  type?: string;
+  message?: string;
+  /** `unhandled`, `firstChance`, … as the runtime says. */
+  kind?: string;
+  stackTrace?: string;
+}
+
+export interface EngineCapabilities {
+  conditionalBreakpoints: boolean;
+  hitConditionalBreakpoints: boolean;
+  logPoints: boolean;
+  functionBreakpoints: boolean;
+  setVariable: boolean;
+  pause: boolean;
+  attach: boolean;
+  restart: boolean;
+  stepBack?: boolean;
+  /** Exception filters with their meaning, e.g. [{id: 'uncaught', label: 'Uncaught exceptions', default: true}]. */
+  exceptionFilters: { id: string; label: string; default: boolean }[];
+  /** Free text the agent should know (limits, quirks). */
+  notes?: string[];
+}
+
+export interface Availability {
+  available: boolean;
+  version?: string;
+  /** What it found and will use, e.g. the interpreter path. */
+  detail?: string;
+  /** Why it is not available. */
+  reason?: string;
+  /** Exact command(s) that fix it. */
+  install?: string;
+}
