@@ -1,0 +1,68 @@
+#!/usr/bin/env node
+/**
+ * debugbridge — the MCP server on stdio, plus `demo`, `doctor` and `reload`.
+ * Nothing but protocol frames may reach stdout when serving: the subcommands print, the server does not.
+ */
+import { VERSION } from './version.js';
+
+const HELP = `debugbridge ${VERSION} — debug real .NET, Python and Node.js programs from an AI agent (MCP)
+
+Usage:
+  debugbridge                 run the MCP server on stdio (what an MCP client starts)
+  debugbridge demo            a scripted debugging session on the bundled samples, through the real MCP client
+  debugbridge doctor          which runtimes and adapters work here, and how to fix the others
+  debugbridge reload [options] -- <server command…>
+                              hot-reload proxy for MCP servers you develop (debugbridge reload --help)
+  debugbridge --version | --help
+
+Environment:
+  DEBUGBRIDGE_LOG=debug|info|warning|error   stderr log level (default warning)
+  DEBUGBRIDGE_PYTHON=/path/to/python          interpreter with debugpy
+  DEBUGBRIDGE_STATE_DIR=/path                 where session files are kept
+`;
+
+async function main(argv: string[]): Promise<number | undefined> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case undefined:
+    case 'serve': {
+      const { runStdioServer } = await import('./server/stdioServer.js');
+      await runStdioServer(VERSION);
+      return undefined; // keeps running until the client goes away
+    }
+    case 'demo': {
+      const { runDemo } = await import('./demo/runDemo.js');
+      return runDemo(rest);
+    }
+    case 'doctor': {
+      const { runDoctor } = await import('./doctor.js');
+      return runDoctor();
+    }
+    case 'reload': {
+      const { runReload } = await import('./reload/index.js');
+      return runReload(rest);
+    }
+    case '--version':
+    case '-v':
+      process.stdout.write(`${VERSION}\n`);
+      return 0;
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(HELP);
+      return 0;
+    default:
+      process.stderr.write(`debugbridge: unknown command "${command}"\n\n${HELP}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== undefined) process.exitCode = code;
+  },
+  (e: unknown) => {
+    process.stderr.write(`debugbridge: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exitCode = 1;
+  },
+);

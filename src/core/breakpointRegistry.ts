@@ -1,0 +1,119 @@
+/**
+ * The user's breakpoints of one session: what was asked (the record) plus what the runtime made of
+ * it (the binding). `verified` comes from the binding alone; a breakpoint with no binding yet is
+ * pending. Ids are never reused within a session.
+ */
+import type { BreakpointBinding, BreakpointSpec, FunctionBreakpointSpec } from './types.js';
+
+export interface BreakpointRequest {
+  file?: string;
+  line?: number;
+  column?: number;
+  function?: string;
+  condition?: string;
+  hitCondition?: string;
+  logMessage?: string;
+}
+
+export interface BreakpointRecord extends BreakpointRequest {
+  id: number;
+  kind: 'line' | 'function';
+  binding?: BreakpointBinding;
+  hits: number;
+  /** Internal one-shot breakpoints (run to line) are hidden from listings and removed on stop. */
+  temporary?: boolean;
+}
+
+export type BreakpointStatus = 'verified' | 'pending' | 'unverified';
+
+export function statusOf(record: BreakpointRecord): BreakpointStatus {
+  if (!record.binding) return 'pending';
+  return record.binding.verified ? 'verified' : 'unverified';
+}
+
+export class BreakpointRegistry {
+  private readonly records = new Map<number, BreakpointRecord>();
+  private nextId = 1;
+
+  constructor(initial: BreakpointRecord[] = []) {
+    for (const r of initial) {
+      this.records.set(r.id, { ...r, binding: undefined, hits: 0 });
+      this.nextId = Math.max(this.nextId, r.id + 1);
+    }
+  }
+
+  add(request: BreakpointRequest, temporary = false): BreakpointRecord {
+    const record: BreakpointRecord = {
+      ...request,
+      id: this.nextId++,
+      kind: request.function ? 'function' : 'line',
+      hits: 0,
+      temporary,
+    };
+    this.records.set(record.id, record);
+    return record;
+  }
+
+  /** An existing line breakpoint at the same place, so setting it twice updates instead of doubling. */
+  findAt(file: string, line: number): BreakpointRecord | undefined {
+    return this.all().find((r) => r.kind === 'line' && r.file === file && (r.line === line || r.binding?.line === line));
+  }
+
+  get(id: number): BreakpointRecord | undefined {
+    return this.records.get(id);
+  }
+
+  remove(id: number): BreakpointRecord | undefined {
+    const record = this.records.get(id);
+    this.records.delete(id);
+    return record;
+  }
+
+  all(includeTemporary = true): BreakpointRecord[] {
+    return [...this.records.values()].filter((r) => includeTemporary || !r.temporary);
+  }
+
+  files(): string[] {
+    return [...new Set(this.all().flatMap((r) => (r.kind === 'line' && r.file ? [r.file] : [])))];
+  }
+
+  lineSpecs(file?: string): BreakpointSpec[] {
+    return this.all()
+      .filter((r) => r.kind === 'line' && r.file && r.line && (file === undefined || r.file === file))
+      .map((r) => ({
+        id: r.id,
+        file: r.file!,
+        line: r.line!,
+        column: r.column,
+        condition: r.condition,
+        hitCondition: r.hitCondition,
+        logMessage: r.logMessage,
+      }));
+  }
+
+  functionSpecs(): FunctionBreakpointSpec[] {
+    return this.all()
+      .filter((r) => r.kind === 'function')
+      .map((r) => ({ id: r.id, function: r.function!, condition: r.condition, hitCondition: r.hitCondition }));
+  }
+
+  applyBinding(binding: BreakpointBinding): void {
+    const record = this.records.get(binding.id);
+    if (record) record.binding = { ...record.binding, ...binding };
+  }
+
+  countHits(ids: number[]): void {
+    for (const id of ids) {
+      const record = this.records.get(id);
+      if (record) record.hits++;
+    }
+  }
+
+  /** Bindings belong to one run: a restart binds again. */
+  resetBindings(): void {
+    for (const r of this.records.values()) {
+      r.binding = undefined;
+      r.hits = 0;
+    }
+  }
+}

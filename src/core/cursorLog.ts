@@ -1,0 +1,70 @@
+/**
+ * A bounded, append-only log read through cursors. Each entry gets a sequence number; a reader
+ * keeps the cursor of the last entry it saw and asks for what came since. Old entries fall off
+ * the front; a reader whose cursor is older learns how many it missed.
+ */
+export interface CursorEntry<T> {
+  seq: number;
+  at: number;
+  value: T;
+}
+
+export interface CursorSlice<T> {
+  entries: CursorEntry<T>[];
+  /** Pass this back to read what comes next. */
+  cursor: number;
+  /** Entries that fell off the log before this reader saw them. */
+  dropped: number;
+}
+
+export class CursorLog<T> {
+  private readonly entries: CursorEntry<T>[] = [];
+  private nextSeq = 1;
+  private readonly waiters = new Set<() => void>();
+
+  constructor(private readonly capacity: number) {}
+
+  append(value: T): CursorEntry<T> {
+    const entry = { seq: this.nextSeq++, at: Date.now(), value };
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    for (const wake of [...this.waiters]) wake();
+    return entry;
+  }
+
+  /** The cursor that means "everything so far". */
+  get head(): number {
+    return this.nextSeq - 1;
+  }
+
+  since(cursor = 0, limit = Number.POSITIVE_INFINITY): CursorSlice<T> {
+    const first = this.entries[0]?.seq ?? this.nextSeq;
+    const dropped = Math.max(0, first - cursor - 1);
+    const fresh = this.entries.filter((e) => e.seq > cursor);
+    const entries = fresh.slice(0, limit);
+    const cursorOut = entries.length ? entries[entries.length - 1].seq : Math.max(cursor, first - 1);
+    return { entries, cursor: cursorOut, dropped };
+  }
+
+  last(n: number): CursorEntry<T>[] {
+    return this.entries.slice(-n);
+  }
+
+  /** Resolves when an entry newer than `cursor` exists, or after `timeoutMs`, or on abort. */
+  async waitBeyond(cursor: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
+    if (this.head > cursor) return true;
+    return new Promise<boolean>((resolve) => {
+      const done = (result: boolean) => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(result);
+      };
+      const wake = () => done(true);
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.waiters.add(wake);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * Finds the engine for a language, importing it on first use: built-in engines live in
+ * `../engines/<language>/index.js`; any other language is looked up as the npm package
+ * `debugbridge-engine-<language>`. Both export `engine: EngineFactory`.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { extname } from 'node:path';
+import { DebugError } from './errors.js';
+import type { EngineFactory } from './engine.js';
+
+export const BUILT_IN_LANGUAGES = ['python', 'node', 'dotnet'] as const;
+
+const EXTENSION_HINTS: Record<string, string> = {
+  '.py': 'python',
+  '.js': 'node',
+  '.mjs': 'node',
+  '.cjs': 'node',
+  '.ts': 'node',
+  '.dll': 'dotnet',
+  '.csproj': 'dotnet',
+  '.exe': 'dotnet',
+};
+
+type Importer = (specifier: string) => Promise<unknown>;
+
+export class EngineRegistry {
+  private readonly loaded = new Map<string, Promise<EngineFactory>>();
+
+  constructor(private readonly importModule: Importer = (s) => import(s)) {}
+
+  load(language: string): Promise<EngineFactory> {
+    let pending = this.loaded.get(language);
+    if (!pending) {
+      pending = this.importFactory(language);
+      // A failed load is not cached: installing the missing piece must not need a server restart.
+      pending.catch(() => this.loaded.delete(language));
+      this.loaded.set(language, pending);
+    }
+    return pending;
+  }
+
+  private async importFactory(language: string): Promise<EngineFactory> {
+    if (!/^[a-z][a-z0-9-]*$/.test(language)) {
+      throw new DebugError('INVALID_ARGUMENT', `"${language}" is not a language name.`, `Use one of: ${BUILT_IN_LANGUAGES.join(', ')}.`);
+    }
+    const builtIn = (BUILT_IN_LANGUAGES as readonly string[]).includes(language);
+    const specifier = builtIn ? `../engines/${language}/index.js` : `debugbridge-engine-${language}`;
+    let mod: unknown;
+    try {
+      mod = await this.importModule(specifier);
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      if (builtIn) {
+        throw new DebugError('ENGINE_UNAVAILABLE', `The ${language} engine is not part of this build (${why}).`, 'Run `debugbridge doctor` to see which languages work here.');
+      }
+      throw new DebugError(
+        'ENGINE_UNAVAILABLE',
+        `No engine for "${language}": the package debugbridge-engine-${language} is not installed.`,
+        `Install it beside debugbridge: npm install debugbridge-engine-${language}`,
+      );
+    }
+    const factory = (mod as { engine?: EngineFactory }).engine;
+    if (!factory || typeof factory.create !== 'function' || typeof factory.detect !== 'function') {
+      throw new DebugError('ENGINE_UNAVAILABLE', `${specifier} does not export an engine factory named "engine".`, 'Update or reinstall that engine package.');
+    }
+    return factory;
+  }
+
+  /** The language of a program from its extension, or from what an engine claims (e.g. a project folder). */
+  async languageFor(program: string): Promise<string> {
+    const byExtension = EXTENSION_HINTS[extname(program).toLowerCase()];
+    if (byExtension) return byExtension;
+    for (const language of BUILT_IN_LANGUAGES) {
+      const factory = await this.load(language).catch(() => undefined);
+      if (factory?.claims?.(program)) return language;
+    }
+    const isDir = existsSync(program) && statSync(program).isDirectory();
+    throw new DebugError(
+      'INVALID_ARGUMENT',
+      `Cannot tell the language of ${program}${isDir ? ' (a folder with no project file)' : ''}.`,
+      `Pass language: one of ${BUILT_IN_LANGUAGES.join(', ')}.`,
+    );
+  }
+}

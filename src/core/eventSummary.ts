@@ -1,0 +1,25 @@
+/** One line per engine event for the session's event log. */
+import type { EngineEvent } from './engine.js';
+import type { SessionEvent } from './sessionTypes.js';
+
+export function describeEvent(event: Exclude<EngineEvent, { type: 'stopped' | 'output' | 'continued' }>): SessionEvent {
+  switch (event.type) {
+    case 'breakpoint': {
+      const b = event.binding;
+      const where = b.line ? ` at line ${b.line}` : '';
+      return { type: 'breakpoint', summary: `Breakpoint #${b.id} ${b.verified ? 'verified' : 'not verified'}${where}${b.message ? `: ${b.message}` : ''}`, data: { ...b } };
+    }
+    case 'module':
+      return { type: 'module', summary: `Module ${event.reason === 'new' ? 'loaded' : event.reason}: ${event.path ?? event.name}`, data: { name: event.name, path: event.path, reason: event.reason } };
+    case 'thread':
+      return { type: 'thread', summary: `Thread ${event.threadId}${event.name ? ` (${event.name})` : ''} ${event.reason}`, data: { threadId: event.threadId, reason: event.reason } };
+    case 'process':
+      return { type: 'process', summary: `Process ${event.pid ?? '?'} started${event.name ? `: ${event.name}` : ''}`, data: { pid: event.pid } };
+    case 'exited':
+      return { type: 'exited', summary: `Program exited with code ${event.exitCode ?? 'unknown'}${event.signal ? ` (${event.signal})` : ''}`, data: { exitCode: event.exitCode, signal: event.signal } };
+    case 'terminated':
+      return { type: 'terminated', summary: 'Debug session ended by the runtime' };
+    case 'error':
+      return { type: 'error', summary: `Engine failure: ${event.message}` };
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * Reading and changing values of a stopped program: scopes, children by path or handle, evaluate,
+ * assign. Paths are resolved by walking children names; when that fails the path is evaluated as
+ * an expression in the program's own language.
+ */
+import type { Engine } from './engine.js';
+import { DebugError, isDebugError } from './errors.js';
+import { isGroupingNode } from './stopBuilder.js';
+import type { ScopeInfo, VariableInfo } from './types.js';
+import { capText, VALUE_CHARS } from './valueText.js';
+import { candidateNames, joinPath, parseVariablePath, type PathSegment } from './variablePath.js';
+
+export interface VariableView {
+  name: string;
+  value: string;
+  type?: string;
+  path: string;
+  hasChildren: boolean;
+  /** Handle for children; valid while the program stays stopped. */
+  ref: number;
+  /** 0 for the listed level, 1 for their children when depth > 1, … */
+  level: number;
+}
+
+export interface ScopeView {
+  name: string;
+  expensive: boolean;
+  count?: number;
+}
+
+export interface VariablesQuery {
+  frameId: number;
+  path?: string;
+  ref?: number;
+  scope?: string;
+  depth: number;
+  start: number;
+  count: number;
+}
+
+export interface VariablesAnswer {
+  /** What was listed: a scope name, a path, or a handle. */
+  container: string;
+  variables: VariableView[];
+  scopes: ScopeView[];
+  /** More children exist past this page. */
+  more: boolean;
+  total?: number;
+}
+
+export interface ValueAnswer {
+  value: string;
+  type?: string;
+  ref: number;
+  hasChildren: boolean;
+}
+
+const CHILDREN_PER_NESTED_LEVEL = 20;
+
+export class Inspector {
+  constructor(private readonly engine: Engine) {}
+
+  async variables(q: VariablesQuery): Promise<VariablesAnswer> {
+    const scopes = await this.engine.scopes(q.frameId);
+    const scopeViews = scopes.map((s) => ({ name: s.name, expensive: s.expensive, count: s.namedVariables }));
+    let container: { ref: number; path: string | undefined; label: string; total?: number };
+    if (q.ref !== undefined) {
+      container = { ref: q.ref, path: undefined, label: `#${q.ref}` };
+    } else if (q.path) {
+      const found = await this.resolvePath(q.frameId, scopes, q.path);
+      container = { ref: found.ref, path: q.path, label: q.path, total: found.total };
+      if (!found.ref) {
+        throw new DebugError('INVALID_ARGUMENT', `${q.path} = ${capText(found.value, VALUE_CHARS)} has no children.`, 'Use inspect_evaluate to see a plain value.');
+      }
+    } else {
+      const scope = q.scope ? findScope(scopes, q.scope) : scopes.find((s) => !s.expensive) ?? scopes[0];
+      if (!scope) throw new DebugError('VARIABLE_NOT_FOUND', 'This frame has no scopes.', 'Pick another frame with frameIndex.');
+      container = { ref: scope.ref, path: undefined, label: scope.name, total: scope.namedVariables };
+    }
+    const page = await this.children(container.ref, container.path, q.start, q.count, 0, q.depth);
+    return { container: container.label, variables: page.views, scopes: scopeViews, more: page.more, total: container.total };
+  }
+
+  async evaluate(frameId: number | undefined, expression: string): Promise<ValueAnswer> {
+    const r = await this.engine.evaluate(expression, frameId, 'repl');
+    return { value: capText(r.value, VALUE_CHARS), type: r.type, ref: r.ref, hasChildren: r.ref > 0 };
+  }
+
+  /** Assigns `value` (an expression of the program's language) to a local, argument or field named by `path`. */
+  async setVariable(frameId: number, path: string, value: string): Promise<ValueAnswer> {
+    const segments = parseVariablePath(path);
+    const scopes = await this.engine.scopes(frameId);
+    const last = segments[segments.length - 1];
+    let containerRef: number;
+    let children: VariableInfo[];
+    if (segments.length === 1) {
+      const hit = await this.findInScopes(scopes, last);
+      if (!hit) throw notFound(path);
+      containerRef = hit.scope.ref;
+      children = [hit.variable];
+    } else {
+      const parentPath = segments.slice(0, -1);
+      const parent = await this.walk(scopes, parentPath, path);
+      containerRef = parent.ref;
+      children = await this.engine.variables(parent.ref);
+    }
+    const target = matchChild(children, last);
+    if (!target) throw notFound(path);
+    const r = await this.engine.setVariable(containerRef, target.name, value);
+    return { value: capText(r.value, VALUE_CHARS), type: r.type, ref: r.ref, hasChildren: r.ref > 0 };
+  }
+
+  private async children(ref: number, parentPath: string | undefined, start: number, count: number, level: number, depth: number) {
+    const vars = (await this.engine.variables(ref, start, count + 1)).filter((v) => !isGroupingNode(v.name));
+    const more = vars.length > count;
+    const views: VariableView[] = [];
+    for (const v of vars.slice(0, count)) {
+      const path = v.evaluateName && !parentPath ? v.evaluateName : joinPath(parentPath, v.name);
+      views.push({ name: v.name, value: capText(v.value, VALUE_CHARS), type: v.type, path, hasChildren: v.ref > 0, ref: v.ref, level });
+      if (v.ref > 0 && depth > 1) {
+        const nested = await this.children(v.ref, path, 0, CHILDREN_PER_NESTED_LEVEL, level + 1, depth - 1);
+        views.push(...nested.views);
+      }
+    }
+    return { views, more };
+  }
+
+  private async resolvePath(frameId: number, scopes: ScopeInfo[], path: string): Promise<{ ref: number; value: string; total?: number }> {
+    let segments: PathSegment[];
+    try {
+      segments = parseVariablePath(path);
+    } catch (e) {
+      throw new DebugError('INVALID_ARGUMENT', (e as Error).message, 'Write paths like order.items[2] or table["counts"].');
+    }
+    try {
+      const found = await this.walk(scopes, segments, path);
+      return { ref: found.ref, value: found.value, total: found.namedVariables ?? found.indexedVariables };
+    } catch (walkError) {
+      // Walking names failed: the runtime may still understand the path as an expression.
+      try {
+        const r = await this.engine.evaluate(path, frameId, 'watch');
+        return { ref: r.ref, value: r.value, total: r.namedVariables ?? r.indexedVariables };
+      } catch {
+        throw walkError;
+      }
+    }
+  }
+
+  private async walk(scopes: ScopeInfo[], segments: PathSegment[], fullPath: string): Promise<VariableInfo> {
+    const [first, ...rest] = segments;
+    const hit = await this.findInScopes(scopes, first);
+    if (!hit) throw notFound(fullPath);
+    let current = hit.variable;
+    for (const segment of rest) {
+      if (!current.ref) throw notFound(fullPath);
+      const next = matchChild(await this.engine.variables(current.ref), segment);
+      if (!next) throw notFound(fullPath);
+      current = next;
+    }
+    return current;
+  }
+
+  private async findInScopes(scopes: ScopeInfo[], segment: PathSegment): Promise<{ scope: ScopeInfo; variable: VariableInfo } | undefined> {
+    const ordered = [...scopes.filter((s) => !s.expensive), ...scopes.filter((s) => s.expensive)];
+    for (const scope of ordered) {
+      try {
+        const variable = matchChild(await this.engine.variables(scope.ref), segment);
+        if (variable) return { scope, variable };
+      } catch (e) {
+        if (!isDebugError(e)) throw e;
+      }
+    }
+    return undefined;
+  }
+}
+
+function findScope(scopes: ScopeInfo[], name: string): ScopeInfo {
+  const scope = scopes.find((s) => s.name.toLowerCase() === name.toLowerCase());
+  if (!scope) {
+    throw new DebugError('VARIABLE_NOT_FOUND', `No scope named "${name}".`, `Scopes here: ${scopes.map((s) => s.name).join(', ') || 'none'}.`);
+  }
+  return scope;
+}
+
+function matchChild(children: VariableInfo[], segment: PathSegment): VariableInfo | undefined {
+  for (const candidate of candidateNames(segment)) {
+    const hit = children.find((c) => c.name === candidate);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+function notFound(path: string): DebugError {
+  return new DebugError('VARIABLE_NOT_FOUND', `Nothing named ${path} in this frame.`, 'Call inspect_variables without a path to list what is in scope.');
+}

@@ -1,0 +1,79 @@
+/** What the core reports about sessions: stops, waits, snapshots. The MCP layer renders these. */
+import type { SourceLine } from './sourceReader.js';
+import type { ExceptionInfo, SessionStateName, StopReason } from './types.js';
+
+export interface StopFrame {
+  name: string;
+  file?: string;
+  line: number;
+  column: number;
+}
+
+export interface ValueSummary {
+  name: string;
+  value: string;
+  type?: string;
+}
+
+export interface Stop {
+  reason: StopReason;
+  threadId: number;
+  frame: StopFrame;
+  source?: SourceLine[];
+  hitBreakpointIds: number[];
+  exception?: ExceptionInfo;
+  locals?: ValueSummary[];
+  /** Locals that were left out of the summary. */
+  localsOmitted?: number;
+  description?: string;
+  at: number;
+}
+
+export type WaitStatus = 'stopped' | 'exited' | 'timeout';
+
+export interface WaitResult {
+  status: WaitStatus;
+  stop?: Stop;
+  exitCode?: number;
+  state: SessionStateName;
+  /** Set when the wait ended because the session failed or was cancelled. */
+  error?: string;
+  /** Last lines of program output, on exit. */
+  outputTail?: string;
+  waitedMs: number;
+}
+
+export interface SessionEvent {
+  type: string;
+  /** One line for the agent. */
+  summary: string;
+  data?: Record<string, unknown>;
+}
+
+export interface OutputChunk {
+  category: 'stdout' | 'stderr' | 'console';
+  text: string;
+}
+
+export interface SessionSnapshot {
+  sessionId: string;
+  language: string;
+  program: string;
+  state: SessionStateName;
+  pid?: number;
+  stop?: Stop;
+  exitCode?: number;
+  error?: string;
+  startedAt: number;
+  run: number;
+  attached: boolean;
+}
+
+/** Reports progress while a call waits, so clients can show it and reset their own timeouts. */
+export type ProgressReporter = (message: string) => void;
+
+export interface WaitOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  onProgress?: ProgressReporter;
+}

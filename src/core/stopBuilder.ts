@@ -1,0 +1,73 @@
+/**
+ * Turns a runtime's bare "stopped" event into the stop the agent reads: top frame, source lines
+ * around it, exception details and a compact summary of the top frame's locals.
+ */
+import type { Engine, EngineEvent } from './engine.js';
+import type { Stop, ValueSummary } from './sessionTypes.js';
+import { readSourceWindow } from './sourceReader.js';
+import type { FrameInfo } from './types.js';
+import { capText, SUMMARY_VALUE_CHARS } from './valueText.js';
+
+const SUMMARY_LOCALS = 12;
+const CONTEXT_BEFORE = 2;
+const CONTEXT_AFTER = 2;
+
+type StoppedEvent = Extract<EngineEvent, { type: 'stopped' }>;
+
+export interface BuiltStop {
+  stop: Stop;
+  /** The top frames fetched while building, kept so frame 0 needs no second round trip. */
+  frames: FrameInfo[];
+}
+
+export async function buildStop(engine: Engine, event: StoppedEvent): Promise<BuiltStop> {
+  const { frames } = await engine.stackTrace(event.threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[] }));
+  const top = frames[0];
+  const stop: Stop = {
+    reason: event.reason,
+    threadId: event.threadId,
+    frame: top
+      ? { name: top.name, file: top.file, line: top.line, column: top.column }
+      : { name: '<unknown>', line: 0, column: 0 },
+    hitBreakpointIds: event.hitBreakpointIds ?? [],
+    description: event.description,
+    at: Date.now(),
+  };
+  const [source, locals, exception] = await Promise.all([
+    top?.file ? readSourceWindow(top.file, top.line, CONTEXT_BEFORE, CONTEXT_AFTER) : undefined,
+    top ? summarizeLocals(engine, top.id) : undefined,
+    event.reason === 'exception' ? exceptionDetails(engine, event) : event.exception,
+  ]);
+  if (source) stop.source = source;
+  if (locals) {
+    stop.locals = locals.shown;
+    if (locals.omitted) stop.localsOmitted = locals.omitted;
+  }
+  if (exception) stop.exception = exception;
+  return { stop, frames };
+}
+
+async function exceptionDetails(engine: Engine, event: StoppedEvent) {
+  if (event.exception?.type && event.exception.message !== undefined) return event.exception;
+  const info = await engine.exceptionInfo(event.threadId).catch(() => undefined);
+  return { ...event.exception, ...info };
+}
+
+async function summarizeLocals(engine: Engine, frameId: number): Promise<{ shown: ValueSummary[]; omitted: number } | undefined> {
+  try {
+    const scopes = await engine.scopes(frameId);
+    const scope = scopes.find((s) => !s.expensive);
+    if (!scope) return undefined;
+    const vars = (await engine.variables(scope.ref, 0, SUMMARY_LOCALS + 1)).filter((v) => !isGroupingNode(v.name));
+    const shown = vars.slice(0, SUMMARY_LOCALS).map((v) => ({ name: v.name, value: capText(v.value, SUMMARY_VALUE_CHARS), type: v.type }));
+    const total = scope.namedVariables ?? vars.length;
+    return { shown, omitted: Math.max(0, total - shown.length) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Adapters add pseudo-entries that group members ("special variables"); they are not values. */
+export function isGroupingNode(name: string): boolean {
+  return /^(special|function|class|protected) variables$/.test(name);
+}

@@ -1,0 +1,76 @@
+/**
+ * A real MCP client over stdio for a debugbridge server process: used by `debugbridge demo` and by
+ * the end-to-end tests. Each call answers the model's text, the structured content and isError.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { fileURLToPath } from 'node:url';
+
+export interface ToolCallResult<T = Record<string, unknown>> {
+  text: string;
+  structured: T;
+  isError: boolean;
+}
+
+export interface ServerOptions {
+  /** Extra environment for the server (merged over the default safe set and this process's env). */
+  env?: Record<string, string>;
+  /** Command to run instead of `node dist/cli.js`. */
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  stderr?: 'inherit' | 'pipe' | 'ignore';
+}
+
+export const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));
+
+export class McpTestClient {
+  readonly logs: LoggingMessageNotification['params'][] = [];
+  private constructor(
+    readonly client: Client,
+    readonly transport: StdioClientTransport,
+  ) {}
+
+  static async start(options: ServerOptions = {}): Promise<McpTestClient> {
+    const env = { ...getDefaultEnvironment(), ...(process.env as Record<string, string>), ...options.env };
+    const transport = new StdioClientTransport({
+      command: options.command ?? process.execPath,
+      args: options.args ?? [CLI_PATH],
+      env,
+      cwd: options.cwd,
+      stderr: options.stderr ?? 'pipe',
+    });
+    const client = new Client({ name: 'debugbridge-client', version: '1.0.0' });
+    const wrapper = new McpTestClient(client, transport);
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      wrapper.logs.push(n.params);
+    });
+    await client.connect(transport);
+    return wrapper;
+  }
+
+  /** The server's process id (for process-tree checks). */
+  get pid(): number | undefined {
+    return this.transport.pid ?? undefined;
+  }
+
+  async call<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}, options: { timeoutMs?: number; onProgress?: (message?: string) => void } = {}): Promise<ToolCallResult<T>> {
+    const result = await this.client.callTool({ name, arguments: args }, undefined, {
+      timeout: options.timeoutMs ?? 120_000,
+      onprogress: options.onProgress ? (p) => options.onProgress!(p.message) : undefined,
+      resetTimeoutOnProgress: true,
+    });
+    const content = (result.content ?? []) as { type: string; text?: string }[];
+    const text = content
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text ?? '')
+      .join('\n');
+    return { text, structured: (result.structuredContent ?? {}) as T, isError: result.isError === true };
+  }
+
+  async close(): Promise<void> {
+    await this.client.close().catch(() => undefined);
+  }
+}

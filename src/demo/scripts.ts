@@ -1,0 +1,48 @@
+/**
+ * The demo's scripted sessions, one per runtime: the calls an agent would make, in order.
+ * Samples live in the package's samples/ folder.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { markerLine } from './markers.js';
+
+export interface DemoStep {
+  note: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export const SAMPLES_DIR = fileURLToPath(new URL('../../samples/', import.meta.url));
+
+export function pythonScript(): DemoStep[] {
+  const program = `${SAMPLES_DIR}python/orders.py`;
+  const totalLine = markerLine(program, 'DEMO:total');
+  const discountLine = markerLine(program, 'DEMO:discount');
+  return [
+    { note: 'Launch with a breakpoint and wait for the first stop', tool: 'session_launch', args: { program, breakpoints: [{ file: program, line: totalLine }], waitForStop: true } },
+    { note: 'Where are we?', tool: 'inspect_stack', args: {} },
+    { note: 'Look inside a value by path', tool: 'inspect_variables', args: { path: 'item' } },
+    { note: 'Evaluate an expression in the frame', tool: 'inspect_evaluate', args: { expression: 'price * item["qty"]' } },
+    { note: 'Step over one line', tool: 'execution_step', args: { kind: 'over' } },
+    { note: 'Only stop on the second order', tool: 'breakpoint_remove', args: { all: true } },
+    { note: '', tool: 'breakpoint_set', args: { file: program, line: discountLine, condition: 'order["id"] == 2' } },
+    { note: 'Continue to the conditional breakpoint', tool: 'execution_continue', args: {} },
+    { note: 'Step into the call', tool: 'execution_step', args: { kind: 'into' } },
+    { note: 'Change a value while stopped', tool: 'inspect_set_variable', args: { name: 'percent', value: '50' } },
+    { note: 'Run to the end', tool: 'execution_continue', args: {} },
+    { note: 'What did it print?', tool: 'session_output', args: {} },
+    { note: 'Clean up', tool: 'session_stop', args: {} },
+  ];
+}
+
+export function dotnetScript(): DemoStep[] | undefined {
+  const program = `${SAMPLES_DIR}dotnet/Inventory`;
+  if (!existsSync(program)) return undefined;
+  return [
+    { note: 'Build and launch a .NET project under the debugger', tool: 'session_launch', args: { program, args: ['widgets'] } },
+    { note: 'Wait for the end of the run', tool: 'breakpoint_wait', args: {} },
+    { note: 'What the runtime reported (modules, threads, exit)', tool: 'session_events', args: { types: ['module', 'exited'], limit: 8 } },
+    { note: 'What it printed', tool: 'session_output', args: {} },
+    { note: 'Clean up', tool: 'session_stop', args: {} },
+  ];
+}

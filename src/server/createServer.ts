@@ -1,0 +1,34 @@
+/** The MCP server: tool groups over one SessionManager, logging for stops, exits and failures. */
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { SessionManager } from '../core/sessionManager.js';
+import { registerBreakpointTools } from './breakpointTools.js';
+import { registerExecutionTools } from './executionTools.js';
+import { registerInspectionTools } from './inspectionTools.js';
+import { registerProbeTool } from './probeTool.js';
+import { registerSessionTools } from './sessionTools.js';
+import { codeSdkErrors } from './toolKit.js';
+
+export const INSTRUCTIONS = `debugbridge debugs real programs (Python, Node.js, .NET) the way a person does in an IDE.
+Workflow: session_launch with the program and its breakpoints (they are armed before any code runs; waitForStop: true also returns the first stop) → breakpoint_wait for the next stop → inspect_stack / inspect_variables / inspect_evaluate → execution_step (over/into/out) or execution_continue (which waits for the next stop) → session_stop when done.
+Every stop shows where (function, file:line), why (breakpoint ids, exception), the source around it and the top frame's locals — often enough without more calls.
+For a quick look at one run, debug_probe does launch → collect values at each hit → stop in one call.
+sessionId may be left out when one session is active. Lines are 1-based. Errors start with a stable CODE: and say what to do next.
+languages_list tells which runtimes work here.`;
+
+export function createServer(manager: SessionManager, version: string): McpServer {
+  const server = new McpServer(
+    { name: 'debugbridge', version },
+    { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
+  );
+  codeSdkErrors(server);
+  registerSessionTools(server, manager);
+  registerBreakpointTools(server, manager);
+  registerExecutionTools(server, manager);
+  registerInspectionTools(server, manager);
+  registerProbeTool(server, manager);
+  manager.onNotify((session, level, message) => {
+    if (!server.isConnected()) return;
+    server.sendLoggingMessage({ level, logger: 'debugbridge', data: { sessionId: session.id, state: session.state, message } }).catch(() => undefined);
+  });
+  return server;
+}

@@ -1,0 +1,95 @@
+/** Execution group: continue, step, pause, run to line. Each answers the next stop (or the exit). */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import type { SessionManager } from '../core/sessionManager.js';
+import { resolveFile } from './launchArgs.js';
+import { renderWait } from './render.js';
+import { sessionIdInput, timeoutInput, waitResultShape } from './schemas.js';
+import { waitView } from './structured.js';
+import { defineTool } from './toolKit.js';
+
+export const DEFAULT_WAIT_MS = 30_000;
+const STEP_WAIT_MS = 10_000;
+
+export function registerExecutionTools(server: McpServer, manager: SessionManager): void {
+  defineTool(
+    server,
+    'execution_continue',
+    {
+      title: 'Continue',
+      description: `Resumes the program and, by default, waits for the next stop (breakpoint, exception) or the exit, like breakpoint_wait (default timeout ${DEFAULT_WAIT_MS} ms). wait: false returns at once.`,
+      input: {
+        sessionId: sessionIdInput,
+        threadId: z.number().int().optional(),
+        wait: z.boolean().optional().describe('Wait for the next stop (default true).'),
+        timeoutMs: timeoutInput(DEFAULT_WAIT_MS),
+      },
+      output: waitResultShape,
+    },
+    async ({ sessionId, threadId, wait, timeoutMs }, ctx) => {
+      const session = manager.get(sessionId);
+      const waitFor = wait ?? true;
+      const r = await session.continue({ wait: waitFor, threadId, timeoutMs: timeoutMs ?? DEFAULT_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+      const text = waitFor ? renderWait(session.id, r, timeoutMs ?? DEFAULT_WAIT_MS) : `[${session.id}] Continued; ${r.state}. breakpoint_wait answers the next stop.`;
+      return { text, data: waitView(session, r) };
+    },
+  );
+
+  defineTool(
+    server,
+    'execution_step',
+    {
+      title: 'Step',
+      description: 'Steps the stopped thread: over (next line), into (enter the call), out (finish the function). Answers the new location with its source and locals.',
+      input: {
+        sessionId: sessionIdInput,
+        kind: z.enum(['over', 'into', 'out']).describe('over, into or out.'),
+        threadId: z.number().int().optional().describe('Default: the thread that stopped.'),
+        timeoutMs: timeoutInput(STEP_WAIT_MS),
+      },
+      output: waitResultShape,
+    },
+    async ({ sessionId, kind, threadId, timeoutMs }, ctx) => {
+      const session = manager.get(sessionId);
+      const r = await session.step(kind, { threadId, timeoutMs: timeoutMs ?? STEP_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+      return { text: renderWait(session.id, r, timeoutMs ?? STEP_WAIT_MS), data: waitView(session, r) };
+    },
+  );
+
+  defineTool(
+    server,
+    'execution_pause',
+    {
+      title: 'Pause',
+      description: 'Interrupts a running program and answers where it stopped.',
+      input: { sessionId: sessionIdInput, threadId: z.number().int().optional(), timeoutMs: timeoutInput(STEP_WAIT_MS) },
+      output: waitResultShape,
+    },
+    async ({ sessionId, threadId, timeoutMs }, ctx) => {
+      const session = manager.get(sessionId);
+      const r = await session.pause({ threadId, timeoutMs: timeoutMs ?? STEP_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+      return { text: renderWait(session.id, r, timeoutMs ?? STEP_WAIT_MS), data: waitView(session, r) };
+    },
+  );
+
+  defineTool(
+    server,
+    'execution_run_to',
+    {
+      title: 'Run to line',
+      description: 'Runs until file:line (a one-shot breakpoint, removed afterwards) or another stop comes first.',
+      input: {
+        sessionId: sessionIdInput,
+        file: z.string().describe('Source file (absolute, or relative to the program\'s cwd).'),
+        line: z.number().int().min(1),
+        timeoutMs: timeoutInput(DEFAULT_WAIT_MS),
+      },
+      output: waitResultShape,
+    },
+    async ({ sessionId, file, line, timeoutMs }, ctx) => {
+      const session = manager.get(sessionId);
+      const r = await session.runTo(resolveFile(file, session.config.cwd), line, { timeoutMs: timeoutMs ?? DEFAULT_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+      return { text: renderWait(session.id, r, timeoutMs ?? DEFAULT_WAIT_MS), data: waitView(session, r) };
+    },
+  );
+}

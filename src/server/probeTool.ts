@@ -1,0 +1,97 @@
+/**
+ * debug_probe: one call that launches, collects what each breakpoint hit shows (location, locals,
+ * expressions), stops the program and answers all of it. For quick questions about a run.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { DebugError, toDebugError } from '../core/errors.js';
+import type { SessionManager } from '../core/sessionManager.js';
+import { DEFAULT_WAIT_MS } from './executionTools.js';
+import { launchInput, launchSession } from './launchArgs.js';
+import { renderStop } from './render.js';
+import { stopSchema } from './schemas.js';
+import { stopView } from './structured.js';
+import { defineTool } from './toolKit.js';
+
+const DEFAULT_MAX_HITS = 10;
+
+export function registerProbeTool(server: McpServer, manager: SessionManager): void {
+  defineTool(
+    server,
+    'debug_probe',
+    {
+      title: 'Probe a run',
+      description:
+        'Launches the program, and at each breakpoint hit captures the location, the locals and the given expressions, then continues; ' +
+        `stops after maxHits (default ${DEFAULT_MAX_HITS}) or at the exit, ends the session and answers everything at once.`,
+      input: {
+        ...launchInput,
+        breakpoints: launchInput.breakpoints.unwrap().min(1).describe('Where to look (at least one).'),
+        expressions: z.array(z.string()).optional().describe('Expressions to evaluate at each hit.'),
+        maxHits: z.number().int().min(1).max(200).optional(),
+      },
+      output: {
+        sessionId: z.string(),
+        state: z.string(),
+        status: z.enum(['exited', 'maxHits', 'timeout']),
+        hits: z.array(
+          z.object({
+            stop: stopSchema,
+            values: z.array(z.object({ expression: z.string(), value: z.string().optional(), type: z.string().optional(), error: z.string().optional() })),
+          }),
+        ),
+        exitCode: z.number().optional(),
+        outputTail: z.string(),
+      },
+    },
+    async (args, ctx) => {
+      const maxHits = args.maxHits ?? DEFAULT_MAX_HITS;
+      const timeoutMs = args.timeoutMs ?? DEFAULT_WAIT_MS;
+      const deadline = Date.now() + timeoutMs;
+      const session = await launchSession(manager, args, ctx.signal);
+      const hits: { stop: ReturnType<typeof stopView>; values: { expression: string; value?: string; type?: string; error?: string }[] }[] = [];
+      const texts: string[] = [];
+      let status: 'exited' | 'maxHits' | 'timeout' = 'timeout';
+      try {
+        while (hits.length < maxHits) {
+          const remaining = deadline - Date.now();
+          if (remaining <= 0) break;
+          const r = await session.waitForStop({ timeoutMs: remaining, signal: ctx.signal, onProgress: ctx.progress });
+          if (r.status === 'exited') {
+            status = 'exited';
+            break;
+          }
+          if (r.status !== 'stopped' || !r.stop) break;
+          const values = [];
+          for (const expression of args.expressions ?? []) {
+            try {
+              const frameId = await session.frameId(0);
+              const v = await session.evaluator().evaluate(frameId, expression);
+              values.push({ expression, value: v.value, type: v.type });
+            } catch (e) {
+              values.push({ expression, error: toDebugError(e).message });
+            }
+          }
+          hits.push({ stop: stopView(r.stop), values });
+          texts.push(`Hit ${hits.length}: ${renderStop(r.stop)}${values.map((v) => `\n  ${v.expression} = ${v.error ? `<error: ${v.error}>` : `${v.value}${v.type ? ` (${v.type})` : ''}`}`).join('')}`);
+          ctx.progress(`hit ${hits.length}`);
+          if (hits.length >= maxHits) {
+            status = 'maxHits';
+            break;
+          }
+          await session.continue({ wait: false, timeoutMs: 0 });
+        }
+      } finally {
+        await session.end(false);
+        manager.persist();
+      }
+      if (!hits.length && status !== 'exited' && ctx.signal.aborted) {
+        throw new DebugError('CANCELLED', 'The probe was cancelled.', 'Run it again when ready.');
+      }
+      const end = status === 'exited' ? `The program exited with code ${session.exitCode ?? 'unknown'}.` : status === 'maxHits' ? `Stopped after ${maxHits} hits.` : `No more stops within ${timeoutMs} ms.`;
+      const tail = session.outputTail();
+      const text = `[${session.id}] ${hits.length} hit${hits.length === 1 ? '' : 's'}. ${end}\n${texts.join('\n\n')}${tail.trim() ? `\noutput (last lines):\n${tail.trimEnd()}` : ''}`;
+      return { text, data: { sessionId: session.id, state: session.state, status, hits, exitCode: session.exitCode, outputTail: tail } };
+    },
+  );
+}

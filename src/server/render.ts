@@ -1,0 +1,139 @@
+/**
+ * The one renderer: every text the model reads is written here, short and in one style.
+ * Structured results carry the full data; the text is what an agent needs to decide the next call.
+ */
+import { basename } from 'node:path';
+import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
+import type { VariableView } from '../core/inspector.js';
+import type { SourceLine } from '../core/sourceReader.js';
+import type { SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
+import type { Availability, EngineCapabilities, FrameInfo, ThreadInfo } from '../core/types.js';
+
+export function where(file: string | undefined, line: number): string {
+  return `${file ? basename(file) : '<no source>'}:${line}`;
+}
+
+export function renderSourceLines(lines: SourceLine[]): string {
+  const width = String(lines[lines.length - 1]?.line ?? 0).length;
+  return lines.map((l) => `${l.current ? '>' : ' '} ${String(l.line).padStart(width + 1)} | ${l.text}`).join('\n');
+}
+
+function stopHeadline(stop: Stop): string {
+  const at = `in ${stop.frame.name} (${where(stop.frame.file, stop.frame.line)}), thread ${stop.threadId}`;
+  const ids = stop.hitBreakpointIds.map((id) => `#${id}`).join(', ');
+  switch (stop.reason) {
+    case 'breakpoint':
+      return `Stopped at breakpoint ${ids || ''} ${at}`.replace('  ', ' ');
+    case 'function breakpoint':
+      return `Stopped at function breakpoint ${ids} ${at}`;
+    case 'step':
+      return `Stepped to ${at}`;
+    case 'pause':
+      return `Paused ${at}`;
+    case 'entry':
+      return `Stopped on entry ${at}`;
+    case 'exception': {
+      const ex = stop.exception;
+      const what = ex ? `${ex.type ?? 'exception'}${ex.message ? `: ${ex.message}` : ''}` : 'an exception';
+      return `Stopped on ${ex?.kind ? `${ex.kind} ` : ''}exception ${what} ${at}`;
+    }
+    default:
+      return `Stopped (${stop.reason}) ${at}`;
+  }
+}
+
+export function renderStop(stop: Stop): string {
+  const parts = [stopHeadline(stop)];
+  if (stop.source?.length) parts.push(renderSourceLines(stop.source));
+  else if (!stop.frame.file) parts.push('(no source for this frame: inspect_stack shows the frames that have source)');
+  if (stop.locals) {
+    const locals = stop.locals.map((l) => `${l.name} = ${l.value}${l.type ? ` (${l.type})` : ''}`).join(', ');
+    const more = stop.localsOmitted ? `, … ${stop.localsOmitted} more (inspect_variables)` : '';
+    parts.push(`locals: ${locals || '(none)'}${more}`);
+  }
+  return parts.join('\n');
+}
+
+export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: number): string {
+  switch (result.status) {
+    case 'stopped':
+      return result.stop ? `[${sessionId}] ${renderStop(result.stop)}` : `[${sessionId}] Stopped.`;
+    case 'exited': {
+      const how =
+        result.state === 'failed'
+          ? `failed: ${result.error ?? 'unknown error'}`
+          : result.state === 'terminated'
+            ? 'ended'
+            : `exited with code ${result.exitCode ?? 'unknown'}`;
+      const tail = result.outputTail?.trim() ? `\noutput (last lines):\n${indent(result.outputTail.trimEnd())}` : '';
+      return `[${sessionId}] The program ${how}.${tail}`;
+    }
+    case 'timeout':
+      if (result.error) return `[${sessionId}] Wait ended (${result.error}); the program is ${result.state}.`;
+      return `[${sessionId}] No stop within ${timeoutMs ?? result.waitedMs} ms; the program is ${result.state}. Call breakpoint_wait again, or execution_pause to interrupt it.`;
+  }
+}
+
+export function renderBreakpoint(b: BreakpointRecord): string {
+  const what = b.kind === 'function' ? `function ${b.function}` : where(b.file, b.line ?? 0);
+  const extras = [
+    b.condition ? `if ${b.condition}` : '',
+    b.hitCondition ? `hit ${b.hitCondition}` : '',
+    b.logMessage ? `log "${b.logMessage}"` : '',
+  ].filter(Boolean);
+  const status = statusOf(b);
+  const moved = b.binding?.line && b.line && b.binding.line !== b.line ? `, moved to line ${b.binding.line}` : '';
+  const why = b.binding?.message && status !== 'verified' ? `: ${b.binding.message}` : '';
+  const hits = b.hits ? `, ${b.hits} hit${b.hits === 1 ? '' : 's'}` : '';
+  return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${status}${moved}${why}${hits}`;
+}
+
+export function renderBreakpoints(list: BreakpointRecord[]): string {
+  return list.length ? list.map(renderBreakpoint).join('\n') : 'No breakpoints.';
+}
+
+export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number): string {
+  const lines = frames.map((f) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.presentationHint === 'subtle' ? ' [library]' : ''}`);
+  const more = total !== undefined && frames.length && frames[frames.length - 1].index + 1 < total ? `\n… ${total - frames[frames.length - 1].index - 1} more frames (page with start)` : '';
+  return `Thread ${threadId} stack:\n${lines.join('\n')}${more}`;
+}
+
+export function renderThreads(threads: ThreadInfo[], stoppedThreadId?: number): string {
+  if (!threads.length) return 'No threads.';
+  return threads.map((t) => `${t.id === stoppedThreadId ? '*' : ' '} ${t.id} ${t.name}`).join('\n');
+}
+
+export function renderVariables(container: string, vars: VariableView[], more: boolean, scopes: { name: string; count?: number }[]): string {
+  const lines = vars.map((v) => `${'  '.repeat(v.level)}${v.name} = ${v.value}${v.type ? ` (${v.type})` : ''}${v.hasChildren ? ' +' : ''}`);
+  const body = lines.length ? lines.join('\n') : '(empty)';
+  const pageNote = more ? '\n… more: page with start/count' : '';
+  const others = scopes.filter((s) => s.name !== container).map((s) => s.name);
+  const scopeNote = others.length ? `\nother scopes: ${others.join(', ')} (pass scope)` : '';
+  const expandNote = vars.some((v) => v.hasChildren) ? '\n(+ = has children: pass its path, e.g. path: "' + vars.find((v) => v.hasChildren)!.path + '")' : '';
+  return `${container}:\n${body}${pageNote}${expandNote}${scopeNote}`;
+}
+
+export function renderLanguages(rows: { language: string; displayName: string; availability: Availability; capabilities: EngineCapabilities }[]): string {
+  return rows
+    .map(({ language, displayName, availability: a, capabilities: c }) => {
+      if (!a.available) return `${language} (${displayName}): NOT AVAILABLE — ${a.reason ?? 'unknown reason'}${a.install ? `\n  fix: ${a.install}` : ''}`;
+      const caps = Object.entries(c)
+        .filter(([k, v]) => typeof v === 'boolean' && v && k !== 'stepBack')
+        .map(([k]) => k);
+      return `${language} (${displayName}): available${a.version ? `, ${a.version}` : ''}${a.detail ? ` — ${a.detail}` : ''}\n  can: ${caps.join(', ')}${c.exceptionFilters.length ? `\n  exception filters: ${c.exceptionFilters.map((f) => f.id).join(', ')}` : ''}${c.notes?.length ? `\n  notes: ${c.notes.join(' ')}` : ''}`;
+    })
+    .join('\n');
+}
+
+export function renderEvents(events: { seq: number; at: number; value: SessionEvent }[], dropped: number): string {
+  const lines = events.map((e) => `${e.seq}. ${e.value.summary}`);
+  const lost = dropped ? `(${dropped} older events were dropped)\n` : '';
+  return lines.length ? `${lost}${lines.join('\n')}` : `${lost}No new events.`;
+}
+
+export function indent(text: string, by = '  '): string {
+  return text
+    .split('\n')
+    .map((l) => by + l)
+    .join('\n');
+}

@@ -1,0 +1,86 @@
+/** zod shapes shared by several tools: stops, waits, breakpoints, session identity. */
+import { z } from 'zod';
+
+export const sessionIdInput = z
+  .string()
+  .optional()
+  .describe('Session id; may be left out when there is exactly one active session.');
+
+export const timeoutInput = (defaultMs: number) =>
+  z.number().int().min(0).max(3_600_000).optional().describe(`How long to wait, in ms (default ${defaultMs}).`);
+
+export const stateSchema = z.enum(['initializing', 'running', 'stopped', 'exited', 'failed', 'terminated']);
+
+export const sourceLineSchema = z.object({ line: z.number(), text: z.string(), current: z.boolean() });
+
+export const frameSchema = z.object({
+  name: z.string(),
+  file: z.string().optional(),
+  line: z.number(),
+  column: z.number(),
+});
+
+export const valueSummarySchema = z.object({ name: z.string(), value: z.string(), type: z.string().optional() });
+
+export const exceptionSchema = z.object({
+  type: z.string().optional(),
+  message: z.string().optional(),
+  kind: z.string().optional(),
+  stackTrace: z.string().optional(),
+});
+
+export const stopSchema = z.object({
+  reason: z.string(),
+  threadId: z.number(),
+  frame: frameSchema,
+  source: z.array(sourceLineSchema).optional(),
+  hitBreakpointIds: z.array(z.number()),
+  exception: exceptionSchema.optional(),
+  locals: z.array(valueSummarySchema).optional(),
+  localsOmitted: z.number().optional(),
+  description: z.string().optional(),
+});
+
+export const sessionScoped = {
+  sessionId: z.string(),
+  state: stateSchema,
+};
+
+export const waitResultShape = {
+  ...sessionScoped,
+  status: z.enum(['stopped', 'exited', 'timeout']),
+  stop: stopSchema.optional(),
+  exitCode: z.number().optional(),
+  outputTail: z.string().optional(),
+  error: z.string().optional(),
+  waitedMs: z.number(),
+};
+
+export const breakpointViewSchema = z.object({
+  id: z.number(),
+  file: z.string().optional(),
+  line: z.number().optional(),
+  function: z.string().optional(),
+  status: z.enum(['verified', 'pending', 'unverified']),
+  verified: z.boolean(),
+  actualLine: z.number().optional(),
+  message: z.string().optional(),
+  condition: z.string().optional(),
+  hitCondition: z.string().optional(),
+  logMessage: z.string().optional(),
+  hits: z.number(),
+});
+
+export const breakpointInput = z.object({
+  file: z.string().describe('Source file (absolute, or relative to the program\'s cwd).'),
+  line: z.number().int().min(1).describe('1-based line.'),
+  column: z.number().int().min(1).optional(),
+  condition: z.string().optional().describe('Stop only when this expression (in the program\'s language) is true.'),
+  hitCondition: z.string().optional().describe('Stop on the Nth hit, e.g. "3" or ">= 3" (runtime syntax).'),
+  logMessage: z.string().optional().describe('Log this instead of stopping; {expr} is interpolated.'),
+});
+
+export const exceptionModeInput = z
+  .enum(['none', 'uncaught', 'all'])
+  .optional()
+  .describe('Break on exceptions: none, uncaught (default) or all (every raised/thrown one).');

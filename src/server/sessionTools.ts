@@ -1,0 +1,374 @@
+/** Session group: languages, launch/attach, state, list, stop, restart, output, events, diagnostics. */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { BUILT_IN_LANGUAGES } from '../core/engineRegistry.js';
+import { DebugError } from '../core/errors.js';
+import type { Session } from '../core/session.js';
+import type { SessionManager } from '../core/sessionManager.js';
+import type { WaitResult } from '../core/sessionTypes.js';
+import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, startOrExplain } from './launchArgs.js';
+import { renderBreakpoints, renderEvents, renderLanguages, renderWait } from './render.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput } from './schemas.js';
+import { breakpointView, stopView } from './structured.js';
+import { defineTool, type ToolContext } from './toolKit.js';
+import { DEFAULT_WAIT_MS } from './executionTools.js';
+
+const startedShape = {
+  ...sessionScoped,
+  language: z.string(),
+  program: z.string(),
+  pid: z.number().optional(),
+  breakpoints: z.array(breakpointViewSchema),
+  status: z.enum(['stopped', 'exited', 'timeout']).optional(),
+  stop: stopSchema.optional(),
+  exitCode: z.number().optional(),
+  outputTail: z.string().optional(),
+};
+
+/** The answer of launch, attach and restart: the session, its breakpoints, and the first stop if asked for. */
+async function startedAnswer(session: Session, waitForStop: boolean | undefined, timeoutMs: number | undefined, ctx: ToolContext) {
+  const snap = session.snapshot();
+  const bps = session.breakpoints.all(false);
+  let wait: WaitResult | undefined;
+  if (waitForStop) wait = await session.waitForStop({ timeoutMs: timeoutMs ?? DEFAULT_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+  const head = `[${session.id}] ${snap.attached ? 'Attached to' : 'Launched'} ${snap.program}${snap.pid ? ` (pid ${snap.pid})` : ''}; ${session.state}.`;
+  const bpText = bps.length ? `\nBreakpoints:\n${renderBreakpoints(bps)}` : '';
+  const waitText = wait ? `\n${renderWait(session.id, wait, timeoutMs ?? DEFAULT_WAIT_MS)}` : session.state === 'running' ? '\nNext: breakpoint_wait for the first stop.' : '';
+  return {
+    text: head + bpText + waitText,
+    data: {
+      sessionId: session.id,
+      state: session.state,
+      language: snap.language,
+      program: snap.program,
+      pid: session.snapshot().pid,
+      breakpoints: bps.map(breakpointView),
+      status: wait?.status,
+      stop: wait?.stop ? stopView(wait.stop) : undefined,
+      exitCode: wait?.exitCode ?? session.exitCode,
+      outputTail: wait?.outputTail,
+    },
+  };
+}
+
+export function registerSessionTools(server: McpServer, manager: SessionManager): void {
+  defineTool(
+    server,
+    'languages_list',
+    {
+      title: 'Languages',
+      description: 'Which languages can be debugged here: available or not (with the reason and the install command), runtime version, and what each engine can do.',
+      input: {},
+      output: {
+        languages: z.array(
+          z.object({
+            language: z.string(),
+            displayName: z.string(),
+            available: z.boolean(),
+            version: z.string().optional(),
+            detail: z.string().optional(),
+            reason: z.string().optional(),
+            install: z.string().optional(),
+            capabilities: z.record(z.string(), z.unknown()).optional(),
+          }),
+        ),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async () => {
+      const rows = await Promise.all(
+        BUILT_IN_LANGUAGES.map(async (language) => {
+          try {
+            const factory = await manager.registry.load(language);
+            const availability = await factory.detect().catch((e: Error) => ({ available: false, reason: e.message }));
+            return { language, displayName: factory.displayName, availability, capabilities: factory.capabilities };
+          } catch (e) {
+            const err = e as DebugError;
+            return { language, displayName: language, availability: { available: false, reason: err.message, install: err.hint }, capabilities: undefined };
+          }
+        }),
+      );
+      const text = rows
+        .map((r) =>
+          r.capabilities
+            ? renderLanguages([{ ...r, capabilities: r.capabilities }])
+            : `${r.language}: NOT AVAILABLE — ${r.availability.reason}${r.availability.install ? `\n  fix: ${r.availability.install}` : ''}`,
+        )
+        .join('\n');
+      return {
+        text,
+        data: { languages: rows.map((r) => ({ language: r.language, displayName: r.displayName, ...r.availability, capabilities: r.capabilities as Record<string, unknown> | undefined })) },
+      };
+    },
+  );
+
+  defineTool(
+    server,
+    'session_launch',
+    {
+      title: 'Launch a program under the debugger',
+      description:
+        'Starts a program (python .py, node .js, .NET .dll/.csproj/project folder) with its breakpoints armed before any code runs, and answers once it runs. ' +
+        'Pass waitForStop: true to also wait for the first stop (breakpoint, exception or exit) and get it in the same answer. Relative paths resolve against cwd.',
+      input: { ...launchInput, waitForStop: z.boolean().optional().describe('Also wait for the first stop or the exit.') },
+      output: startedShape,
+    },
+    async (args, ctx) => {
+      const session = await launchSession(manager, args, ctx.signal);
+      return startedAnswer(session, args.waitForStop, args.timeoutMs, ctx);
+    },
+  );
+
+  defineTool(
+    server,
+    'session_attach',
+    {
+      title: 'Attach to a running program',
+      description:
+        'Attaches the debugger to a program that is already running: dotnet by pid; python to a process started with `python -m debugpy --listen host:port`; node to `node --inspect=port`.',
+      input: {
+        language: z.string().describe('python, node or dotnet.'),
+        pid: z.number().int().positive().optional().describe('Process id (dotnet).'),
+        host: z.string().optional().describe('Host of the debug server (python/node; default 127.0.0.1).'),
+        port: z.number().int().min(1).max(65535).optional().describe('Port of the debug server (python/node).'),
+        cwd: z.string().optional().describe('Base folder for relative breakpoint paths.'),
+        breakpoints: z.array(breakpointInput).optional(),
+        exceptions: exceptionModeInput,
+        waitForStop: z.boolean().optional(),
+        timeoutMs: timeoutInput(DEFAULT_LAUNCH_TIMEOUT_MS),
+        options: z.record(z.string(), z.unknown()).optional(),
+      },
+      output: startedShape,
+    },
+    async (args, ctx) => {
+      if (args.pid === undefined && args.port === undefined) {
+        throw new DebugError('INVALID_ARGUMENT', 'Attach needs a pid or a port.', 'Pass pid (dotnet) or host + port (python, node).');
+      }
+      const cwd = args.cwd ?? process.cwd();
+      const target = args.pid !== undefined ? `pid ${args.pid}` : `${args.host ?? '127.0.0.1'}:${args.port}`;
+      const session = await manager.create(
+        {
+          language: args.language,
+          program: target,
+          args: [],
+          cwd,
+          env: {},
+          stopOnEntry: false,
+          exceptions: exceptionConfig(args.exceptions),
+          options: args.options ?? {},
+          attach: { pid: args.pid, host: args.host ?? (args.port !== undefined ? '127.0.0.1' : undefined), port: args.port },
+        },
+        breakpointRequests(args, cwd),
+      );
+      await startOrExplain(session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
+      return startedAnswer(session, args.waitForStop, args.timeoutMs, ctx);
+    },
+  );
+
+  defineTool(
+    server,
+    'session_state',
+    {
+      title: 'Session state',
+      description: 'The state of a session (initializing, running, stopped, exited, failed, terminated) with the current stop, exit code or error.',
+      input: { sessionId: sessionIdInput },
+      output: {
+        ...sessionScoped,
+        language: z.string(),
+        program: z.string(),
+        pid: z.number().optional(),
+        stop: stopSchema.optional(),
+        exitCode: z.number().optional(),
+        error: z.string().optional(),
+        run: z.number(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ sessionId }) => {
+      const session = manager.get(sessionId);
+      const s = session.snapshot();
+      let text: string;
+      if (s.stop) text = renderWait(s.sessionId, { status: 'stopped', stop: s.stop, state: s.state, waitedMs: 0 });
+      else if (s.state === 'exited') text = `[${s.sessionId}] exited with code ${s.exitCode ?? 'unknown'}.`;
+      else if (s.state === 'failed') text = `[${s.sessionId}] failed: ${s.error}`;
+      else text = `[${s.sessionId}] ${s.state}${s.pid ? ` (pid ${s.pid})` : ''}: ${s.program}`;
+      return {
+        text,
+        data: { sessionId: s.sessionId, state: s.state, language: s.language, program: s.program, pid: s.pid, stop: s.stop ? stopView(s.stop) : undefined, exitCode: s.exitCode, error: s.error, run: s.run },
+      };
+    },
+  );
+
+  defineTool(
+    server,
+    'session_list',
+    {
+      title: 'List sessions',
+      description: 'Every session of this server, one line each, and sessions of an earlier server run that session_restart can bring back.',
+      input: {},
+      output: {
+        sessions: z.array(z.object({ sessionId: z.string(), language: z.string(), program: z.string(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional() })),
+        recoverable: z.array(z.object({ sessionId: z.string(), language: z.string(), program: z.string(), breakpoints: z.number() })),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async () => {
+      const sessions = manager.list().map((s) => {
+        const snap = s.snapshot();
+        return { sessionId: s.id, language: snap.language, program: snap.program, state: snap.state, pid: snap.pid, exitCode: snap.exitCode };
+      });
+      const recoverable = manager.recoverableSessions().map((r) => ({ sessionId: r.sessionId, language: r.config.language, program: r.config.program, breakpoints: r.breakpoints.length }));
+      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${s.exitCode !== undefined ? ` (exit ${s.exitCode})` : ''} ${s.language} ${s.program}`);
+      const rec = recoverable.map((r) => `${r.sessionId} recoverable (${r.breakpoints} breakpoints) ${r.language} ${r.program} — session_restart brings it back`);
+      const text = [...lines, ...rec].join('\n') || 'No sessions. Start one with session_launch.';
+      return { text, data: { sessions, recoverable } };
+    },
+  );
+
+  defineTool(
+    server,
+    'session_stop',
+    {
+      title: 'Stop a session',
+      description: 'Ends a session: terminates the program (or detaches with detach: true, leaving it running) and reports its exit code and last output.',
+      input: { sessionId: sessionIdInput, detach: z.boolean().optional().describe('Leave the program running.') },
+      output: { ...sessionScoped, exitCode: z.number().optional(), outputTail: z.string() },
+      annotations: { destructiveHint: true, idempotentHint: true },
+    },
+    async ({ sessionId, detach }) => {
+      const session = manager.get(sessionId);
+      const { exitCode, outputTail } = await session.end(detach ?? false);
+      manager.persist();
+      const how = detach ? 'Detached; the program runs on.' : `Stopped${exitCode !== undefined ? ` (exit code ${exitCode})` : ''}.`;
+      const tail = outputTail.trim() ? `\noutput (last lines):\n${outputTail.trimEnd()}` : '';
+      return { text: `[${session.id}] ${how}${tail}`, data: { sessionId: session.id, state: session.state, exitCode, outputTail } };
+    },
+  );
+
+  defineTool(
+    server,
+    'session_restart',
+    {
+      title: 'Restart a session',
+      description: 'Runs the same program again with the same breakpoints (also brings back a session of an earlier server run listed as recoverable by session_list).',
+      input: { sessionId: sessionIdInput, waitForStop: z.boolean().optional(), timeoutMs: timeoutInput(DEFAULT_LAUNCH_TIMEOUT_MS) },
+      output: startedShape,
+    },
+    async ({ sessionId, waitForStop, timeoutMs }, ctx) => {
+      const stored = sessionId ? manager.storedSession(sessionId) : undefined;
+      let session: Session;
+      if (stored) {
+        session = await manager.create(stored.config, [], stored.sessionId, stored.breakpoints.map((b) => ({ ...b, hits: 0 })));
+      } else {
+        session = manager.get(sessionId);
+        await session.end(false);
+      }
+      await startOrExplain(session, timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
+      return startedAnswer(session, waitForStop, timeoutMs, ctx);
+    },
+  );
+
+  defineTool(
+    server,
+    'session_output',
+    {
+      title: 'Program output',
+      description: 'What the program wrote to stdout/stderr since a cursor (pass back the cursor of the previous answer to get only what is new).',
+      input: {
+        sessionId: sessionIdInput,
+        cursor: z.number().int().min(0).optional().describe('From the previous answer; 0 = from the start.'),
+        maxChars: z.number().int().min(100).max(200_000).optional().describe('Cap on the text returned (default 8000).'),
+      },
+      output: { ...sessionScoped, output: z.string(), cursor: z.number(), dropped: z.number(), truncated: z.boolean() },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ sessionId, cursor, maxChars }) => {
+      const session = manager.get(sessionId);
+      const cap = maxChars ?? 8000;
+      const slice = session.output.since(cursor ?? 0);
+      let text = '';
+      let lastSeq = cursor ?? 0;
+      let truncated = false;
+      for (const e of slice.entries) {
+        if (text.length + e.value.text.length > cap) {
+          truncated = true;
+          break;
+        }
+        text += e.value.text;
+        lastSeq = e.seq;
+      }
+      if (!slice.entries.length) lastSeq = slice.cursor;
+      const note = truncated ? `\n… more output: call again with cursor ${lastSeq}` : '';
+      const lost = slice.dropped ? `(${slice.dropped} older chunks were dropped)\n` : '';
+      return {
+        text: `[${session.id}] ${session.state}, cursor ${lastSeq}\n${lost}${text || '(no new output)'}${note}`,
+        data: { sessionId: session.id, state: session.state, output: text, cursor: lastSeq, dropped: slice.dropped, truncated },
+      };
+    },
+  );
+
+  defineTool(
+    server,
+    'session_events',
+    {
+      title: 'Session events',
+      description: 'The event log (stops, exits, breakpoints bound, modules, threads) since a cursor; waitMs waits for the next event when there is none yet.',
+      input: {
+        sessionId: sessionIdInput,
+        cursor: z.number().int().min(0).optional(),
+        waitMs: z.number().int().min(0).max(600_000).optional().describe('Wait this long for a new event if there is none.'),
+        limit: z.number().int().min(1).max(1000).optional(),
+        types: z.array(z.string()).optional().describe('Only these event types (e.g. stopped, exited, module, thread, breakpoint).'),
+      },
+      output: {
+        ...sessionScoped,
+        events: z.array(z.object({ seq: z.number(), at: z.number(), type: z.string(), summary: z.string(), data: z.record(z.string(), z.unknown()).optional() })),
+        cursor: z.number(),
+        dropped: z.number(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ sessionId, cursor, waitMs, limit, types }, ctx) => {
+      const session = manager.get(sessionId);
+      const from = cursor ?? 0;
+      if (waitMs) await session.events.waitBeyond(from, waitMs, ctx.signal);
+      const slice = session.events.since(from, limit ?? 200);
+      const entries = types?.length ? slice.entries.filter((e) => types.includes(e.value.type)) : slice.entries;
+      return {
+        text: `[${session.id}] ${session.state}, cursor ${slice.cursor}\n${renderEvents(entries, slice.dropped)}`,
+        data: {
+          sessionId: session.id,
+          state: session.state,
+          events: entries.map((e) => ({ seq: e.seq, at: e.at, type: e.value.type, summary: e.value.summary, data: e.value.data })),
+          cursor: slice.cursor,
+          dropped: slice.dropped,
+        },
+      };
+    },
+  );
+
+  defineTool(
+    server,
+    'session_diagnostics',
+    {
+      title: 'Session diagnostics',
+      description: 'For when something goes wrong: the adapter\'s stderr tail, the last events, pending requests and timings.',
+      input: { sessionId: sessionIdInput },
+      output: { ...sessionScoped, diagnostics: z.record(z.string(), z.unknown()) },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ sessionId }) => {
+      const session = manager.get(sessionId);
+      const d = session.diagnostics();
+      const engine = d.engine;
+      const lines = [
+        `[${session.id}] ${d.state}${d.error ? ` — ${d.error}` : ''}; run ${d.run}; pid ${d.pid ?? '?'}`,
+        `timings: ${JSON.stringify(d.timings)}`,
+        `pending requests: ${engine?.pendingRequests.map((p) => `${p.command} (${p.ageMs} ms)`).join(', ') || 'none'}`,
+        `adapter stderr (last lines):\n${engine?.adapterStderr.slice(-20).join('\n') || '(none)'}`,
+        `recent events:\n${d.recentEvents.map((e) => `  ${e.summary}`).join('\n') || '  (none)'}`,
+      ];
+      return { text: lines.join('\n'), data: { sessionId: session.id, state: session.state, diagnostics: JSON.parse(JSON.stringify(d)) as Record<string, unknown> } };
+    },
+  );
+}

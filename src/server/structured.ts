@@ -1,0 +1,40 @@
+/** Core objects → the structuredContent shapes declared in schemas.ts. */
+import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
+import type { Session } from '../core/session.js';
+import type { Stop, WaitResult } from '../core/sessionTypes.js';
+
+export function breakpointView(b: BreakpointRecord) {
+  const status = statusOf(b);
+  return {
+    id: b.id,
+    file: b.file,
+    line: b.line,
+    function: b.function,
+    status,
+    verified: status === 'verified',
+    actualLine: b.binding?.line,
+    message: b.binding?.message,
+    condition: b.condition,
+    hitCondition: b.hitCondition,
+    logMessage: b.logMessage,
+    hits: b.hits,
+  };
+}
+
+export function stopView(stop: Stop) {
+  const { at: _at, ...rest } = stop;
+  return rest;
+}
+
+export function waitView(session: Session, r: WaitResult) {
+  return {
+    sessionId: session.id,
+    state: r.state,
+    status: r.status,
+    stop: r.stop ? stopView(r.stop) : undefined,
+    exitCode: r.exitCode,
+    outputTail: r.outputTail,
+    error: r.error,
+    waitedMs: r.waitedMs,
+  };
+}
