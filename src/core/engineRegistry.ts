@@ -51,7 +51,12 @@ export class EngineRegistry {
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       if (builtIn) {
-        throw new DebugError('ENGINE_UNAVAILABLE', `The ${language} engine is not part of this build (${why}).`, 'Run `debugbridge doctor` to see which languages work here.');
+        const missing = (e as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND' && why.includes(`engines/${language}/`);
+        throw new DebugError(
+          'ENGINE_UNAVAILABLE',
+          missing ? `${language} debugging is not in this version of debugbridge yet.` : `The ${language} engine failed to load: ${why}`,
+          missing ? 'languages_list shows the languages that work here.' : 'Run `debugbridge doctor` for the cause and the fix.',
+        );
       }
       throw new DebugError(
         'ENGINE_UNAVAILABLE',

@@ -169,7 +169,8 @@ export class Session {
   /** Ends the session: terminates the debuggee (or detaches) and releases the engine. */
   async end(detach: boolean): Promise<{ exitCode?: number; outputTail: string }> {
     const engine = this.engineInstance;
-    if (engine && this.active) {
+    const wasActive = this.active;
+    if (engine && wasActive) {
       try {
         if (detach) await engine.detach();
         else await engine.terminate();
@@ -178,7 +179,8 @@ export class Session {
       }
     }
     await engine?.dispose().catch(() => undefined);
-    if (this.active) this.setState('terminated');
+    // The exit that terminate causes is part of ending the session, not an exit of its own.
+    if (wasActive) this.setState('terminated');
     this.record({ type: 'ended', summary: detach ? 'Detached; the program runs on.' : 'Session ended.' });
     return { exitCode: this.exitCodeValue, outputTail: this.outputTail() };
   }

@@ -24,7 +24,8 @@ export interface ServerOptions {
   stderr?: 'inherit' | 'pipe' | 'ignore';
 }
 
-export const CLI_PATH = fileURLToPath(new URL('../cli.js', import.meta.url));
+/** dist/cli.js, also when this file runs from its TypeScript source (in tests). */
+export const CLI_PATH = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../dist/cli.js' : '../cli.js', import.meta.url));
 
 export class McpTestClient {
   readonly logs: LoggingMessageNotification['params'][] = [];

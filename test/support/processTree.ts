@@ -1,0 +1,60 @@
+/** Process-tree checks for "no process left behind" tests (Linux /proc). */
+import { readdirSync, readFileSync } from 'node:fs';
+
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces and parentheses: fields start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z') return undefined; // a zombie is already gone
+    return Number(fields[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live descendant of `root`. */
+export function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    const ppid = parentOf(pid);
+    if (ppid === undefined) continue;
+    const list = children.get(ppid) ?? [];
+    list.push(pid);
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      out.push(child);
+      queue.push(child);
+    }
+  }
+  return out;
+}
+
+export function isAlive(pid: number): boolean {
+  return parentOf(pid) !== undefined;
+}
+
+/** Waits until none of `pids` is alive; returns those still alive after `timeoutMs`. */
+export async function waitGone(pids: number[], timeoutMs = 5000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  let alive = pids.filter(isAlive);
+  while (alive.length && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50));
+    alive = alive.filter(isAlive);
+  }
+  return alive;
+}
+
+export function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
