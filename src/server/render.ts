@@ -19,7 +19,8 @@ export function renderSourceLines(lines: SourceLine[]): string {
 }
 
 function stopHeadline(stop: Stop): string {
-  const at = `in ${stop.frame.name} (${where(stop.frame.file, stop.frame.line)}), thread ${stop.threadId}`;
+  const place = `${stop.frame.name} (${where(stop.frame.file, stop.frame.line)}), thread ${stop.threadId}`;
+  const at = `in ${place}`;
   const ids = stop.hitBreakpointIds.map((id) => `#${id}`).join(', ');
   switch (stop.reason) {
     case 'breakpoint':
@@ -27,7 +28,7 @@ function stopHeadline(stop: Stop): string {
     case 'function breakpoint':
       return `Stopped at function breakpoint ${ids} ${at}`;
     case 'step':
-      return `Stepped to ${at}`;
+      return `Stepped to ${place}`;
     case 'pause':
       return `Paused ${at}`;
     case 'entry':
