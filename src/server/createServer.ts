@@ -1,5 +1,6 @@
 /** The MCP server: tool groups over one SessionManager, logging for stops, exits and failures. */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { registerBreakpointTools } from './breakpointTools.js';
 import { registerExecutionTools } from './executionTools.js';
@@ -15,7 +16,8 @@ For a quick look at one run, debug_probe does launch → collect values at each 
 sessionId may be left out when one session is active. Lines are 1-based. Errors start with a stable CODE: and say what to do next.
 languages_list tells which runtimes work here.`;
 
-export function createServer(manager: SessionManager, version: string): McpServer {
+/** `catalogTools`: the build-time tools/list answer, served instead of converting every schema again per call. */
+export function createServer(manager: SessionManager, version: string, catalogTools?: unknown[]): McpServer {
   const server = new McpServer(
     { name: 'debugbridge', version },
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
@@ -26,6 +28,10 @@ export function createServer(manager: SessionManager, version: string): McpServe
   registerExecutionTools(server, manager);
   registerInspectionTools(server, manager);
   registerProbeTool(server, manager);
+  if (catalogTools) {
+    server.server.removeRequestHandler('tools/list');
+    server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogTools as never[] }));
+  }
   manager.onNotify((session, level, message) => {
     if (!server.isConnected()) return;
     server.sendLoggingMessage({ level, logger: 'debugbridge', data: { sessionId: session.id, state: session.state, message } }).catch(() => undefined);

@@ -1,13 +1,17 @@
 /**
  * Runs the MCP server on stdio. stdout carries protocol frames only; logs go to stderr. Every
  * process a session started is ended when the client goes away or the server is told to stop.
+ *
+ * Cold start: `initialize` and `tools/list` are answered from the build-time catalog while the MCP
+ * SDK, zod and the tools load; the loaded server then takes over every message, in order.
  */
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { LogLevel } from '../core/engine.js';
-import { SessionManager } from '../core/sessionManager.js';
-import { createServer } from './createServer.js';
+import { LineTransport } from './lineTransport.js';
+import { catalogResponder, loadCatalog } from './toolCatalog.js';
 
 const LEVELS: LogLevel[] = ['debug', 'info', 'warning', 'error'];
+/** Load the full server this long after start even if the client is quiet. */
+const LOAD_AFTER_MS = 150;
 
 export function stderrLogger(minimum = (process.env.DEBUGBRIDGE_LOG as LogLevel | undefined) ?? 'warning') {
   const floor = Math.max(0, LEVELS.indexOf(minimum));
@@ -18,27 +22,40 @@ export function stderrLogger(minimum = (process.env.DEBUGBRIDGE_LOG as LogLevel 
 
 export async function runStdioServer(version: string): Promise<void> {
   const log = stderrLogger();
-  const manager = new SessionManager({ log });
-  const server = createServer(manager, version);
+  const catalog = loadCatalog(version);
+  if (!catalog) log('info', 'no current tool catalog (run npm run build): answering through the SDK only');
+  const transport = new LineTransport(catalogResponder(catalog));
+
+  let disposeSessions: () => Promise<void> = async () => undefined;
   let closing = false;
   const shutdown = async (why: string, code: number) => {
     if (closing) return;
     closing = true;
     log('info', `shutting down: ${why}`);
-    const force = setTimeout(() => process.exit(code), 5000);
-    force.unref();
-    await manager.disposeAll();
-    await server.close().catch(() => undefined);
+    setTimeout(() => process.exit(code), 5000).unref();
+    await disposeSessions();
     process.exit(code);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM', 143));
   process.on('SIGINT', () => void shutdown('SIGINT', 130));
   process.on('SIGHUP', () => void shutdown('SIGHUP', 129));
   process.stdin.on('end', () => void shutdown('client closed stdin', 0));
-  process.stdin.on('close', () => void shutdown('client closed stdin', 0));
   process.on('uncaughtException', (e) => log('error', `uncaught: ${e.stack ?? e.message}`));
   process.on('unhandledRejection', (e) => log('error', `unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
-  const transport = new StdioServerTransport();
-  transport.onclose = () => void shutdown('transport closed', 0);
-  await server.connect(transport);
+
+  let loading: Promise<void> | undefined;
+  const load = () =>
+    (loading ??= (async () => {
+      const [{ SessionManager }, { createServer }] = await Promise.all([import('../core/sessionManager.js'), import('./createServer.js')]);
+      const manager = new SessionManager({ log });
+      disposeSessions = () => manager.disposeAll();
+      const server = createServer(manager, version, catalog?.tools);
+      transport.onclose = () => void shutdown('transport closed', 0);
+      await server.connect(transport);
+    })());
+  // Anything the catalog cannot answer needs the real server; so does a client done listing tools.
+  transport.onEarlyMessage = (message, answered) => {
+    if (!answered || ('method' in message && message.method === 'tools/list')) void load();
+  };
+  setTimeout(() => void load(), LOAD_AFTER_MS);
 }

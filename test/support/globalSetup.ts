@@ -12,5 +12,7 @@ export default function setup(): void {
   execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.json')], {
     stdio: 'inherit',
   });
+  // The build also writes the tool catalog the server answers tools/list from at cold start.
+  execFileSync(process.execPath, [join(root, 'dist', 'server', 'writeToolCatalog.js')], { stdio: 'inherit' });
   if (!statSync(cli).isFile()) throw new Error('build produced no dist/cli.js');
 }

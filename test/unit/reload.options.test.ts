@@ -34,7 +34,7 @@ describe('parseReloadArgs', () => {
 });
 
 describe('ignorePredicate', () => {
-  const ignored = ignorePredicate(['dist/**', '*.gen.ts', '/abs/secret'], '/proj');
+  const ignored = ignorePredicate(['dist/**', '*.gen.ts', '/abs/secret'], '/proj', ['.', '/elsewhere/node_modules/pkg']);
 
   it('ignores .git, node_modules, logs and editor temp files anywhere', () => {
     for (const path of ['/proj/.git', '/proj/.git/index', '/proj/a/node_modules/x.js', '/proj/server.log', '/proj/src/.a.ts.swp', '/proj/src/a.ts~', '/proj/src/4913', '/proj/src/.#a.ts']) {
@@ -50,6 +50,12 @@ describe('ignorePredicate', () => {
     expect(ignored('/abs/secret')).toBe(true);
     expect(ignored('/proj/src/server.ts')).toBe(false);
     expect(ignored('/proj')).toBe(false);
+  });
+
+  it('looks for ignored segments only below the watched paths', () => {
+    expect(ignored('/elsewhere/node_modules/pkg')).toBe(false);
+    expect(ignored('/elsewhere/node_modules/pkg/index.js')).toBe(false);
+    expect(ignored('/elsewhere/node_modules/pkg/.git/HEAD')).toBe(true);
   });
 
   it('turns globs into anchored expressions', () => {
