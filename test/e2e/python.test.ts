@@ -348,3 +348,41 @@ describe.runIf(run)('python process hygiene and recovery', () => {
     }
   });
 });
+
+describe.runIf(run)('python attach', () => {
+  it('attaches to a program started with debugpy --listen, stops at a breakpoint, and detaches leaving it running', async () => {
+    const { spawn } = await import('node:child_process');
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as { port: number };
+        probe.close(() => resolve(port));
+      });
+    });
+    const program = fixture('busy.py');
+    const debuggee = spawn('/usr/bin/python3', ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`, program], { stdio: 'ignore' });
+    const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-py-')) } });
+    try {
+      let attached: Awaited<ReturnType<typeof client.call<Wait>>> | undefined;
+      for (let i = 0; i < 50 && !attached?.structured.stop; i++) {
+        attached = await client.call<Wait>('session_attach', {
+          language: 'python',
+          port,
+          breakpoints: [{ file: program, line: line('busy.py', 'tick') }],
+          waitForStop: true,
+          timeoutMs: 10_000,
+        });
+        if (attached.isError) await new Promise((r) => setTimeout(r, 200)); // debugpy not listening yet
+      }
+      expect(attached?.isError, attached?.text).toBe(false);
+      expect(attached?.structured.stop?.frame.line).toBe(line('busy.py', 'tick'));
+      const detached = await client.call('session_stop', { detach: true });
+      expect(detached.isError).toBe(false);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(debuggee.exitCode).toBeNull();
+    } finally {
+      await client.close();
+      debuggee.kill('SIGKILL');
+    }
+  });
+});
