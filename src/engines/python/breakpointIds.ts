@@ -1,0 +1,80 @@
+/**
+ * Which debugpy breakpoint is which session breakpoint, and where each one is bound, so stops
+ * and `breakpoint` events can speak in session ids.
+ */
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import type { BreakpointBinding } from '../../core/types.js';
+import { canonicalPath } from './paths.js';
+
+interface Bound {
+  sessionId: number;
+  /** Line breakpoints: the canonical file; function breakpoints: the function name. */
+  file?: string;
+  functionName?: string;
+  line?: number;
+}
+
+export class BreakpointIds {
+  private readonly byDapId = new Map<number, Bound>();
+  private readonly lineBreakpoints = new Map<string, Bound[]>();
+  private functionBreakpoints: Bound[] = [];
+
+  /** Records the adapter's answer for one file's breakpoints; returns the bindings, same order. */
+  replaceFile(file: string, sessionIds: number[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
+    const key = canonicalPath(file);
+    for (const old of this.lineBreakpoints.get(key) ?? []) this.forget(old);
+    const bound = sessionIds.map((sessionId, i) => this.remember(answers[i], { sessionId, file: key }));
+    this.lineBreakpoints.set(key, bound);
+    return sessionIds.map((id, i) => toBinding(id, answers[i], file));
+  }
+
+  replaceFunctions(specs: { id: number; function: string }[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
+    for (const old of this.functionBreakpoints) this.forget(old);
+    this.functionBreakpoints = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, functionName: spec.function }));
+    return specs.map((spec, i) => toBinding(spec.id, answers[i]));
+  }
+
+  /** A `breakpoint` event from the adapter, as a session binding (undefined if not ours). */
+  changed(answer: DebugProtocol.Breakpoint): BreakpointBinding | undefined {
+    const bound = answer.id === undefined ? undefined : this.byDapId.get(answer.id);
+    if (!bound) return undefined;
+    if (answer.line !== undefined) bound.line = answer.line;
+    return toBinding(bound.sessionId, answer, answer.source?.path);
+  }
+
+  sessionIdsOf(dapIds: number[]): number[] {
+    return dapIds.flatMap((id) => {
+      const bound = this.byDapId.get(id);
+      return bound ? [bound.sessionId] : [];
+    });
+  }
+
+  /** Session ids of the breakpoints bound where a thread stopped (debugpy names none itself). */
+  sessionIdsAt(file: string | undefined, line: number, functionName: string): number[] {
+    const atLine = file ? (this.lineBreakpoints.get(canonicalPath(file)) ?? []).filter((b) => b.line === line) : [];
+    const atFunction = this.functionBreakpoints.filter((b) => b.functionName === functionName || functionName.endsWith(`.${b.functionName}`));
+    return [...atLine, ...atFunction].map((b) => b.sessionId);
+  }
+
+  private remember(answer: DebugProtocol.Breakpoint | undefined, bound: Bound): Bound {
+    bound.line = answer?.line;
+    if (answer?.id !== undefined) this.byDapId.set(answer.id, bound);
+    return bound;
+  }
+
+  private forget(bound: Bound): void {
+    for (const [dapId, b] of this.byDapId) if (b === bound) this.byDapId.delete(dapId);
+  }
+}
+
+function toBinding(id: number, answer: DebugProtocol.Breakpoint | undefined, file?: string): BreakpointBinding {
+  if (!answer) return { id, verified: false, message: 'the adapter did not answer for this breakpoint' };
+  return {
+    id,
+    verified: answer.verified,
+    line: answer.line,
+    column: answer.column,
+    file: answer.source?.path ?? file,
+    message: answer.message,
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * Finding and ending the processes behind a debug session (adapter, debugpy launcher,
+ * debuggee) by pid. Reads /proc where there is one; elsewhere only the pids it is given.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Pids of every live descendant of `root`, children before grandchildren. */
+export function descendantsOf(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of parentLinks()) {
+    const list = children.get(ppid);
+    if (list) list.push(pid);
+    else children.set(ppid, [pid]);
+  }
+  const result: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    for (const child of children.get(queue.shift()!) ?? []) {
+      result.push(child);
+      queue.push(child);
+    }
+  }
+  return result;
+}
+
+/** Whether the pid is a running (not zombie) process. */
+export function isAlive(pid: number): boolean {
+  const stat = readStat(pid);
+  if (stat) return stat.state !== 'Z' && stat.state !== 'X';
+  if (process.platform === 'linux') return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** SIGTERM, then SIGKILL whatever is still there after `graceMs`; resolves when all are gone. */
+export async function endProcesses(pids: number[], graceMs = 1500): Promise<void> {
+  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid);
+  signalAll(targets, 'SIGTERM');
+  if (await waitGone(targets, graceMs)) return;
+  signalAll(targets, 'SIGKILL');
+  await waitGone(targets, 3000);
+}
+
+function signalAll(pids: number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    if (!isAlive(pid)) continue;
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // Gone between the check and the signal.
+    }
+  }
+}
+
+async function waitGone(pids: number[], timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (!pids.some(isAlive)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+function* parentLinks(): Generator<[number, number]> {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = readStat(Number(entry));
+    if (stat) yield [Number(entry), stat.ppid];
+  }
+}
+
+function readStat(pid: number): { state: string; ppid: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces and parentheses: fields start after the last ')'.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0], ppid: Number(fields[1]) };
+  } catch {
+    return undefined;
+  }
+}
