@@ -144,7 +144,7 @@ describe.skipIf(!available)('python engine: attach, pause, processes', () => {
   });
 
   // Injection goes through gdb; without it, attach by pid is an optional feature that is absent.
-  it.skipIf(!hasCommand('gdb'))('attaches to a plain running Python process by pid', async () => {
+  it.runIf(requireRuntime('gdb (pid attach injects debugpy through it)', hasCommand('gdb')))('attaches to a plain running Python process by pid', async () => {
     const interpreter = (await pythonEngine.detect()).detail!;
     const program = spawn(interpreter, [busy, '30'], { stdio: 'ignore' });
     spawned.push(program);
