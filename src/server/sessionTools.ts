@@ -33,7 +33,9 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
   if (waitForStop) wait = await session.waitForStop({ timeoutMs: timeoutMs ?? DEFAULT_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
   const head = `[${session.id}] ${snap.attached ? 'Attached to' : 'Launched'} ${snap.program}${snap.pid ? ` (pid ${snap.pid})` : ''}; ${session.state}.`;
   const bpText = bps.length ? `\nBreakpoints:\n${renderBreakpoints(bps)}` : '';
-  const waitText = wait ? `\n${renderWait(session.id, wait, timeoutMs ?? DEFAULT_WAIT_MS)}` : session.state === 'running' ? '\nNext: breakpoint_wait for the first stop.' : '';
+  const ended = !wait && !session.active ? { status: 'exited' as const, state: session.state, exitCode: session.exitCode, outputTail: session.outputTail(), waitedMs: 0 } : undefined;
+  const settled = wait ?? ended;
+  const waitText = settled ? `\n${renderWait(session.id, settled, timeoutMs ?? DEFAULT_WAIT_MS)}` : session.state === 'running' ? '\nNext: breakpoint_wait for the first stop.' : '';
   return {
     text: head + bpText + waitText,
     data: {
@@ -43,10 +45,10 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
       program: snap.program,
       pid: session.snapshot().pid,
       breakpoints: bps.map(breakpointView),
-      status: wait?.status,
+      status: settled?.status,
       stop: wait?.stop ? stopView(wait.stop) : undefined,
-      exitCode: wait?.exitCode ?? session.exitCode,
-      outputTail: wait?.outputTail,
+      exitCode: settled?.exitCode ?? session.exitCode,
+      outputTail: settled?.outputTail,
     },
   };
 }
