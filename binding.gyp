@@ -1,0 +1,46 @@
+{
+  # For node-gyp users: the same sources as CMakeLists.txt (the primary build is cmake-js).
+  "targets": [
+    {
+      "target_name": "debugbridge_dotnet",
+      "cflags!": ["-fno-exceptions"],
+      "cflags_cc!": ["-fno-exceptions"],
+      "cflags_cc": ["-std=c++17"],
+      "defines": ["NAPI_VERSION=8", "NAPI_DISABLE_CPP_EXCEPTIONS", "NODE_ADDON_API_DISABLE_DEPRECATED"],
+      "include_dirs": ["<!(node -p \"require('node-addon-api').include_dir\")"],
+      "sources": [
+        "native/src/addon.cpp",
+        "native/src/debugger/debug_session.cpp",
+        "native/src/debugger/managed_callback.cpp",
+        "native/src/debugger/object_reader.cpp",
+        "native/src/debugger/work_queue.cpp",
+        "native/src/platform/dynlib.cpp",
+        "native/src/runtime/dbgshim_access.cpp",
+        "native/src/runtime/dbi_loader.cpp",
+        "native/src/util/hresult.cpp",
+        "native/src/util/json.cpp",
+        "native/src/util/log.cpp",
+        "native/src/util/utf.cpp"
+      ],
+      "conditions": [
+        ["OS=='linux'", {
+          "sources": [
+            "native/src/platform/linux/proc.cpp",
+            "native/src/platform/linux/startup_semaphores.cpp",
+            "native/src/platform/posix/spawn.cpp",
+            "native/src/runtime/own_linux_access.cpp"
+          ],
+          "libraries": ["-ldl", "-lpthread"]
+        }],
+        ["OS=='mac'", {
+          "sources": ["native/src/platform/posix/spawn.cpp", "native/src/runtime/own_access_unsupported.cpp"],
+          "xcode_settings": {"CLANG_CXX_LANGUAGE_STANDARD": "c++17", "GCC_ENABLE_CPP_EXCEPTIONS": "YES"}
+        }],
+        ["OS=='win'", {
+          "sources": ["native/src/platform/spawn_unsupported.cpp", "native/src/runtime/own_access_unsupported.cpp"],
+          "msvs_settings": {"VCCLCompilerTool": {"AdditionalOptions": ["/std:c++17", "/utf-8"]}}
+        }]
+      ]
+    }
+  ]
+}

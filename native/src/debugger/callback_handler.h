@@ -1,0 +1,32 @@
+// What the debugger thread does with each ICorDebug callback. Every method runs on the debugger
+// thread; `owner` is the controller the callback must be continued on (unless the handler holds it).
+#pragma once
+
+#include <string>
+
+#include "../com/com_ptr.h"
+#include "../cordebug/cordebug.h"
+
+namespace dbg {
+
+using Controller = ComPtr<ICorDebugController>;
+
+class CallbackHandler {
+ public:
+  virtual ~CallbackHandler() = default;
+  virtual void OnCreateProcess(ComPtr<ICorDebugProcess> process) = 0;
+  virtual void OnExitProcess() = 0;
+  virtual void OnCreateAppDomain(ComPtr<ICorDebugAppDomain> appDomain) = 0;
+  virtual void OnCreateThread(Controller owner, ComPtr<ICorDebugThread> thread) = 0;
+  virtual void OnExitThread(Controller owner, ComPtr<ICorDebugThread> thread) = 0;
+  virtual void OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module) = 0;
+  virtual void OnUnloadModule(Controller owner, ComPtr<ICorDebugModule> module) = 0;
+  virtual void OnUserBreak(Controller owner, ComPtr<ICorDebugThread> thread) = 0;
+  virtual void OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind) = 0;
+  virtual void OnLogMessage(Controller owner, std::string message) = 0;
+  virtual void OnDebuggerError(HRESULT hr, DWORD code) = 0;
+  /** Callbacks this part of the engine does not act on: continue at once. */
+  virtual void OnIgnored(Controller owner, const char* name) = 0;
+};
+
+}  // namespace dbg

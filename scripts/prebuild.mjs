@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+// `npm run prebuild`: builds the addon with prebuildify (driving cmake-js) into
+// prebuilds/<platform>-<arch>/, stripped, Node-API tagged. A SOURCES.sha256 beside the binary records
+// which native sources it was built from; when they have not changed the build is skipped (npm also
+// runs this script before `npm run build`; use --force to rebuild anyway).
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(import.meta.url);
+const force = process.argv.includes('--force');
+const arch = process.env.PREBUILD_ARCH || process.arch;
+const folder = join(root, 'prebuilds', `${process.platform}-${arch}`);
+const stamp = join(folder, 'SOURCES.sha256');
+
+function files(dir) {
+  return readdirSync(dir)
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : [path];
+    })
+    .sort();
+}
+
+function sourceHash() {
+  const hash = createHash('sha256');
+  for (const file of [join(root, 'CMakeLists.txt'), ...files(join(root, 'native'))]) {
+    hash.update(relative(root, file).replaceAll('\\', '/'));
+    hash.update(readFileSync(file, 'utf8').replaceAll('\r\n', '\n'));
+  }
+  return hash.digest('hex');
+}
+
+const hash = sourceHash();
+const hasBinary = existsSync(folder) && readdirSync(folder).some((f) => f.endsWith('.node'));
+if (!force && hasBinary && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === hash) {
+  process.stderr.write(`prebuild: ${relative(root, folder)} is up to date with native/ (use --force to rebuild)\n`);
+  process.exit(0);
+}
+
+const prebuildify = join(dirname(require.resolve('prebuildify/package.json')), 'bin.js');
+const nodeGyp = join(root, 'scripts', process.platform === 'win32' ? 'cmake-js-as-node-gyp.cmd' : 'cmake-js-as-node-gyp.mjs');
+const startedAt = Date.now();
+const result = spawnSync(process.execPath, [prebuildify, '--napi', '--strip', `--arch=${arch}`, '--node-gyp', nodeGyp], {
+  cwd: root,
+  stdio: 'inherit',
+});
+const built =
+  existsSync(folder) && readdirSync(folder).some((f) => f.endsWith('.node') && statSync(join(folder, f)).mtimeMs >= startedAt - 2_000);
+// prebuildify can report a failed node-gyp run and still exit 0: check that a binary was written.
+if (result.status !== 0 || !built) {
+  process.stderr.write('prebuild: FAILED, no binary was written\n');
+  process.exit(result.status || 1);
+}
+writeFileSync(stamp, `${hash}\n`);
+process.stderr.write(`prebuild: wrote ${relative(root, folder)}\n`);

@@ -1,0 +1,125 @@
+/**
+ * What to execute for a .NET program: a .dll runs under the `dotnet` host, an apphost runs itself, and a
+ * project (.csproj or a folder holding one) is built first with `dotnet build -c Debug`.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { basename, extname, join, resolve } from 'node:path';
+import { DebugError } from '../../core/errors.js';
+
+export interface Executable {
+  /** Absolute path handed to execve. */
+  file: string;
+  argv: string[];
+  /** The managed entry assembly, when known. */
+  assembly?: string;
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The single project file in a folder, if any. */
+export function projectIn(folder: string): string | undefined {
+  if (!isDirectory(folder)) return undefined;
+  const projects = readdirSync(folder).filter((f) => f.endsWith('.csproj'));
+  return projects.length === 1 ? join(folder, projects[0]!) : undefined;
+}
+
+/** An apphost: an executable file beside `<name>.dll` and `<name>.runtimeconfig.json`. */
+export function isAppHost(path: string): boolean {
+  const stem = extname(path) === '.exe' ? path.slice(0, -4) : path;
+  return existsSync(`${stem}.dll`) && existsSync(`${stem}.runtimeconfig.json`) && !isDirectory(path);
+}
+
+/** Whether the dotnet engine should take a program the extension does not decide. */
+export function claimsProgram(program: string): boolean {
+  return projectIn(program) !== undefined || (extname(program) === '' && isAppHost(program));
+}
+
+export function describeBuildFailure(output: string): string {
+  const lines = output
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => /\berror\b/i.test(l) && !/^\d+ Error\(s\)$/.test(l));
+  const unique = [...new Set(lines)];
+  return unique.length > 0 ? unique.slice(0, 20).join('\n') : output.trim().split(/\r?\n/).slice(-15).join('\n');
+}
+
+/** Builds a project in Debug and answers the path of the built assembly. */
+export function buildProject(dotnet: string, project: string, signal?: AbortSignal, timeoutMs = 300_000): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(
+      dotnet,
+      ['build', project, '-c', 'Debug', '-nologo', '-p:GenerateFullPaths=true'],
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, signal, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } },
+      (error, stdout, stderr) => {
+        const output = `${stdout}\n${stderr}`;
+        if (error) {
+          const timedOut = (error as NodeJS.ErrnoException & { killed?: boolean }).killed;
+          reject(
+            timedOut
+              ? new DebugError('TIMEOUT', `dotnet build of ${project} took longer than ${timeoutMs} ms`)
+              : new DebugError(
+                  'LAUNCH_BUILD_FAILED',
+                  `dotnet build failed for ${project}:\n${describeBuildFailure(output)}`,
+                  'Fix the compile errors above, then launch again.',
+                ),
+          );
+          return;
+        }
+        // "  name -> /abs/path/bin/Debug/net10.0/name.dll"
+        const outputs = [...output.matchAll(/^\s*\S+ -> (.+\.dll)\s*$/gm)].map((m) => m[1]!.trim());
+        const name = basename(project, '.csproj');
+        const assembly = outputs.find((p) => basename(p) === `${name}.dll`) ?? outputs.at(-1);
+        if (!assembly) {
+          reject(new DebugError('LAUNCH_BUILD_FAILED', `dotnet build of ${project} succeeded but named no output assembly`));
+          return;
+        }
+        resolvePromise(assembly);
+      },
+    );
+  });
+}
+
+/** Turns the program the agent named into what to execute (building a project first). */
+export async function resolveExecutable(
+  program: string,
+  args: string[],
+  cwd: string,
+  dotnet: string | undefined,
+  signal?: AbortSignal,
+): Promise<Executable> {
+  const path = resolve(cwd, program);
+  if (!existsSync(path)) {
+    throw new DebugError('PROGRAM_NOT_FOUND', `no such file or folder: ${path}`, 'Pass a .dll, a .csproj, a project folder or an apphost.');
+  }
+  const needDotnet = (): string => {
+    if (!dotnet) {
+      throw new DebugError('ENGINE_UNAVAILABLE', 'the `dotnet` host was not found', 'Install the .NET SDK (https://dot.net) or set DOTNET_ROOT.');
+    }
+    return dotnet;
+  };
+  const project = path.endsWith('.csproj') ? path : projectIn(path);
+  if (project) {
+    const assembly = await buildProject(needDotnet(), project, signal);
+    return { file: needDotnet(), argv: ['dotnet', assembly, ...args], assembly };
+  }
+  if (isDirectory(path)) {
+    throw new DebugError('PROGRAM_NOT_FOUND', `${path} holds no single .csproj`, 'Name the project file or the built .dll.');
+  }
+  if (path.endsWith('.dll')) return { file: needDotnet(), argv: ['dotnet', path, ...args], assembly: path };
+  if (isAppHost(path)) {
+    const stem = extname(path) === '.exe' ? path.slice(0, -4) : path;
+    return { file: path, argv: [path, ...args], assembly: `${stem}.dll` };
+  }
+  throw new DebugError(
+    'PROGRAM_NOT_FOUND',
+    `${path} is not a .NET program the engine knows (a .dll, a .csproj, a project folder or an apphost)`,
+    'Pass the built .dll or the project.',
+  );
+}
