@@ -17,7 +17,7 @@ export interface StoredSession {
   savedAt: number;
 }
 
-const STALE_MS = 7 * 24 * 3600 * 1000;
+const STALE_MS = 24 * 3600 * 1000;
 
 export function defaultStateDir(): string {
   if (process.env.DEBUGBRIDGE_STATE_DIR) return process.env.DEBUGBRIDGE_STATE_DIR;
