@@ -3,6 +3,8 @@
  * keeps the cursor of the last entry it saw and asks for what came since. Old entries fall off
  * the front; a reader whose cursor is older learns how many it missed.
  */
+import { waitUntil } from './waitUntil.js';
+
 export interface CursorEntry<T> {
   seq: number;
   at: number;
@@ -50,21 +52,14 @@ export class CursorLog<T> {
     return this.entries.slice(-n);
   }
 
-  /** Resolves when an entry newer than `cursor` exists, or after `timeoutMs`, or on abort. */
+  subscribe(listener: () => void): () => void {
+    this.waiters.add(listener);
+    return () => this.waiters.delete(listener);
+  }
+
+  /** Resolves true when an entry newer than `cursor` exists; false after `timeoutMs` or on abort. */
   async waitBeyond(cursor: number, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
-    if (this.head > cursor) return true;
-    return new Promise<boolean>((resolve) => {
-      const done = (result: boolean) => {
-        clearTimeout(timer);
-        this.waiters.delete(wake);
-        signal?.removeEventListener('abort', onAbort);
-        resolve(result);
-      };
-      const wake = () => done(true);
-      const onAbort = () => done(false);
-      const timer = setTimeout(() => done(false), timeoutMs);
-      this.waiters.add(wake);
-      signal?.addEventListener('abort', onAbort, { once: true });
-    });
+    const outcome = await waitUntil(this, () => (this.head > cursor ? true : undefined), { timeoutMs, signal });
+    return outcome.kind === 'met';
   }
 }

@@ -10,6 +10,7 @@ import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
 import { Inspector } from './inspector.js';
 import { describeEvent } from './eventSummary.js';
+import { waitUntil } from './waitUntil.js';
 import type { OutputChunk, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
 import { buildStop } from './stopBuilder.js';
 import type { BreakpointBinding, ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
@@ -200,43 +201,16 @@ export class Session {
 
   private async waitForStopAfter(seenSeq: number, { timeoutMs, signal, onProgress }: WaitOptions): Promise<WaitResult> {
     const t0 = Date.now();
-    const outcome = await new Promise<'stopped' | 'ended' | 'timeout' | 'cancelled'>((resolve) => {
-      const check = () => {
-        if (this.builtStopSeq > seenSeq && this.stateName === 'stopped') return finish('stopped');
-        if (!this.active) return finish('ended');
-      };
-      const finish = (r: 'stopped' | 'ended' | 'timeout' | 'cancelled') => {
-        clearTimeout(timer);
-        clearInterval(ticker);
-        this.changeListeners.delete(check);
-        signal?.removeEventListener('abort', onAbort);
-        resolve(r);
-      };
-      const onAbort = () => finish('cancelled');
-      const timer = setTimeout(() => finish('timeout'), timeoutMs);
-      const ticker = setInterval(() => onProgress?.(`waiting for a stop: ${this.stateName}, ${Math.round((Date.now() - t0) / 1000)} s`), 1000);
-      this.changeListeners.add(check);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      check();
-    });
-    const waitedMs = Date.now() - t0;
-    const base = { state: this.stateName, waitedMs };
-    switch (outcome) {
-      case 'stopped':
-        return { ...base, status: 'stopped', stop: this.currentStop };
-      case 'ended':
-        return {
-          ...base,
-          status: 'exited',
-          exitCode: this.exitCodeValue,
-          error: this.errorText,
-          outputTail: this.outputTail(),
-        };
-      case 'cancelled':
-        return { ...base, status: 'timeout', error: 'cancelled by the client' };
-      case 'timeout':
-        return { ...base, status: 'timeout' };
-    }
+    const outcome = await waitUntil(
+      { subscribe: (listener) => (this.changeListeners.add(listener), () => this.changeListeners.delete(listener)) },
+      () => (this.builtStopSeq > seenSeq && this.stateName === 'stopped' ? 'stopped' : !this.active ? 'ended' : undefined),
+      { timeoutMs, signal, onTick: (ms) => onProgress?.(`waiting for a stop: ${this.stateName}, ${Math.round(ms / 1000)} s`) },
+    );
+    const base = { state: this.stateName, waitedMs: Date.now() - t0 };
+    if (outcome.kind === 'cancelled') return { ...base, status: 'timeout', error: 'cancelled by the client' };
+    if (outcome.kind === 'timeout') return { ...base, status: 'timeout' };
+    if (outcome.value === 'stopped') return { ...base, status: 'stopped', stop: this.currentStop };
+    return { ...base, status: 'exited', exitCode: this.exitCodeValue, error: this.errorText, outputTail: this.outputTail() };
   }
 
   // ── execution ──────────────────────────────────────────────────────────────────────────────
