@@ -1,6 +1,5 @@
 /** `debugbridge doctor`: which runtimes and adapters work here, and the exact fix for each that does not. */
 import { BUILT_IN_LANGUAGES, EngineRegistry } from './core/engineRegistry.js';
-import { isDebugError } from './core/errors.js';
 import type { Availability } from './core/types.js';
 
 export interface DoctorRow {
@@ -9,19 +8,7 @@ export interface DoctorRow {
 }
 
 export async function checkLanguages(registry = new EngineRegistry()): Promise<DoctorRow[]> {
-  return Promise.all(
-    BUILT_IN_LANGUAGES.map(async (language) => {
-      try {
-        const factory = await registry.load(language);
-        return { language, availability: await factory.detect() };
-      } catch (e) {
-        return {
-          language,
-          availability: { available: false, reason: e instanceof Error ? e.message : String(e), install: isDebugError(e) ? e.hint : undefined },
-        };
-      }
-    }),
-  );
+  return Promise.all(BUILT_IN_LANGUAGES.map(async (language) => ({ language, availability: await registry.detect(language) })));
 }
 
 export async function runDoctor(out: NodeJS.WritableStream = process.stdout): Promise<number> {

@@ -5,8 +5,9 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { extname } from 'node:path';
-import { DebugError } from './errors.js';
+import { DebugError, isDebugError } from './errors.js';
 import type { EngineFactory } from './engine.js';
+import type { Availability } from './types.js';
 
 export const BUILT_IN_LANGUAGES = ['python', 'node', 'dotnet'] as const;
 
@@ -25,6 +26,7 @@ type Importer = (specifier: string) => Promise<unknown>;
 
 export class EngineRegistry {
   private readonly loaded = new Map<string, Promise<EngineFactory>>();
+  private readonly detected = new Map<string, Promise<Availability>>();
 
   constructor(private readonly importModule: Importer = (s) => import(s)) {}
 
@@ -37,6 +39,34 @@ export class EngineRegistry {
       this.loaded.set(language, pending);
     }
     return pending;
+  }
+
+  /**
+   * Availability of a language. A positive answer is kept for the life of the process (probing a
+   * runtime spawns processes); a negative one is asked again, so a fix needs no restart.
+   */
+  detect(language: string): Promise<Availability> {
+    let pending = this.detected.get(language);
+    if (!pending) {
+      pending = this.load(language).then(
+        (factory) => factory.detect().catch((e: Error): Availability => ({ available: false, reason: e.message })),
+        (e: unknown): Availability => ({ available: false, reason: e instanceof Error ? e.message : String(e), install: isDebugError(e) ? e.hint : undefined }),
+      );
+      this.detected.set(language, pending);
+      void pending.then((a) => {
+        if (!a.available) this.detected.delete(language);
+      });
+    }
+    return pending;
+  }
+
+  /** Probes the built-in runtimes in the background so the first launch does not wait for it. */
+  prewarm(): void {
+    setTimeout(() => {
+      void (async () => {
+        for (const language of BUILT_IN_LANGUAGES) await this.detect(language);
+      })();
+    }, 0).unref();
   }
 
   private async importFactory(language: string): Promise<EngineFactory> {

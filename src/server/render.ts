@@ -114,14 +114,16 @@ export function renderVariables(container: string, vars: VariableView[], more: b
   return `${container}:\n${body}${pageNote}${expandNote}${scopeNote}`;
 }
 
-export function renderLanguages(rows: { language: string; displayName: string; availability: Availability; capabilities: EngineCapabilities }[]): string {
+export function renderLanguages(rows: { language: string; displayName: string; availability: Availability; capabilities?: EngineCapabilities }[]): string {
   return rows
     .map(({ language, displayName, availability: a, capabilities: c }) => {
-      if (!a.available) return `${language} (${displayName}): NOT AVAILABLE — ${a.reason ?? 'unknown reason'}${a.install ? `\n  fix: ${a.install}` : ''}`;
+      if (!a.available || !c) return `${language} (${displayName}): NOT AVAILABLE — ${a.reason ?? 'unknown reason'}${a.install ? `\n  fix: ${a.install}` : ''}`;
       const caps = Object.entries(c)
         .filter(([k, v]) => typeof v === 'boolean' && v && k !== 'stepBack')
         .map(([k]) => k);
-      return `${language} (${displayName}): available${a.version ? `, ${a.version}` : ''}${a.detail ? ` — ${a.detail}` : ''}\n  can: ${caps.join(', ')}${c.exceptionFilters.length ? `\n  exception filters: ${c.exceptionFilters.map((f) => f.id).join(', ')}` : ''}${c.notes?.length ? `\n  notes: ${c.notes.join(' ')}` : ''}`;
+      const filters = c.exceptionFilters.length ? `\n  exception filters: ${c.exceptionFilters.map((f) => f.id).join(', ')}` : '';
+      const notes = c.notes?.length ? `\n  notes: ${c.notes.join(' ')}` : '';
+      return `${language} (${displayName}): available${a.version ? `, ${a.version}` : ''}${a.detail ? ` — ${a.detail}` : ''}\n  can: ${caps.join(', ')}${filters}${notes}`;
     })
     .join('\n');
 }

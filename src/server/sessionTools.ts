@@ -80,25 +80,12 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     async () => {
       const rows = await Promise.all(
         BUILT_IN_LANGUAGES.map(async (language) => {
-          try {
-            const factory = await manager.registry.load(language);
-            const availability = await factory.detect().catch((e: Error) => ({ available: false, reason: e.message }));
-            return { language, displayName: factory.displayName, availability, capabilities: factory.capabilities };
-          } catch (e) {
-            const err = e as DebugError;
-            return { language, displayName: language, availability: { available: false, reason: err.message, install: err.hint }, capabilities: undefined };
-          }
+          const [availability, factory] = await Promise.all([manager.registry.detect(language), manager.registry.load(language).catch(() => undefined)]);
+          return { language, displayName: factory?.displayName ?? language, availability, capabilities: factory?.capabilities };
         }),
       );
-      const text = rows
-        .map((r) =>
-          r.capabilities
-            ? renderLanguages([{ ...r, capabilities: r.capabilities }])
-            : `${r.language}: NOT AVAILABLE — ${r.availability.reason}${r.availability.install ? `\n  fix: ${r.availability.install}` : ''}`,
-        )
-        .join('\n');
       return {
-        text,
+        text: renderLanguages(rows),
         data: { languages: rows.map((r) => ({ language: r.language, displayName: r.displayName, ...r.availability, capabilities: r.capabilities as Record<string, unknown> | undefined })) },
       };
     },

@@ -52,7 +52,12 @@ export async function runStdioServer(version: string): Promise<void> {
       const server = createServer(manager, version, catalog?.tools);
       transport.onclose = () => void shutdown('transport closed', 0);
       await server.connect(transport);
-    })());
+      manager.registry.prewarm();
+    })().catch((e: unknown) => {
+      // A server that cannot load must not sit silent while the client waits for answers.
+      log('error', `cannot start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      process.exit(1);
+    }));
   // Anything the catalog cannot answer needs the real server; so does a client done listing tools.
   transport.onEarlyMessage = (message, answered) => {
     if (!answered || ('method' in message && message.method === 'tools/list')) void load();
