@@ -75,7 +75,7 @@ export class SessionManager {
     return session;
   }
 
-  /** The session by id; with no id, the only active session (or the only session at all). */
+  /** The session by id; with no id, the only active session, or the latest one when none is active. */
   get(sessionId?: string): Session {
     if (sessionId) {
       const s = this.sessions.get(sessionId);
@@ -89,6 +89,8 @@ export class SessionManager {
     if (all.length === 1) return all[0];
     const active = all.filter((s) => s.active);
     if (active.length === 1) return active[0];
+    // Nothing running: the agent most likely means the run that just ended.
+    if (active.length === 0 && all.length > 0) return all.reduce((a, b) => (b.startedAt >= a.startedAt ? b : a));
     if (all.length === 0) {
       throw new DebugError('SESSION_NOT_FOUND', 'There is no debugging session.', 'Start one with session_launch (or session_attach).');
     }

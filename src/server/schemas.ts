@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const sessionIdInput = z
   .string()
   .optional()
-  .describe('Session id; may be left out when there is exactly one active session.');
+  .describe('Session id; may be left out when one session is active (or none is: then the latest).');
 
 export const timeoutInput = (defaultMs: number) =>
   z.number().int().min(0).max(3_600_000).optional().describe(`How long to wait, in ms (default ${defaultMs}).`);
