@@ -4,10 +4,11 @@
  */
 import { checkLanguages } from '../doctor.js';
 import { McpTestClient } from './mcpClient.js';
-import { dotnetScript, pythonScript, type DemoStep } from './scripts.js';
+import { dotnetScript, nodeScript, pythonScript, type DemoStep } from './scripts.js';
 
 const SCRIPTS: Record<string, () => DemoStep[] | undefined> = {
   python: pythonScript,
+  node: nodeScript,
   dotnet: dotnetScript,
 };
 

@@ -14,18 +14,18 @@ export interface DemoStep {
 
 export const SAMPLES_DIR = fileURLToPath(new URL('../../samples/', import.meta.url));
 
-export function pythonScript(): DemoStep[] {
-  const program = `${SAMPLES_DIR}python/orders.py`;
+/** The orders sample exists in Python and JavaScript; only the expressions differ. */
+function ordersScript(program: string, syntax: { evaluate: string; onlySecondOrder: string }): DemoStep[] {
   const totalLine = markerLine(program, 'DEMO:total');
   const discountLine = markerLine(program, 'DEMO:discount');
   return [
     { note: 'Launch with a breakpoint and wait for the first stop', tool: 'session_launch', args: { program, breakpoints: [{ file: program, line: totalLine }], waitForStop: true } },
     { note: 'Where are we?', tool: 'inspect_stack', args: {} },
     { note: 'Look inside a value by path', tool: 'inspect_variables', args: { path: 'item' } },
-    { note: 'Evaluate an expression in the frame', tool: 'inspect_evaluate', args: { expression: 'price * item["qty"]' } },
+    { note: 'Evaluate an expression in the frame', tool: 'inspect_evaluate', args: { expression: syntax.evaluate } },
     { note: 'Step over one line', tool: 'execution_step', args: { kind: 'over' } },
     { note: 'Only stop on the second order', tool: 'breakpoint_remove', args: { all: true } },
-    { note: '', tool: 'breakpoint_set', args: { file: program, line: discountLine, condition: 'order["id"] == 2' } },
+    { note: '', tool: 'breakpoint_set', args: { file: program, line: discountLine, condition: syntax.onlySecondOrder } },
     { note: 'Continue to the conditional breakpoint', tool: 'execution_continue', args: {} },
     { note: 'Step into the call', tool: 'execution_step', args: { kind: 'into' } },
     { note: 'Change a value while stopped', tool: 'inspect_set_variable', args: { name: 'percent', value: '50' } },
@@ -33,6 +33,14 @@ export function pythonScript(): DemoStep[] {
     { note: 'What did it print?', tool: 'session_output', args: {} },
     { note: 'Clean up', tool: 'session_stop', args: {} },
   ];
+}
+
+export function pythonScript(): DemoStep[] {
+  return ordersScript(`${SAMPLES_DIR}python/orders.py`, { evaluate: 'price * item["qty"]', onlySecondOrder: 'order["id"] == 2' });
+}
+
+export function nodeScript(): DemoStep[] {
+  return ordersScript(`${SAMPLES_DIR}node/orders.js`, { evaluate: 'price * item.qty', onlySecondOrder: 'order.id === 2' });
 }
 
 export function dotnetScript(): DemoStep[] | undefined {

@@ -1,0 +1,21 @@
+import type { EngineFactory } from '../../core/engine.js';
+import type { Availability } from '../../core/types.js';
+import { NODE_CAPABILITIES } from './capabilities.js';
+import { NodeEngine } from './nodeEngine.js';
+import { findRuntime, INSTALL_NODE } from './nodeRuntime.js';
+
+export const engine: EngineFactory = {
+  language: 'node',
+  displayName: 'Node.js',
+  extensions: ['.js', '.mjs', '.cjs'],
+  capabilities: NODE_CAPABILITIES,
+  async detect(options?: Record<string, unknown>): Promise<Availability> {
+    try {
+      const runtime = await findRuntime(options);
+      return { available: true, version: `Node.js ${runtime.version}`, detail: runtime.executable };
+    } catch (e) {
+      return { available: false, reason: (e as Error).message, install: INSTALL_NODE };
+    }
+  },
+  create: (context) => new NodeEngine(context),
+};
