@@ -5,7 +5,7 @@
  * the server simply answers through the SDK.
  */
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
@@ -20,11 +20,15 @@ export interface ToolCatalog {
 const SERVER_DIR = fileURLToPath(new URL('.', import.meta.url));
 export const CATALOG_FILE = fileURLToPath(new URL('./toolCatalog.json', import.meta.url));
 
-/** Hash of every compiled file of the MCP layer: any change to a tool changes it. */
+/**
+ * Names, sizes and modification times of every compiled file of the MCP layer: any rebuild of a
+ * tool changes it. (Stat data, not contents: reading and hashing them would cost the cold start.)
+ */
 export function serverFingerprint(version: string): string {
   const hash = createHash('sha256').update(version);
   for (const name of readdirSync(SERVER_DIR).filter((n) => n.endsWith('.js')).sort()) {
-    hash.update(name).update(readFileSync(`${SERVER_DIR}${name}`));
+    const { size, mtimeMs } = statSync(`${SERVER_DIR}${name}`);
+    hash.update(`${name}:${size}:${mtimeMs}\n`);
   }
   return hash.digest('hex').slice(0, 16);
 }
