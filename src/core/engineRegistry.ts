@@ -60,11 +60,11 @@ export class EngineRegistry {
     return pending;
   }
 
-  /** Probes the built-in runtimes in the background so the first launch does not wait for it. */
-  prewarm(): void {
+  /** Probes these runtimes in the background so the first launch does not wait for it. */
+  prewarm(languages: readonly string[]): void {
     setTimeout(() => {
       void (async () => {
-        for (const language of BUILT_IN_LANGUAGES) await this.detect(language);
+        for (const language of languages) await this.detect(language);
       })();
     }, 0).unref();
   }

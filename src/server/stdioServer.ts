@@ -52,7 +52,9 @@ export async function runStdioServer(version: string): Promise<void> {
       const server = createServer(manager, version, catalog?.tools);
       transport.onclose = () => void shutdown('transport closed', 0);
       await server.connect(transport);
-      manager.registry.prewarm();
+      // Finding a Python with debugpy spawns interpreters; the other engines answer at once and
+      // would only cost memory when unused.
+      manager.registry.prewarm(['python']);
     })().catch((e: unknown) => {
       // A server that cannot load must not sit silent while the client waits for answers.
       log('error', `cannot start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

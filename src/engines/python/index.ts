@@ -3,6 +3,7 @@ import type { Availability } from '../../core/types.js';
 import { PYTHON_CAPABILITIES } from './capabilities.js';
 import { findInterpreter, INSTALL_DEBUGPY } from './interpreter.js';
 import { PythonEngine } from './pythonEngine.js';
+import { prepareSpareAdapter } from './spareAdapter.js';
 
 export const engine: EngineFactory = {
   language: 'python',
@@ -12,6 +13,8 @@ export const engine: EngineFactory = {
   async detect(options?: Record<string, unknown>): Promise<Availability> {
     try {
       const interpreter = await findInterpreter(options);
+      // The server detects in the background at start: the first launch then finds an adapter running.
+      prepareSpareAdapter(interpreter);
       return {
         available: true,
         version: `Python ${interpreter.pythonVersion}, debugpy ${interpreter.debugpyVersion}`,

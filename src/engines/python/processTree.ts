@@ -2,20 +2,19 @@
  * Finding and ending the processes behind a debug session (adapter, debugpy launcher,
  * debuggee) by pid. Reads /proc where there is one; elsewhere only the pids it is given.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+
+/** Linux lists each thread's children in /proc/<pid>/task/<tid>/children (CONFIG_PROC_CHILDREN). */
+const HAS_CHILDREN_FILES = existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
 
 /** Pids of every live descendant of `root`, children before grandchildren. */
 export function descendantsOf(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const [pid, ppid] of parentLinks()) {
-    const list = children.get(ppid);
-    if (list) list.push(pid);
-    else children.set(ppid, [pid]);
-  }
+  // Walking down from the root reads a few files; a scan of /proc reads one per process.
+  const childrenOf = HAS_CHILDREN_FILES ? childrenFromTaskFiles : childrenFromScan();
   const result: number[] = [];
   const queue = [root];
   while (queue.length) {
-    for (const child of children.get(queue.shift()!) ?? []) {
+    for (const child of childrenOf(queue.shift()!)) {
       result.push(child);
       queue.push(child);
     }
@@ -38,7 +37,8 @@ export function isAlive(pid: number): boolean {
 
 /** SIGTERM, then SIGKILL whatever is still there after `graceMs`; resolves when all are gone. */
 export async function endProcesses(pids: number[], graceMs = 1500): Promise<void> {
-  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid);
+  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid && isAlive(pid));
+  if (!targets.length) return;
   signalAll(targets, 'SIGTERM');
   if (await waitGone(targets, graceMs)) return;
   signalAll(targets, 'SIGKILL');
@@ -47,22 +47,49 @@ export async function endProcesses(pids: number[], graceMs = 1500): Promise<void
 
 function signalAll(pids: number[], signal: NodeJS.Signals): void {
   for (const pid of pids) {
-    if (!isAlive(pid)) continue;
     try {
       process.kill(pid, signal);
     } catch {
-      // Gone between the check and the signal.
+      // Already gone.
     }
   }
 }
 
 async function waitGone(pids: number[], timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
-  for (;;) {
+  for (let pause = 1; ; pause = Math.min(pause * 2, 15)) {
     if (!pids.some(isAlive)) return true;
     if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 15));
+    await new Promise((r) => setTimeout(r, pause));
   }
+}
+
+function childrenFromTaskFiles(pid: number): number[] {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  const children: number[] = [];
+  for (const tid of threads) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (child) children.push(Number(child));
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return children;
+}
+
+function childrenFromScan(): (pid: number) => number[] {
+  const children = new Map<number, number[]>();
+  for (const [pid, ppid] of parentLinks()) {
+    const list = children.get(ppid);
+    if (list) list.push(pid);
+    else children.set(ppid, [pid]);
+  }
+  return (pid) => children.get(pid) ?? [];
 }
 
 function* parentLinks(): Generator<[number, number]> {

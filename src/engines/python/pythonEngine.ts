@@ -29,7 +29,8 @@ import type { DapArguments } from '../../dap/dapProtocol.js';
 import { DapRequestError } from '../../dap/dapRequestError.js';
 import type { DapTransport } from '../../dap/dapTransport.js';
 import { SocketTransport } from '../../dap/socketTransport.js';
-import { AdapterProcess } from './adapterProcess.js';
+import { REQUEST_TIMEOUT_MS, startAdapter } from './adapterConnection.js';
+import type { AdapterProcess } from './adapterProcess.js';
 import { BreakpointIds } from './breakpointIds.js';
 import { capabilitiesFrom, PYTHON_CAPABILITIES } from './capabilities.js';
 import { toEvaluateResult, toExceptionInfo, toFrame, toScope, toVariable } from './dapValues.js';
@@ -37,8 +38,9 @@ import { attachArguments, INITIALIZE_ARGUMENTS, launchArguments } from './debugp
 import { debugpyExceptionFilters } from './exceptionFilters.js';
 import { findInterpreter, type PythonInterpreter } from './interpreter.js';
 import { injectDebugpy } from './pidInjection.js';
-import { endProcesses } from './processTree.js';
+import { descendantsOf, endProcesses } from './processTree.js';
 import { evaluationError, requestError } from './requestErrors.js';
+import { takeSpareAdapter } from './spareAdapter.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
 
@@ -77,10 +79,12 @@ export class PythonEngine implements Engine {
     }
     this.interpreter = interpreter;
     this.mode = 'launch';
-    this.adapter = new AdapterProcess(interpreter, { socketTuning: config.options.socketTuning !== false });
-    const client = this.connect(this.adapter.transport);
+    const socketTuning = config.options.socketTuning !== false;
+    const adapter = (socketTuning && takeSpareAdapter(interpreter)) || startAdapter(interpreter, { socketTuning });
+    this.adapter = adapter.process;
+    const client = this.connect(adapter.client);
     const processStarted = client.once('process');
-    const result = await this.start(client, 'launch', launchArguments(config, interpreter), config, signal);
+    const result = await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter), config, signal);
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
     return { ...result, pid: this.debuggeePid };
@@ -108,13 +112,14 @@ export class PythonEngine implements Engine {
       );
     }
     this.mode = 'attach';
-    const client = this.connect(transport);
-    return this.start(client, 'attach', attachArguments(config), config, signal);
+    const client = this.connect(new DapClient(transport, { timeoutMs: REQUEST_TIMEOUT_MS }));
+    return this.start(client, client.request('initialize', INITIALIZE_ARGUMENTS), 'attach', attachArguments(config), config, signal);
   }
 
   /** initialize → launch/attach → (initialized) breakpoints, filters → configurationDone → answer. */
   private async start(
     client: DapClient,
+    capabilities: Promise<DebugProtocol.Capabilities | undefined>,
     command: StartCommand,
     args: DapArguments<'launch'> & DapArguments<'attach'>,
     config: LaunchConfig | AttachConfig,
@@ -127,7 +132,7 @@ export class PythonEngine implements Engine {
     );
     const guard = <T>(work: Promise<T>) => Promise.race([work, cancelled, lost]);
     try {
-      this.adapterCapabilities = await guard(client.request('initialize', INITIALIZE_ARGUMENTS));
+      this.adapterCapabilities = await guard(capabilities);
       const initialized = client.once('initialized');
       const started = client.request(command, args, { timeoutMs: 60_000 });
       started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
@@ -151,8 +156,7 @@ export class PythonEngine implements Engine {
     return bindings;
   }
 
-  private connect(transport: DapTransport): DapClient {
-    const client = new DapClient(transport, { timeoutMs: 30_000 });
+  private connect(client: DapClient): DapClient {
     this.client = client;
     client.on('stopped', (body) => this.enqueue(() => this.stopped(body)));
     client.on('continued', (body) => this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued }));
@@ -355,15 +359,18 @@ export class PythonEngine implements Engine {
   private async finish(how: 'terminate' | 'detach'): Promise<void> {
     const client = this.client;
     if (!client) return;
-    const launched = this.mode === 'launch';
-    const leftovers = how === 'terminate' && this.debuggeePid && (launched || this.debuggeeIsLocal) ? [this.debuggeePid] : [];
-    if (how === 'terminate' && launched && this.adapter) leftovers.push(...this.adapter.descendants());
+    const terminating = how === 'terminate';
+    const ownsDebuggee = terminating && this.debuggeePid !== undefined && (this.mode === 'launch' || this.debuggeeIsLocal);
+    // Looked up before the program ends: its children lose their parent link once it is gone.
+    const program = ownsDebuggee ? [this.debuggeePid!, ...descendantsOf(this.debuggeePid!)] : [];
     if (!client.closed) {
-      await client.request('disconnect', { terminateDebuggee: how === 'terminate', restart: false }, { timeoutMs: 3000 }).catch(() => undefined);
+      // Answered after the debuggee exited (debugpy kills its process group) and its last output and exit code came.
+      await client.request('disconnect', { terminateDebuggee: terminating, restart: false }, { timeoutMs: 3000 }).catch(() => undefined);
     }
     client.close();
-    if (this.adapter) await this.adapter.end(leftovers, { withDescendants: how === 'terminate' });
-    else await endProcesses(leftovers);
+    // The adapter and the launcher end by themselves now; the caller waits for the debuggee only.
+    void this.adapter?.end({ withDescendants: terminating }).catch((e: unknown) => this.context.log('warning', `python adapter end: ${(e as Error).message}`));
+    await endProcesses(program);
   }
 
   diagnostics(): EngineDiagnostics {
