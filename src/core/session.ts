@@ -338,12 +338,6 @@ export class Session {
     return new Inspector(this.engine);
   }
 
-  /** Running programs can still evaluate in some runtimes; the engine says no if it cannot. */
-  evaluator(): Inspector {
-    this.requireState(['stopped', 'running'], 'evaluate');
-    return new Inspector(this.engine);
-  }
-
   /** After a value changed, the stop's locals summary is stale: rebuild it. */
   async refreshStop(): Promise<void> {
     if (this.stateName !== 'stopped' || !this.currentStop) return;

@@ -127,8 +127,8 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     },
     async ({ sessionId, expression, frameIndex, threadId }) => {
       const session = manager.get(sessionId);
-      const inspector = session.evaluator();
-      const frameId = session.state === 'stopped' ? await session.frameId(frameIndex ?? 0, threadId) : undefined;
+      const inspector = session.inspector();
+      const frameId = await session.frameId(frameIndex ?? 0, threadId);
       const r = await inspector.evaluate(frameId, expression);
       const more = r.hasChildren ? `\n(has children: inspect_variables with path "${expression}")` : '';
       return {

@@ -66,7 +66,7 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
           for (const expression of args.expressions ?? []) {
             try {
               const frameId = await session.frameId(0);
-              const v = await session.evaluator().evaluate(frameId, expression);
+              const v = await session.inspector().evaluate(frameId, expression);
               values.push({ expression, value: v.value, type: v.type });
             } catch (e) {
               values.push({ expression, error: toDebugError(e).message });
