@@ -46,15 +46,17 @@ export async function runStdioServer(version: string): Promise<void> {
   let loading: Promise<void> | undefined;
   const load = () =>
     (loading ??= (async () => {
+      const { EngineRegistry } = await import('../core/engineRegistry.js');
+      const registry = new EngineRegistry();
+      // Finding a Python with debugpy spawns interpreters (and readies an adapter): start it while
+      // the SDK loads. The other engines answer at once and would only cost memory when unused.
+      registry.prewarm(['python']);
       const [{ SessionManager }, { createServer }] = await Promise.all([import('../core/sessionManager.js'), import('./createServer.js')]);
-      const manager = new SessionManager({ log });
+      const manager = new SessionManager({ log, registry });
       disposeSessions = () => manager.disposeAll();
       const server = createServer(manager, version, catalog?.tools);
       transport.onclose = () => void shutdown('transport closed', 0);
       await server.connect(transport);
-      // Finding a Python with debugpy spawns interpreters; the other engines answer at once and
-      // would only cost memory when unused.
-      manager.registry.prewarm(['python']);
     })().catch((e: unknown) => {
       // A server that cannot load must not sit silent while the client waits for answers.
       log('error', `cannot start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

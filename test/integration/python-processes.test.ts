@@ -69,14 +69,17 @@ describe.skipIf(!available)('python engine: attach, pause, processes', () => {
     const first = [pid!, ...sessionPids(running)];
     expect(first.length).toBeGreaterThanOrEqual(3); // adapter, launcher, debuggee
     await running.engine.terminate();
-    expect(first.filter(processAlive)).toEqual([]);
+    // The debuggee is gone when terminate resolves; the adapter and the launcher end right after.
+    expect(processAlive(pid!)).toBe(false);
+    expect(await allGone(first)).toEqual([]);
 
     const stopped = createRun();
     const second = await stopped.engine.launch(launchConfig(busy, { args: ['30'], breakpoints: [breakpointAt(busy, 'spin')] }));
     await stopped.recorder.next('stopped', 1);
     const pids = [second.pid!, ...sessionPids(stopped)];
     await stopped.engine.dispose();
-    expect(pids.filter(processAlive)).toEqual([]);
+    expect(processAlive(second.pid!)).toBe(false);
+    expect(await allGone(pids)).toEqual([]);
     await stopped.engine.dispose(); // idempotent
   });
 
@@ -120,6 +123,34 @@ describe.skipIf(!available)('python engine: attach, pause, processes', () => {
     expect(pids.every(processAlive)).toBe(true);
     child.kill('SIGKILL');
     expect(await allGone(pids)).toEqual([]);
+  });
+
+  it('launches through the adapter that detect() started ahead of it', async () => {
+    await pythonEngine.detect();
+    const waiting = descendantsOf(process.pid);
+    const run = createRun();
+    await run.engine.launch(launchConfig(busy, { args: ['30'] }));
+    expect(waiting).toContain(run.engine.diagnostics().details?.adapterPid);
+  });
+
+  it('lets our process exit while the adapter detect() started waits, and that adapter goes with it', async () => {
+    const engineModule = join(dist, 'engines', 'python', 'index.js');
+    const treeModule = join(dist, 'engines', 'python', 'processTree.js');
+    const script = `
+      import { engine } from ${JSON.stringify(engineModule)};
+      import { descendantsOf } from ${JSON.stringify(treeModule)};
+      await engine.detect();
+      console.log(JSON.stringify(descendantsOf(process.pid)));
+    `;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    spawned.push(child);
+    let text = '';
+    child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(0);
+    const waiting = JSON.parse(text) as number[];
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(await allGone(waiting)).toEqual([]);
   });
 
   it('attaches to a program started with debugpy --listen, stops at a breakpoint and terminates it', async () => {

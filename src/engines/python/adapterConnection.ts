@@ -6,7 +6,6 @@ import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DapClient } from '../../dap/dapClient.js';
 import { AdapterProcess, type AdapterOptions } from './adapterProcess.js';
 import { INITIALIZE_ARGUMENTS } from './debugpyArguments.js';
-import type { PythonInterpreter } from './interpreter.js';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -17,8 +16,8 @@ export interface AdapterConnection {
   capabilities: Promise<DebugProtocol.Capabilities | undefined>;
 }
 
-export function startAdapter(interpreter: PythonInterpreter, options: AdapterOptions): AdapterConnection {
-  const process = new AdapterProcess(interpreter, options);
+export function startAdapter(executable: string, options: AdapterOptions): AdapterConnection {
+  const process = new AdapterProcess(executable, options);
   const client = new DapClient(process.transport, { timeoutMs: REQUEST_TIMEOUT_MS });
   const capabilities = client.request('initialize', INITIALIZE_ARGUMENTS);
   // Awaited by the launch that uses this adapter; until then a failure must not go unhandled.

@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StdioTransport } from '../../dap/stdioTransport.js';
 import { ADAPTER_BOOTSTRAP } from './adapterBootstrap.js';
-import type { PythonInterpreter } from './interpreter.js';
 import { descendantsOf, endProcesses } from './processTree.js';
 
 export interface AdapterOptions {
@@ -21,10 +20,10 @@ export class AdapterProcess {
   private readonly child: ChildProcess;
   private readonly exited: Promise<void>;
 
-  constructor(interpreter: PythonInterpreter, options: AdapterOptions) {
+  constructor(executable: string, options: AdapterOptions) {
     const args = ['-c', ADAPTER_BOOTSTRAP];
     if (!options.socketTuning) args.push('--no-socket-tuning');
-    this.child = spawn(interpreter.executable, args, { stdio: 'pipe', windowsHide: true });
+    this.child = spawn(executable, args, { stdio: 'pipe', windowsHide: true });
     this.exited = new Promise((resolve) => {
       this.child.once('exit', () => resolve());
       this.child.once('error', () => resolve());

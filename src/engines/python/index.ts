@@ -12,9 +12,10 @@ export const engine: EngineFactory = {
   capabilities: PYTHON_CAPABILITIES,
   async detect(options?: Record<string, unknown>): Promise<Availability> {
     try {
-      const interpreter = await findInterpreter(options);
       // The server detects in the background at start: the first launch then finds an adapter running.
-      prepareSpareAdapter(interpreter);
+      prepareSpareAdapter(options ?? {});
+      const interpreter = await findInterpreter(options);
+      prepareSpareAdapter(options ?? {}, interpreter.executable);
       return {
         available: true,
         version: `Python ${interpreter.pythonVersion}, debugpy ${interpreter.debugpyVersion}`,

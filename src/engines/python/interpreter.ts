@@ -46,10 +46,15 @@ export function interpreterCandidates(options: Record<string, unknown> = {}): st
   return COMMON_CANDIDATES;
 }
 
+/** Options that name the same candidates share one interpreter (and one spare adapter). */
+export function interpreterKey(options: Record<string, unknown> = {}): string {
+  return interpreterCandidates(options).join('\0');
+}
+
 /** Resolves the interpreter for these options; successes are cached, failures are retried next time. */
 export function findInterpreter(options: Record<string, unknown> = {}): Promise<PythonInterpreter> {
   const candidates = interpreterCandidates(options);
-  const key = candidates.join('\0');
+  const key = interpreterKey(options);
   let pending = found.get(key);
   if (!pending) {
     pending = search(candidates);

@@ -40,7 +40,7 @@ import { findInterpreter, type PythonInterpreter } from './interpreter.js';
 import { injectDebugpy } from './pidInjection.js';
 import { descendantsOf, endProcesses } from './processTree.js';
 import { evaluationError, requestError } from './requestErrors.js';
-import { takeSpareAdapter } from './spareAdapter.js';
+import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
 
@@ -73,14 +73,16 @@ export class PythonEngine implements Engine {
   // ── start ──────────────────────────────────────────────────────────────────────────────────
 
   async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
-    const interpreter = await findInterpreter(config.options);
     if (!existsSync(config.program)) {
       throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a Python file (absolute, or relative to cwd).');
     }
+    const socketTuning = config.options.socketTuning !== false;
+    // With a single candidate interpreter its adapter starts now, while discovery probes it.
+    if (socketTuning) prepareSpareAdapter(config.options);
+    const interpreter = await findInterpreter(config.options);
     this.interpreter = interpreter;
     this.mode = 'launch';
-    const socketTuning = config.options.socketTuning !== false;
-    const adapter = (socketTuning && takeSpareAdapter(interpreter)) || startAdapter(interpreter, { socketTuning });
+    const adapter = (socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning });
     this.adapter = adapter.process;
     const client = this.connect(adapter.client);
     const processStarted = client.once('process');
