@@ -2,6 +2,7 @@
 import type { Engine, EngineContext, EngineEvent } from '../../src/core/engine.js';
 import type { LaunchConfig } from '../../src/core/types.js';
 import { engine as dotnetEngine } from '../../src/engines/dotnet/index.js';
+import { launchConfig as sharedLaunchConfig } from '../support/engineHarness.js';
 
 export class RecordingContext implements EngineContext {
   readonly events: EngineEvent[] = [];
@@ -56,18 +57,7 @@ export function createEngine(): { engine: Engine; context: RecordingContext } {
 }
 
 export function launchConfig(program: string, overrides: Partial<LaunchConfig> = {}): LaunchConfig {
-  return {
-    program,
-    args: [],
-    cwd: process.cwd(),
-    env: {},
-    stopOnEntry: false,
-    breakpoints: [],
-    functionBreakpoints: [],
-    exceptions: { filters: ['uncaught'] },
-    options: {},
-    ...overrides,
-  };
+  return sharedLaunchConfig(program, { cwd: process.cwd(), ...overrides });
 }
 
 export function isAlive(pid: number): boolean {
