@@ -38,6 +38,7 @@ export interface SessionHooks {
 
 const ACTIVE_STATES: SessionStateName[] = ['initializing', 'running', 'stopped'];
 const OUTPUT_TAIL_CHARS = 2000;
+const OUTPUT_TAIL_LINES = 15;
 
 export class Session {
   readonly events = new CursorLog<SessionEvent>(2000);
@@ -353,13 +354,16 @@ export class Session {
     this.frames.seed(stop.threadId, frames);
   }
 
-  outputTail(chars = OUTPUT_TAIL_CHARS): string {
+  /** The end of what the program printed: the last lines, capped in size. */
+  outputTail(lines = OUTPUT_TAIL_LINES, chars = OUTPUT_TAIL_CHARS): string {
     const text = this.output
       .last(200)
       .filter((e) => e.value.category !== 'console')
       .map((e) => e.value.text)
       .join('');
-    return text.length > chars ? `…${text.slice(-chars)}` : text;
+    const kept = text.split('\n');
+    const tail = kept.length > lines + 1 ? `…\n${kept.slice(-(lines + 1)).join('\n')}` : text;
+    return tail.length > chars ? `…${tail.slice(-chars)}` : tail;
   }
 
   diagnostics() {

@@ -4,7 +4,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import type { BreakpointRequest } from '../core/breakpointRegistry.js';
-import { DebugError, toDebugError } from '../core/errors.js';
+import { DebugError, toDebugError, type ErrorCode } from '../core/errors.js';
 import type { Session, SessionConfig } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { ExceptionBreakpointConfig } from '../core/types.js';
@@ -65,17 +65,24 @@ export async function launchSession(manager: SessionManager, args: LaunchArgs, s
     options,
   };
   const session = await manager.create(config, breakpointRequests(args, cwd));
-  await startOrExplain(session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, signal);
+  await startOrExplain(manager, session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, signal);
   return session;
 }
 
-/** Starts a session; a failure names the session so its diagnostics can be read. */
-export async function startOrExplain(session: Session, timeoutMs: number, signal: AbortSignal): Promise<void> {
+/** Failures that say nothing ran: the session is dropped, there is nothing to diagnose. */
+const NOTHING_RAN: ErrorCode[] = ['ENGINE_UNAVAILABLE', 'PROGRAM_NOT_FOUND', 'INVALID_ARGUMENT', 'UNSUPPORTED', 'DEBUGGING_DISABLED', 'LAUNCH_BUILD_FAILED'];
+
+/** Starts a session; a failure of a run names the session so its diagnostics can be read. */
+export async function startOrExplain(manager: SessionManager, session: Session, timeoutMs: number, signal: AbortSignal): Promise<void> {
   try {
     await session.start(timeoutMs, signal);
   } catch (e) {
     const error = toDebugError(e, 'LAUNCH_FAILED');
-    const tail = session.outputTail(1500).trim();
+    if (NOTHING_RAN.includes(error.code)) {
+      manager.remove(session);
+      throw error;
+    }
+    const tail = session.outputTail().trim();
     const output = tail ? `\nProgram output:\n${tail}` : '';
     throw new DebugError(
       error.code,

@@ -149,7 +149,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         },
         breakpointRequests(args, cwd),
       );
-      await startOrExplain(session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
+      await startOrExplain(manager, session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
       return startedAnswer(session, args.waitForStop, args.timeoutMs, ctx);
     },
   );
@@ -252,7 +252,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         session = manager.get(sessionId);
         await session.end(false);
       }
-      await startOrExplain(session, timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
+      await startOrExplain(manager, session, timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
       return startedAnswer(session, waitForStop, timeoutMs, ctx);
     },
   );
