@@ -157,7 +157,9 @@ describe.runIf(run)('python end to end', () => {
     const end = await client.call<Wait>('execution_continue', {});
     expect(end.structured.status).toBe('exited');
     expect(end.structured.exitCode).toBe(1);
-    expect(end.structured.outputTail).toContain('about to fail');
+    expect(end.structured.outputTail).toContain('ValueError');
+    const output = await client.call<{ output: string }>('session_output', { sessionId: r.structured.sessionId });
+    expect(output.structured.output).toContain('about to fail');
   });
 
   it('stops at a breakpoint on the only line of a program that exits at once, 20 times out of 20', async () => {

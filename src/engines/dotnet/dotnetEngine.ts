@@ -26,6 +26,7 @@ import { loadAddon, type DotnetAddon, type NativeSession } from './addon.js';
 import { Debuggee, type ExitStatus } from './debuggee.js';
 import { dotnetCapabilities } from './capabilities.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
+import { HostedSession } from './debuggerHost.js';
 import { parseNativeEvent, type NativeEvent, type NativeThread } from './nativeEvents.js';
 import { resolveExecutable } from './program.js';
 import {
@@ -104,7 +105,7 @@ export class DotnetEngine implements Engine {
       this.emit({ type: 'output', category, text });
     });
     void this.debuggee.exited.then((status) => this.onKeeperStatus(status));
-    const native = this.createNative(addon);
+    const native = this.createNative(spawned.resumeFd);
     try {
       await this.configureExceptions();
       const result = await this.track(
@@ -132,13 +133,13 @@ export class DotnetEngine implements Engine {
     if (!pid || !Number.isInteger(pid)) {
       throw new DebugError('INVALID_ARGUMENT', 'attaching to .NET needs the process id (pid)', 'Pass pid: the id of the running .NET process.');
     }
-    const addon = this.loadAddon();
+    this.loadAddon();
     const targetEnv = processEnvironment(pid);
     if (targetEnv) {
       assertDebuggingEnabled(targetEnv, `Process ${pid}`);
       assertSameTmpdir(targetEnv, `Process ${pid}`);
     }
-    const native = this.createNative(addon);
+    const native = this.createNative();
     try {
       await this.configureExceptions();
       const result = await this.track(
@@ -287,8 +288,9 @@ export class DotnetEngine implements Engine {
     return this.addon;
   }
 
-  private createNative(addon: DotnetAddon): NativeSession {
-    this.native = new addon.Session((json) => this.onNativeEvent(parseNativeEvent(json)));
+  /** ICorDebug runs in a host process of its own (see debuggerHost.ts); `resumeFd` when launching. */
+  private createNative(resumeFd?: number): NativeSession {
+    this.native = new HostedSession((json) => this.onNativeEvent(parseNativeEvent(json)), resumeFd);
     return this.native;
   }
 
@@ -384,6 +386,11 @@ export class DotnetEngine implements Engine {
         this.runtimeExited = true;
         this.markRuntimeExited();
         void this.onRuntimeExited();
+        return;
+      case 'hostExited':
+        // The debugger died under the program: end the program too, nothing can drive it now.
+        this.debuggee?.kill();
+        this.emit({ type: 'error', message: `the .NET debugger process ended unexpectedly (${event.signal ?? `exit code ${event.code}`})` });
         return;
       case 'debuggerError':
         this.emit({ type: 'error', message: `the .NET debugger reported an internal error (HRESULT 0x${(event.hr >>> 0).toString(16)}, code ${event.code})` });

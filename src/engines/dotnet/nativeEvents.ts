@@ -28,7 +28,9 @@ export type NativeEvent =
     }
   | { event: 'log'; message: string }
   | { event: 'exited' }
-  | { event: 'debuggerError'; hr: number; code: number };
+  | { event: 'debuggerError'; hr: number; code: number }
+  /** The host process running ICorDebug ended without being asked to (see debuggerHost.ts). */
+  | { event: 'hostExited'; code: number | null; signal: string | null };
 
 export interface NativeThread {
   id: number;
