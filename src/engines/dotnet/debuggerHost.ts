@@ -1,7 +1,7 @@
 /**
  * The server's side of the .NET debugger host (debuggerHostMain.ts): a NativeSession whose calls
- * run in the host process. A host is started ahead of need, so a launch does not wait for a Node.js
- * process to boot.
+ * run in the host process. When a session ends the next host is started, so the next launch does not
+ * wait for a Node.js process to boot.
  *
  * The resume byte: the native launch handshake writes one byte to release the suspended debuggee
  * once the startup semaphores exist. The debuggee's resume pipe belongs to this process, so the host
@@ -36,11 +36,19 @@ function usable(host: ChildProcess | undefined): boolean {
   return !!host && host.exitCode === null && host.signalCode === null && host.connected;
 }
 
-/** A ready host, and another one started for the next session. */
+/** A ready host if there is one, else a new one. */
 function takeHost(): ChildProcess {
   const host = spare && usable(spare) ? spare : startHost();
-  spare = startHost();
+  spare = undefined;
   return host;
+}
+
+/**
+ * Readies the next host when a session ends: booting it while a program starts or runs would take
+ * the CPU from it (measured: the ready host makes a launch → exit as fast as in-process).
+ */
+function prepareSpare(): void {
+  if (!spare || !usable(spare)) spare = startHost();
 }
 
 function hostGone(code: number | null, signal: NodeJS.Signals | null): NativeError {
@@ -98,6 +106,7 @@ export class HostedSession implements NativeSession {
 
   async close(): Promise<string> {
     this.closing = true;
+    prepareSpare();
     const killer = setTimeout(() => this.host.kill('SIGKILL'), CLOSE_GRACE_MS);
     killer.unref();
     try {

@@ -15,13 +15,17 @@ interface Request {
   args: unknown[];
 }
 
+// The server went away (or is done with us): nothing may outlive it. Registered first, and checked
+// again once loaded, since a server that exits while this process starts disconnects before then.
+process.on('disconnect', () => process.exit(0));
+
 const addon = loadAddon();
-const session = addon.Session ? new addon.Session((json) => process.send?.({ event: json })) : undefined;
+const session = new addon.Session((json) => process.send?.({ event: json }));
 
 async function handle({ id, method, args }: Request): Promise<void> {
   try {
     const callArgs = method === 'attachAtStartup' ? [{ ...(args[0] as object), resumeFd: RESUME_RELAY_FD }] : args;
-    const call = session![method] as (...a: unknown[]) => Promise<string>;
+    const call = session[method] as (...a: unknown[]) => Promise<string>;
     const result = await call.apply(session, callArgs);
     process.send?.({ id, result });
   } catch (e) {
@@ -32,5 +36,4 @@ async function handle({ id, method, args }: Request): Promise<void> {
 }
 
 process.on('message', (request: Request) => void handle(request));
-// The server went away (or is done with us): nothing may outlive it.
-process.on('disconnect', () => process.exit(0));
+if (!process.connected) process.exit(0);
