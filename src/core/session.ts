@@ -81,13 +81,6 @@ export class Session {
   get exitCode(): number | undefined {
     return this.exitCodeValue;
   }
-  get capabilities() {
-    return this.factory.capabilities;
-  }
-  get timings(): Record<string, number> {
-    return this.launchTimings;
-  }
-
   private get engine(): Engine {
     if (!this.engineInstance) throw new DebugError('INVALID_STATE', `Session ${this.id} has not started.`, 'Wait for session_launch to answer.');
     return this.engineInstance;
