@@ -1,0 +1,171 @@
+/**
+ * An assembly's type system as a debugger reads it: types with their nesting and generic
+ * parameters, methods with their declaring type, IL size and custom attributes, and the entry point.
+ */
+import { decodeCoded, MetadataTables } from './metadataTables.js';
+import { readPeImage, type PeImage } from './peImage.js';
+import { Coded, Table, token, tokenRid, tokenTable } from './tableSchema.js';
+
+export interface TypeInfo {
+  rid: number;
+  name: string;
+  namespace: string;
+  flags: number;
+  /** Row id of the enclosing type for a nested type. */
+  enclosing?: number;
+  genericParams: string[];
+}
+
+export interface MethodInfo {
+  rid: number;
+  token: number;
+  name: string;
+  flags: number;
+  implFlags: number;
+  rva: number;
+  declaringType: number;
+  genericParams: string[];
+}
+
+const METHOD_SPECIAL_NAME = 0x0800;
+
+export class AssemblyMetadata {
+  readonly tables: MetadataTables;
+  readonly entryPointToken: number;
+  private readonly methodOwner: Int32Array;
+  private readonly enclosingOf = new Map<number, number>();
+  private readonly genericParamsOf = new Map<number, string[]>();
+  private attributesByParent?: Map<number, number[]>;
+  private readonly typeCache = new Map<number, TypeInfo>();
+
+  constructor(
+    readonly image: PeImage,
+    readonly path?: string,
+  ) {
+    if (!image.metadata) throw new Error('not a .NET assembly (no CLI metadata)');
+    this.tables = new MetadataTables(image.metadata);
+    this.entryPointToken = image.entryPointToken;
+    const t = this.tables;
+    this.methodOwner = new Int32Array(t.rowCount(Table.MethodDef) + 1);
+    for (let type = 1; type <= t.rowCount(Table.TypeDef); type++) {
+      const { first, last } = t.listRange(Table.TypeDef, type, 'methodList', Table.MethodDef);
+      for (let m = first; m <= last; m++) this.methodOwner[m] = type;
+    }
+    for (let i = 1; i <= t.rowCount(Table.NestedClass); i++) {
+      const row = t.row(Table.NestedClass, i);
+      this.enclosingOf.set(row.nested!, row.enclosing!);
+    }
+    for (let i = 1; i <= t.rowCount(Table.GenericParam); i++) {
+      const row = t.row(Table.GenericParam, i);
+      const owner = decodeCoded(row.owner!, Coded.TypeOrMethodDef);
+      const key = token(owner.table, owner.rid);
+      const list = this.genericParamsOf.get(key) ?? [];
+      list[row.number!] = t.string(row.name!);
+      this.genericParamsOf.set(key, list);
+    }
+  }
+
+  static fromBuffer(buffer: Buffer, path?: string): AssemblyMetadata {
+    return new AssemblyMetadata(readPeImage(buffer), path);
+  }
+
+  get typeCount(): number {
+    return this.tables.rowCount(Table.TypeDef);
+  }
+
+  get methodCount(): number {
+    return this.tables.rowCount(Table.MethodDef);
+  }
+
+  type(rid: number): TypeInfo {
+    let info = this.typeCache.get(rid);
+    if (!info) {
+      const row = this.tables.row(Table.TypeDef, rid);
+      info = {
+        rid,
+        name: this.tables.string(row.name!),
+        namespace: this.tables.string(row.namespace!),
+        flags: row.flags!,
+        enclosing: this.enclosingOf.get(rid),
+        genericParams: this.genericParamsOf.get(token(Table.TypeDef, rid)) ?? [],
+      };
+      this.typeCache.set(rid, info);
+    }
+    return info;
+  }
+
+  method(rid: number): MethodInfo {
+    const row = this.tables.row(Table.MethodDef, rid);
+    return {
+      rid,
+      token: token(Table.MethodDef, rid),
+      name: this.tables.string(row.name!),
+      flags: row.flags!,
+      implFlags: row.implFlags!,
+      rva: row.rva!,
+      declaringType: this.methodOwner[rid] ?? 0,
+      genericParams: this.genericParamsOf.get(token(Table.MethodDef, rid)) ?? [],
+    };
+  }
+
+  methodByToken(tok: number): MethodInfo | undefined {
+    if (tokenTable(tok) !== Table.MethodDef) return undefined;
+    const rid = tokenRid(tok);
+    return rid >= 1 && rid <= this.methodCount ? this.method(rid) : undefined;
+  }
+
+  isSpecialName(method: MethodInfo): boolean {
+    return (method.flags & METHOD_SPECIAL_NAME) !== 0;
+  }
+
+  /** The size of a method's IL code, from its body header (II.25.4), or 0 when it has no body. */
+  ilSize(method: MethodInfo): number {
+    if (method.rva === 0) return 0;
+    const header = this.image.at(method.rva, 1);
+    if (!header) return 0;
+    if ((header[0]! & 0x3) === 0x2) return header[0]! >>> 2; // tiny header
+    const fat = this.image.at(method.rva, 12);
+    return fat ? fat.readUInt32LE(4) : 0;
+  }
+
+  /** The namespace-qualified names of the attribute types applied to a token. */
+  attributeNames(target: number): string[] {
+    if (!this.attributesByParent) {
+      this.attributesByParent = new Map();
+      for (let i = 1; i <= this.tables.rowCount(Table.CustomAttribute); i++) {
+        const row = this.tables.row(Table.CustomAttribute, i);
+        const parent = decodeCoded(row.parent!, Coded.HasCustomAttribute);
+        const key = token(parent.table, parent.rid);
+        const list = this.attributesByParent.get(key) ?? [];
+        list.push(row.type!);
+        this.attributesByParent.set(key, list);
+      }
+    }
+    return (this.attributesByParent.get(target) ?? []).map((type) => this.attributeTypeName(type));
+  }
+
+  /** `Namespace.Name` of a TypeDef, TypeRef or (when simple) TypeSpec, by coded TypeDefOrRef / token. */
+  typeNameOf(table: number, rid: number): string {
+    if (table === Table.TypeDef) {
+      const type = this.type(rid);
+      const outer = type.enclosing ? `${this.typeNameOf(Table.TypeDef, type.enclosing)}+` : type.namespace ? `${type.namespace}.` : '';
+      return outer + type.name;
+    }
+    if (table === Table.TypeRef) {
+      const row = this.tables.row(Table.TypeRef, rid);
+      const namespace = this.tables.string(row.namespace!);
+      return (namespace ? `${namespace}.` : '') + this.tables.string(row.name!);
+    }
+    return '';
+  }
+
+  private attributeTypeName(codedConstructor: number): string {
+    const ctor = decodeCoded(codedConstructor, Coded.CustomAttributeType);
+    if (ctor.table === Table.MethodDef) return this.typeNameOf(Table.TypeDef, this.methodOwner[ctor.rid] ?? 0);
+    if (ctor.table === Table.MemberRef) {
+      const parent = decodeCoded(this.tables.row(Table.MemberRef, ctor.rid).parent!, Coded.MemberRefParent);
+      return this.typeNameOf(parent.table, parent.rid);
+    }
+    return '';
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * One module's symbols: its metadata and Portable PDB together answer what a debugger asks at a
+ * breakpoint or a step — where a source line binds, which line an IL offset is on, the IL range of
+ * the current statement, what to call a method, and which methods are not the user's code.
+ */
+import { basename, resolve, sep } from 'node:path';
+import type { AssemblyMetadata, MethodInfo } from './assemblyMetadata.js';
+import { memberDisplayName, parseGeneratedName, withTypeArguments } from './csharpNames.js';
+import { resolveLine, type CodeTarget, type LineResolution, type MethodPoints } from './lineResolver.js';
+import type { AsyncSteppingInfo, LocalScope, PortablePdb, SequencePoint } from './portablePdb.js';
+import { Table, token, tokenRid } from './tableSchema.js';
+
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** The IL offset is the first instruction of its statement. */
+  atStatementStart: boolean;
+}
+
+const NON_USER_ATTRIBUTES = new Set([
+  'System.Diagnostics.DebuggerHiddenAttribute',
+  'System.Diagnostics.DebuggerStepThroughAttribute',
+  'System.Diagnostics.DebuggerNonUserCodeAttribute',
+]);
+
+export class ModuleSymbols {
+  private byDocument?: Map<number, MethodPoints[]>;
+
+  constructor(
+    readonly metadata: AssemblyMetadata,
+    readonly pdb: PortablePdb,
+  ) {}
+
+  /** Whether any document of this module is `file` (exact path, else the best trailing-segment match). */
+  documentsFor(file: string): number[] {
+    const wanted = resolve(file);
+    const documents = this.pdb.documents();
+    const exact = documents.flatMap((d, rid) => (rid > 0 && d === wanted ? [rid] : []));
+    if (exact.length > 0) return exact;
+    const wantedParts = wanted.split(sep).reverse();
+    let best = 0;
+    let found: number[] = [];
+    documents.forEach((d, rid) => {
+      if (rid === 0 || basename(d.replace(/\\/g, '/')) !== wantedParts[0]) return;
+      const parts = d.split(/[\\/]/).reverse();
+      let same = 0;
+      while (same < parts.length && same < wantedParts.length && parts[same] === wantedParts[same]) same++;
+      if (same > best) [best, found] = [same, [rid]];
+      else if (same === best) found.push(rid);
+    });
+    return found;
+  }
+
+  resolveLine(file: string, line: number, column?: number): LineResolution & { file?: string } {
+    const documents = this.documentsFor(file);
+    if (documents.length === 0) return { ok: false, message: `${basename(file)} is not a source file of ${basename(this.metadata.path ?? 'this module')}` };
+    const methods = documents.flatMap((d) => this.methodsOf(d));
+    const result = resolveLine(methods, line, column);
+    return result.ok ? { ...result, file: this.pdb.documents()[documents[0]!] } : result;
+  }
+
+  /** The source position of an IL offset: the statement it belongs to (hidden code maps to the one before). */
+  location(methodToken: number, ilOffset: number): SourceLocation | undefined {
+    const points = this.pdb.sequencePoints(tokenRid(methodToken));
+    let at: SequencePoint | undefined;
+    for (const p of points) {
+      if (p.ilOffset > ilOffset) break;
+      if (!p.hidden) at = p;
+    }
+    const current = points[lastAtOrBefore(points, ilOffset)];
+    at ??= points.find((p) => !p.hidden);
+    if (!at) return undefined;
+    return {
+      file: this.pdb.documents()[at.document] ?? '',
+      line: at.startLine,
+      column: at.startColumn,
+      endLine: at.endLine,
+      endColumn: at.endColumn,
+      atStatementStart: current !== undefined && !current.hidden && current.ilOffset === ilOffset,
+    };
+  }
+
+  /** The IL range [start, end) of the statement holding `ilOffset`, hidden code after it included. */
+  statementRange(methodToken: number, ilOffset: number): { start: number; end: number } | undefined {
+    const points = this.pdb.sequencePoints(tokenRid(methodToken));
+    const index = lastAtOrBefore(points, ilOffset);
+    if (index < 0) return undefined;
+    const start = points[index]!.ilOffset;
+    const next = points.slice(index + 1).find((p) => !p.hidden && p.ilOffset > start);
+    const method = this.metadata.methodByToken(methodToken);
+    const end = next?.ilOffset ?? (method ? this.metadata.ilSize(method) : start + 1);
+    return { start, end: Math.max(end, start + 1) };
+  }
+
+  /** Whether an IL offset maps to no source line (compiler-generated plumbing). */
+  isHidden(methodToken: number, ilOffset: number): boolean {
+    const points = this.pdb.sequencePoints(tokenRid(methodToken));
+    const current = points[lastAtOrBefore(points, ilOffset)];
+    return !current || current.hidden;
+  }
+
+  hasSource(methodToken: number): boolean {
+    return this.pdb.sequencePoints(tokenRid(methodToken)).some((p) => !p.hidden);
+  }
+
+  /** `Namespace.Type<args>.Method<args>` as C# shows it. */
+  methodName(methodToken: number, typeArgs: string[] = []): string {
+    const method = this.metadata.methodByToken(methodToken);
+    if (!method) return `<method 0x${methodToken.toString(16)}>`;
+    const type = this.metadata.type(method.declaringType);
+    const typeGenerated = parseGeneratedName(type.name);
+    if (typeGenerated?.kind === 'stateMachine' && method.name === 'MoveNext') {
+      const kickoff = this.pdb.kickoffOf(method.rid);
+      if (kickoff) return this.methodName(token(Table.MethodDef, kickoff), typeArgs);
+      return `${this.typeName(type.enclosing ?? type.rid, typeArgs)}.${typeGenerated.owner}`;
+    }
+    const classArgs = typeArgs.slice(0, type.genericParams.length);
+    const methodArgs = typeArgs.slice(type.genericParams.length);
+    const owner = this.typeName(method.declaringType, classArgs);
+    const generated = parseGeneratedName(method.name);
+    if (generated?.kind === 'lambda') return `${owner}.${generated.owner}.<lambda>`;
+    if (generated?.kind === 'localFunction') return `${owner}.${generated.owner}.${generated.name}`;
+    const own = memberDisplayName(method.name, owner.split('.').pop() ?? '', this.metadata.isSpecialName(method));
+    const args = methodArgs.length === method.genericParams.length ? methodArgs : method.genericParams;
+    return `${owner}.${withTypeArguments(own, args)}`;
+  }
+
+  /** A type's C# name; closure and state-machine classes show as the type that holds them. */
+  typeName(typeRid: number, typeArgs: string[] = []): string {
+    const type = this.metadata.type(typeRid);
+    const generated = parseGeneratedName(type.name);
+    if (generated && type.enclosing) return this.typeName(type.enclosing, typeArgs);
+    const all = typeArgs.length === type.genericParams.length ? typeArgs : type.genericParams;
+    const arity = Number(/`(\d+)$/.exec(type.name)?.[1] ?? 0);
+    const own = all.slice(all.length - arity);
+    const prefix = type.enclosing ? `${this.typeName(type.enclosing, all.slice(0, all.length - arity))}.` : type.namespace ? `${type.namespace}.` : '';
+    return prefix + withTypeArguments(type.name, own);
+  }
+
+  /** Methods a function breakpoint names: `Method`, `Type.Method` or `Namespace.Type.Method`. */
+  findMethods(query: string): MethodInfo[] {
+    const parts = query.replace(/<[^<>]*>/g, '').replace(/\(.*\)$/, '').split('.').filter(Boolean);
+    const name = parts.pop();
+    if (!name) return [];
+    const found: MethodInfo[] = [];
+    for (let rid = 1; rid <= this.metadata.methodCount; rid++) {
+      const method = this.metadata.method(rid);
+      if (method.name !== name || method.name.startsWith('<')) continue;
+      const path = this.typeName(method.declaringType).replace(/<[^<>]*>/g, '').split('.');
+      if (parts.every((part, i) => path[path.length - parts.length + i] === part)) found.push(method);
+    }
+    return found;
+  }
+
+  /** Where a method's own code starts: its first statement (in MoveNext for async methods and iterators). */
+  firstStatement(method: MethodInfo): CodeTarget | undefined {
+    const body = this.pdb.moveNextOf(method.rid) ?? method.rid;
+    const first = this.pdb.sequencePoints(body).find((p) => !p.hidden);
+    return first ? { methodToken: token(Table.MethodDef, body), ilOffset: first.ilOffset } : undefined;
+  }
+
+  /** The user's entry point: `Main` (not the compiler's `<Main>` stub of an async Main). */
+  entryStatement(): CodeTarget | undefined {
+    for (const candidate of [this.pdb.entryPointToken, this.metadata.entryPointToken]) {
+      const method = candidate ? this.metadata.methodByToken(candidate) : undefined;
+      const target = method && this.firstStatement(method);
+      if (target) return target;
+      // `<Main>` calls the user's Main: look for it beside the stub.
+      if (method?.name === '<Main>') {
+        const user = this.findMethods(`${this.metadata.type(method.declaringType).name}.Main`)[0];
+        const userTarget = user && this.firstStatement(user);
+        if (userTarget) return userTarget;
+      }
+    }
+    return undefined;
+  }
+
+  /** Methods that stepping must treat as not the user's: marked hidden / step-through / non-user code, or with no source. */
+  nonUserMethodTokens(): number[] {
+    const tokens: number[] = [];
+    const nonUserTypes = new Map<number, boolean>();
+    const typeIsNonUser = (rid: number): boolean => {
+      let known = nonUserTypes.get(rid);
+      if (known === undefined) {
+        const type = this.metadata.type(rid);
+        known = this.hasNonUserAttribute(token(Table.TypeDef, rid)) || (type.enclosing !== undefined && typeIsNonUser(type.enclosing));
+        nonUserTypes.set(rid, known);
+      }
+      return known;
+    };
+    for (let rid = 1; rid <= this.metadata.methodCount; rid++) {
+      const method = this.metadata.method(rid);
+      const nonUser =
+        !this.hasSource(method.token) || this.hasNonUserAttribute(method.token) || (method.declaringType > 0 && typeIsNonUser(method.declaringType));
+      if (nonUser) tokens.push(method.token);
+    }
+    return tokens;
+  }
+
+  asyncInfo(methodToken: number): AsyncSteppingInfo | undefined {
+    return this.pdb.asyncSteppingInfo(tokenRid(methodToken));
+  }
+
+  localScopes(methodToken: number): LocalScope[] {
+    return this.pdb.localScopes(tokenRid(methodToken));
+  }
+
+  private hasNonUserAttribute(target: number): boolean {
+    return this.metadata.attributeNames(target).some((name) => NON_USER_ATTRIBUTES.has(name));
+  }
+
+  private methodsOf(document: number): MethodPoints[] {
+    if (!this.byDocument) {
+      this.byDocument = new Map();
+      for (let rid = 1; rid <= this.pdb.methodCount; rid++) {
+        const byDoc = new Map<number, SequencePoint[]>();
+        for (const p of this.pdb.sequencePoints(rid)) {
+          if (p.hidden) continue;
+          const list = byDoc.get(p.document) ?? [];
+          list.push(p);
+          byDoc.set(p.document, list);
+        }
+        for (const [doc, points] of byDoc) {
+          const list = this.byDocument.get(doc) ?? [];
+          list.push({ methodToken: token(Table.MethodDef, rid), points });
+          this.byDocument.set(doc, list);
+        }
+      }
+    }
+    return this.byDocument.get(document) ?? [];
+  }
+}
+
+/** Index of the last point at or before an IL offset (points are in IL order), or -1. */
+function lastAtOrBefore(points: SequencePoint[], ilOffset: number): number {
+  let index = -1;
+  while (index + 1 < points.length && points[index + 1]!.ilOffset <= ilOffset) index++;
+  return index;
+}
