@@ -4,22 +4,20 @@
 //   initialize(ErrorClass)                       error class thrown/rejected for native failures
 //   spawnSuspended({file, argv, env, cwd})       -> {pid, keeperPid, stdoutFd, stderrFd, resumeFd, statusFd}
 //   reapKeeper(keeperPid)                        -> boolean
-//   new Session(onEvent(json))                   one debuggee; every method returns a Promise of JSON text
-//     .attachAtStartup({pid, resumeFd, timeoutMs, dbgshimPath})
-//     .attachRunning({pid, timeoutMs, dbgshimPath})
-//     .configure({stopOnFirstChance, stopOnUnhandled, holdModuleLoads, disableUserOptimizations})
-//     .continue() .pause(timeoutMs) .threads(timeoutMs) .detach(timeoutMs) .close()
+//   new Session(onEvent(json))                   one debuggee on its own debugger thread
+//     .call(command, args)                       -> Promise of JSON text (commands: debugger/commands.cpp)
+//     .close()                                   ends the session and its thread
 #include <napi.h>
 
 #include <memory>
 
+#include "debugger/commands.h"
 #include "debugger/debug_session.h"
 #include "debugger/work_queue.h"
 #include "platform/spawn.h"
 
 namespace {
 
-using dbg::CommandResult;
 using dbg::DebugSession;
 using dbg::WorkQueue;
 
@@ -68,33 +66,40 @@ void DeliverToJs(Napi::Env env, Napi::Function onEvent, void* /*context*/, Deliv
 
 using Channel = Napi::TypedThreadSafeFunction<void, Delivery, DeliverToJs>;
 
-int IntOption(const Napi::Object& options, const char* key, int fallback) {
-  Napi::Value v = options.Get(key);
-  return v.IsNumber() ? v.As<Napi::Number>().Int32Value() : fallback;
-}
-
 std::string StringOption(const Napi::Object& options, const char* key) {
   Napi::Value v = options.Get(key);
   return v.IsString() ? v.As<Napi::String>().Utf8Value() : std::string();
 }
 
-bool BoolOption(const Napi::Object& options, const char* key, bool fallback) {
-  Napi::Value v = options.Get(key);
-  return v.IsBoolean() ? v.As<Napi::Boolean>().Value() : fallback;
+/** A JavaScript value copied into plain C++ (on the JS thread) for the debugger thread. */
+dbg::Args ToArgs(const Napi::Value& value, int depth = 0) {
+  if (depth > 8) return {};
+  if (value.IsNumber()) return dbg::Args::Number(value.As<Napi::Number>().DoubleValue());
+  if (value.IsBoolean()) return dbg::Args::Boolean(value.As<Napi::Boolean>().Value());
+  if (value.IsString()) return dbg::Args::String(value.As<Napi::String>().Utf8Value());
+  if (value.IsArray()) {
+    auto array = value.As<Napi::Array>();
+    std::vector<dbg::Args> items;
+    for (uint32_t i = 0; i < array.Length(); ++i) items.push_back(ToArgs(array.Get(i), depth + 1));
+    return dbg::Args::List(std::move(items));
+  }
+  if (value.IsObject()) {
+    auto object = value.As<Napi::Object>();
+    auto names = object.GetPropertyNames();
+    std::vector<std::pair<std::string, dbg::Args>> fields;
+    for (uint32_t i = 0; i < names.Length(); ++i) {
+      std::string key = names.Get(i).ToString().Utf8Value();
+      fields.emplace_back(key, ToArgs(object.Get(key), depth + 1));
+    }
+    return dbg::Args::Object(std::move(fields));
+  }
+  return {};
 }
 
 class Session : public Napi::ObjectWrap<Session> {
  public:
   static Napi::Function Define(Napi::Env env) {
-    return DefineClass(env, "Session",
-                       {InstanceMethod("attachAtStartup", &Session::AttachAtStartup),
-                        InstanceMethod("attachRunning", &Session::AttachRunning),
-                        InstanceMethod("configure", &Session::Configure),
-                        InstanceMethod("continue", &Session::Continue),
-                        InstanceMethod("pause", &Session::Pause),
-                        InstanceMethod("threads", &Session::Threads),
-                        InstanceMethod("detach", &Session::Detach),
-                        InstanceMethod("close", &Session::Close)});
+    return DefineClass(env, "Session", {InstanceMethod("call", &Session::Call), InstanceMethod("close", &Session::Close)});
   }
 
   explicit Session(const Napi::CallbackInfo& info) : Napi::ObjectWrap<Session>(info) {
@@ -122,83 +127,53 @@ class Session : public Napi::ObjectWrap<Session> {
   }
 
  private:
-  using Command = std::function<CommandResult(DebugSession&)>;
-
-  Napi::Value Queue(const Napi::CallbackInfo& info, Command command, bool closing = false) {
-    Napi::Env env = info.Env();
+  /** A promise and the Reply that settles it from the debugger thread. */
+  std::pair<Napi::Promise, dbg::Reply> MakeReply(Napi::Env env) {
     auto* deferred = new Napi::Promise::Deferred(env);
     Napi::Promise promise = deferred->Promise();
-    if (closed_) {
-      deferred->Reject(MakeError(env, dbg::Status::Fail("CLOSED", "the debugger session is closed")).Value());
-      delete deferred;
-      return promise;
-    }
-    if (closing) closed_ = true;
-    auto session = session_;
-    auto queue = queue_;
     Channel channel = channel_;
-    queue_->Post([session, queue, channel, command, deferred, closing]() mutable {
-      CommandResult result = command(*session);
-      auto* delivery = new Delivery(std::move(result.json), deferred, std::move(result.status));
-      if (channel.NonBlockingCall(delivery) != napi_ok) {
-        delete delivery;  // JavaScript is gone; the deferred dies with it
-      }
-      if (closing) {
-        channel.Release();
-        queue->RequestStop();
-      }
+    dbg::Reply reply([channel, deferred](dbg::Status status, std::string json) mutable {
+      auto* delivery = new Delivery(std::move(json), deferred, std::move(status));
+      if (channel.NonBlockingCall(delivery) != napi_ok) delete delivery;  // JavaScript is gone
+    });
+    return {promise, std::move(reply)};
+  }
+
+  Napi::Value Rejected(Napi::Env env, const char* code, const std::string& message) {
+    auto deferred = Napi::Promise::Deferred::New(env);
+    deferred.Reject(MakeError(env, dbg::Status::Fail(code, message)).Value());
+    return deferred.Promise();
+  }
+
+  Napi::Value Call(const Napi::CallbackInfo& info) {
+    Napi::Env env = info.Env();
+    if (closed_) return Rejected(env, "CLOSED", "the debugger session is closed");
+    if (!info[0].IsString()) return Rejected(env, "BAD_COMMAND", "call(command, args): command must be a string");
+    std::string command = info[0].As<Napi::String>().Utf8Value();
+    dbg::Args args = ToArgs(info[1]);
+    auto [promise, reply] = MakeReply(env);
+    auto session = session_;
+    queue_->Post([session, command, args = std::move(args), reply = std::move(reply)]() mutable {
+      dbg::RunCommand(*session, command, args, std::move(reply));
     });
     return promise;
   }
 
-  Napi::Value AttachAtStartup(const Napi::CallbackInfo& info) {
-    Napi::Object o = info[0].As<Napi::Object>();
-    auto pid = static_cast<uint32_t>(IntOption(o, "pid", 0));
-    int resumeFd = IntOption(o, "resumeFd", -1);
-    int timeoutMs = IntOption(o, "timeoutMs", 30000);
-    std::string shim = StringOption(o, "dbgshimPath");
-    return Queue(info, [=](DebugSession& s) { return s.AttachAtStartup(pid, resumeFd, timeoutMs, shim); });
-  }
-
-  Napi::Value AttachRunning(const Napi::CallbackInfo& info) {
-    Napi::Object o = info[0].As<Napi::Object>();
-    auto pid = static_cast<uint32_t>(IntOption(o, "pid", 0));
-    int timeoutMs = IntOption(o, "timeoutMs", 30000);
-    std::string shim = StringOption(o, "dbgshimPath");
-    return Queue(info, [=](DebugSession& s) { return s.AttachRunning(pid, timeoutMs, shim); });
-  }
-
-  Napi::Value Configure(const Napi::CallbackInfo& info) {
-    Napi::Object o = info[0].As<Napi::Object>();
-    dbg::SessionOptions options;
-    options.stopOnFirstChance = BoolOption(o, "stopOnFirstChance", options.stopOnFirstChance);
-    options.stopOnUnhandled = BoolOption(o, "stopOnUnhandled", options.stopOnUnhandled);
-    options.holdModuleLoads = BoolOption(o, "holdModuleLoads", options.holdModuleLoads);
-    options.disableUserOptimizations = BoolOption(o, "disableUserOptimizations", options.disableUserOptimizations);
-    return Queue(info, [=](DebugSession& s) { return s.Configure(options); });
-  }
-
-  Napi::Value Continue(const Napi::CallbackInfo& info) {
-    return Queue(info, [](DebugSession& s) { return s.Continue(); });
-  }
-
-  Napi::Value Pause(const Napi::CallbackInfo& info) {
-    int timeoutMs = info[0].IsNumber() ? info[0].As<Napi::Number>().Int32Value() : 5000;
-    return Queue(info, [=](DebugSession& s) { return s.Pause(timeoutMs); });
-  }
-
-  Napi::Value Threads(const Napi::CallbackInfo& info) {
-    int timeoutMs = info[0].IsNumber() ? info[0].As<Napi::Number>().Int32Value() : 5000;
-    return Queue(info, [=](DebugSession& s) { return s.Threads(timeoutMs); });
-  }
-
-  Napi::Value Detach(const Napi::CallbackInfo& info) {
-    int timeoutMs = info[0].IsNumber() ? info[0].As<Napi::Number>().Int32Value() : 5000;
-    return Queue(info, [=](DebugSession& s) { return s.Detach(timeoutMs); });
-  }
-
   Napi::Value Close(const Napi::CallbackInfo& info) {
-    return Queue(info, [](DebugSession& s) { s.Close(); return CommandResult{}; }, true);
+    Napi::Env env = info.Env();
+    if (closed_) return Rejected(env, "CLOSED", "the debugger session is closed");
+    closed_ = true;
+    auto [promise, reply] = MakeReply(env);
+    auto session = session_;
+    auto queue = queue_;
+    Channel channel = channel_;
+    queue_->Post([session, queue, channel, reply = std::move(reply)]() mutable {
+      session->Close();
+      reply.Ok();
+      channel.Release();
+      queue->RequestStop();
+    });
+    return promise;
   }
 
   Channel channel_;

@@ -54,7 +54,7 @@ describe.runIf(run)('the .NET debugger host', () => {
   it('fails the session, ends the program and keeps serving when the host dies', async () => {
     const launched = await client.call<Launched>('session_launch', { program: waiter, args: [join(tmpdir(), 'dbb-never-released')] });
     const { sessionId, pid } = launched.structured;
-    const hosts = descendants(client.pid!).filter((p) => commandLine(p).includes('debuggerHostMain'));
+    const hosts = descendants(client.pid!).filter((p) => commandLine(p).includes('hostMain'));
     expect(hosts.length).toBeGreaterThanOrEqual(1);
     for (const host of hosts) process.kill(host, 'SIGSEGV');
     const wait = await client.call<Wait>('breakpoint_wait', { sessionId, timeoutMs: 20_000 });

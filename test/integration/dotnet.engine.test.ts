@@ -194,7 +194,7 @@ describe.skipIf(!available)('dotnet engine (integration)', () => {
     const addon = loadAddon();
     const session = new addon.Session(() => undefined);
     const started = Date.now();
-    const nativeError = await session.attachRunning({ pid: child.pid!, timeoutMs: 5_000 }).catch((e: unknown) => e);
+    const nativeError = await session.call('attachRunning', { pid: child.pid!, timeoutMs: 5_000 }).catch((e: unknown) => e);
     expect(nativeError).toBeInstanceOf(NativeError);
     expect((nativeError as NativeError).code).toBe('TRANSPORT_NOT_FOUND');
     expect(Date.now() - started).toBeLessThan(5_000);
@@ -208,9 +208,9 @@ describe.skipIf(!available)('dotnet engine (integration)', () => {
     expect((error as DebugError).message).toContain('TMPDIR');
   });
 
-  it('answers UNSUPPORTED for what comes in part 2', async () => {
+  it('answers UNSUPPORTED for what comes in part 3, and INVALID_STATE before a start', async () => {
     const { engine } = start();
-    await expect(engine.stackTrace(1, 0, 10)).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(engine.stackTrace(1, 0, 10)).rejects.toMatchObject({ code: 'INVALID_STATE' });
     await expect(engine.evaluate('1+1', undefined, 'repl')).rejects.toMatchObject({ code: 'UNSUPPORTED' });
     expect(existsSync(hello)).toBe(true);
   });

@@ -22,10 +22,15 @@ class CallbackHandler {
   virtual void OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module) = 0;
   virtual void OnUnloadModule(Controller owner, ComPtr<ICorDebugModule> module) = 0;
   virtual void OnUserBreak(Controller owner, ComPtr<ICorDebugThread> thread) = 0;
-  virtual void OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind) = 0;
+  virtual void OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugBreakpoint> breakpoint) = 0;
+  virtual void OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,
+                              CorDebugStepReason reason) = 0;
+  /** `frame` and `offset`: where the exception is (first chance) or where it will be caught (catch handler found). */
+  virtual void OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind,
+                           ComPtr<ICorDebugFrame> frame, ULONG32 offset) = 0;
   virtual void OnLogMessage(Controller owner, std::string message) = 0;
   virtual void OnDebuggerError(HRESULT hr, DWORD code) = 0;
-  /** Callbacks this part of the engine does not act on: continue at once. */
+  /** Callbacks the engine does not act on: continue at once. */
   virtual void OnIgnored(Controller owner, const char* name) = 0;
 };
 

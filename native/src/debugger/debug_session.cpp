@@ -5,20 +5,17 @@
 #endif
 
 #include <cstdio>
-#include <vector>
 
+#include "../cordebug/cordebug_errors.h"
 #include "../runtime/runtime_access.h"
 #include "../util/hresult.h"
 #include "../util/json.h"
 #include "../util/log.h"
-#include "../util/utf.h"
 #include "object_reader.h"
 
 namespace dbg {
 
 namespace {
-
-constexpr HRESULT CORDBG_E_PROCESS_TERMINATED = static_cast<HRESULT>(0x80131301u);
 
 std::string Hex(uint64_t value) {
   char buf[24];
@@ -26,22 +23,10 @@ std::string Hex(uint64_t value) {
   return buf;
 }
 
-std::string ModulePath(ICorDebugModule* module) {
-  WCHAR name[2048];
-  ULONG32 length = 0;
-  if (Failed(module->GetName(2048, &length, name)) || length == 0) return {};
-  return ToUtf8(name, length - 1);
-}
-
 DWORD ThreadId(ICorDebugThread* thread) {
   DWORD id = 0;
   thread->GetID(&id);
   return id;
-}
-
-std::string Directory(const std::string& path) {
-  auto slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? std::string() : path.substr(0, slash);
 }
 
 const char* ExceptionKind(CorDebugExceptionCallbackType kind) {
@@ -54,8 +39,17 @@ const char* ExceptionKind(CorDebugExceptionCallbackType kind) {
   return "unknown";
 }
 
-CommandResult Fail(const char* code, const std::string& message, HRESULT hr = E_FAIL) {
-  return {Status::Fail(code, message, hr)};
+std::string StepReason(CorDebugStepReason reason) {
+  switch (reason) {
+    case STEP_NORMAL: return "normal";
+    case STEP_RETURN: return "return";
+    case STEP_CALL: return "call";
+    case STEP_EXCEPTION_FILTER: return "exceptionFilter";
+    case STEP_EXCEPTION_HANDLER: return "exceptionHandler";
+    case STEP_INTERCEPT: return "intercept";
+    case STEP_EXIT: return "exit";
+  }
+  return "unknown";
 }
 
 }  // namespace
@@ -99,7 +93,8 @@ Status DebugSession::AttachWith(IUnknown* unknown, uint32_t pid) {
   return Status::Success();
 }
 
-CommandResult DebugSession::AttachAtStartup(uint32_t pid, int resumeFd, int timeoutMs, const std::string& dbgshimPath) {
+Status DebugSession::AttachAtStartup(uint32_t pid, int resumeFd, int timeoutMs, const std::string& dbgshimPath,
+                                     std::string& accessName) {
   auto resume = [&resumeFd] {
 #ifndef _WIN32
     if (resumeFd >= 0) {
@@ -114,6 +109,7 @@ CommandResult DebugSession::AttachAtStartup(uint32_t pid, int resumeFd, int time
   Status status = SelectAccess(dbgshimPath, access);
   if (status.Ok()) {
     Log("launch attach to pid %u through %s", pid, access->Name());
+    accessName = access->Name();
     status = access->AttachAtStartup(pid, timeoutMs, resume,
                                      [this, pid](IUnknown* cordebug) { return AttachWith(cordebug, pid); });
   }
@@ -121,24 +117,25 @@ CommandResult DebugSession::AttachAtStartup(uint32_t pid, int resumeFd, int time
   // Never leave the debuggee blocked before exec: closing without the byte makes it exit.
   if (resumeFd >= 0) close(resumeFd);
 #endif
-  if (!status.Ok()) return {status};
-  return {Status::Success(), JsonObject().Int("pid", pid).Str("access", access->Name()).Done()};
+  return status;
 }
 
-CommandResult DebugSession::AttachRunning(uint32_t pid, int timeoutMs, const std::string& dbgshimPath) {
+Status DebugSession::AttachRunning(uint32_t pid, int timeoutMs, const std::string& dbgshimPath, std::string& accessName) {
   std::unique_ptr<RuntimeAccess> access;
   Status status = SelectAccess(dbgshimPath, access);
-  if (status.Ok()) {
-    status = access->AttachRunning(pid, timeoutMs, [this, pid](IUnknown* cordebug) { return AttachWith(cordebug, pid); });
-  }
-  if (!status.Ok()) return {status};
-  return {Status::Success(), JsonObject().Int("pid", pid).Str("access", access->Name()).Done()};
+  if (!status.Ok()) return status;
+  accessName = access->Name();
+  return access->AttachRunning(pid, timeoutMs, [this, pid](IUnknown* cordebug) { return AttachWith(cordebug, pid); });
 }
 
-CommandResult DebugSession::Configure(const SessionOptions& options) {
-  options_ = options;
-  return {};
+Status DebugSession::Thread(uint32_t threadId, ComPtr<ICorDebugThread>& thread) const {
+  if (!process_ || exited_) return Status::Fail("NOT_RUNNING", "the process has exited");
+  HRESULT hr = process_->GetThread(threadId, thread.Out());
+  if (Failed(hr) || !thread) return Status::Fail("NO_THREAD", "no managed thread " + std::to_string(threadId), hr);
+  return Status::Success();
 }
+
+// ---- the stop state ----
 
 void DebugSession::Resume(const Controller& owner) {
   if (exited_ || detached_) return;
@@ -146,89 +143,95 @@ void DebugSession::Resume(const Controller& owner) {
   if (Failed(hr) && hr != CORDBG_E_PROCESS_TERMINATED) LogFailure("Continue", hr, __FILE__, __LINE__);
 }
 
-CommandResult DebugSession::Continue() {
-  if (exited_) return Fail("NOT_RUNNING", "the process has exited");
-  if (!process_) return Fail("NOT_ATTACHED", "no process is attached");
-  if (owedContinues_ == 0) return {Status::Success(), JsonObject().Bool("continued", false).Done()};
-  while (owedContinues_ > 0) {
-    --owedContinues_;
+void DebugSession::Hold(const Controller& owner) {
+  if (stop_.heldCallback) {
+    // ICorDebug dispatches one callback at a time; a second one means the first was continued
+    // behind our back. Release it rather than owing a Continue forever.
+    Log("a callback was already held; releasing it");
+    Resume(stop_.heldCallback);
+  }
+  stop_.heldCallback = owner ? owner : Controller::Retain(process_.Get());
+}
+
+Status DebugSession::Continue(bool& wasStopped) {
+  wasStopped = stop_.Stopped();
+  if (exited_) return Status::Fail("NOT_RUNNING", "the process has exited");
+  if (!process_) return Status::Fail("NOT_ATTACHED", "no process is attached");
+  if (stop_.heldCallback) {
+    Controller owner = stop_.heldCallback;
+    stop_.heldCallback.Reset();
+    HRESULT hr = owner->Continue(0);
+    if (Failed(hr)) return Status::Fail("CONTINUE_FAILED", "ICorDebugController::Continue failed", hr);
+  }
+  if (stop_.paused) {
+    stop_.paused = false;
     HRESULT hr = process_->Continue(0);
-    if (Failed(hr)) return Fail("CONTINUE_FAILED", "ICorDebugProcess::Continue failed", hr);
+    if (Failed(hr)) return Status::Fail("CONTINUE_FAILED", "ICorDebugProcess::Continue failed", hr);
   }
-  return {Status::Success(), JsonObject().Bool("continued", true).Done()};
+  return Status::Success();
 }
 
-CommandResult DebugSession::ThreadList() {
-  ComPtr<ICorDebugThreadEnum> threads;
-  HRESULT hr = process_->EnumerateThreads(threads.Out());
-  if (Failed(hr)) return Fail("THREADS_FAILED", "ICorDebugProcess::EnumerateThreads failed", hr);
-  std::string items = "[";
-  while (true) {
-    ICorDebugThread* raw = nullptr;
-    ULONG fetched = 0;
-    if (Failed(threads->Next(1, &raw, &fetched)) || fetched == 0) break;
-    auto thread = ComPtr<ICorDebugThread>::Adopt(raw);
-    JsonObject item;
-    item.Int("id", ThreadId(thread.Get()));
-    ComPtr<ICorDebugValue> object;
-    std::string name;
-    if (!Failed(thread->GetObject(object.Out())) &&
-        ReadStringField(object, "System.Threading.Thread", u"_name", name)) {
-      item.Str("name", name);
-    }
-    if (items.size() > 1) items += ",";
-    items += item.Done();
-  }
-  items += "]";
-  return {Status::Success(), JsonObject().Raw("threads", items).Done()};
+Status DebugSession::Release(bool& released) {
+  released = static_cast<bool>(stop_.heldCallback);
+  if (exited_ || !released) return Status::Success();
+  Controller owner = stop_.heldCallback;
+  stop_.heldCallback.Reset();
+  HRESULT hr = owner->Continue(0);
+  if (Failed(hr)) return Status::Fail("CONTINUE_FAILED", "ICorDebugController::Continue failed", hr);
+  return Status::Success();
 }
 
-CommandResult DebugSession::Pause(int timeoutMs) {
-  if (exited_) return Fail("NOT_RUNNING", "the process has exited");
-  if (!process_) return Fail("NOT_ATTACHED", "no process is attached");
-  bool wasRunning = owedContinues_ == 0;
-  if (wasRunning) {
-    HRESULT hr = process_->Stop(static_cast<DWORD>(timeoutMs));
-    if (Failed(hr)) return Fail("PAUSE_FAILED", "ICorDebugProcess::Stop failed", hr);
-    Hold();
-  }
-  CommandResult threads = ThreadList();
-  if (!threads.status.Ok()) return threads;
-  return {Status::Success(), JsonObject().Bool("wasRunning", wasRunning).Raw("threads", threads.json).Done()};
+Status DebugSession::Pause(bool& wasRunning) {
+  wasRunning = !stop_.Stopped();
+  if (exited_) return Status::Fail("NOT_RUNNING", "the process has exited");
+  if (!process_) return Status::Fail("NOT_ATTACHED", "no process is attached");
+  // A held callback the JavaScript side is still handling (a module load) will be released: the
+  // pause must outlast it, so it takes a stop of its own.
+  if (stop_.paused) return Status::Success();
+  HRESULT hr = process_->Stop(0);
+  if (Failed(hr)) return Status::Fail("PAUSE_FAILED", "ICorDebugProcess::Stop failed", hr);
+  stop_.paused = true;
+  return Status::Success();
 }
 
-CommandResult DebugSession::Threads(int timeoutMs) {
-  if (exited_) return Fail("NOT_RUNNING", "the process has exited");
-  if (!process_) return Fail("NOT_ATTACHED", "no process is attached");
-  if (owedContinues_ > 0) return ThreadList();
-  // Enumerating needs a synchronized process: stop briefly, list, go on.
-  HRESULT hr = process_->Stop(static_cast<DWORD>(timeoutMs));
-  if (Failed(hr)) return Fail("PAUSE_FAILED", "ICorDebugProcess::Stop failed", hr);
-  CommandResult list = ThreadList();
+Status DebugSession::WithProcessStopped(const std::function<Status()>& read) {
+  if (exited_) return Status::Fail("NOT_RUNNING", "the process has exited");
+  if (!process_) return Status::Fail("NOT_ATTACHED", "no process is attached");
+  if (stop_.Stopped()) return read();
+  HRESULT hr = process_->Stop(0);
+  if (Failed(hr)) return Status::Fail("PAUSE_FAILED", "ICorDebugProcess::Stop failed", hr);
+  Status status = read();
   process_->Continue(0);
-  return list;
+  return status;
 }
 
-CommandResult DebugSession::Detach(int timeoutMs) {
-  if (exited_ || !process_) return {Status::Success(), JsonObject().Bool("detached", false).Done()};
-  if (owedContinues_ == 0) {
-    HRESULT hr = process_->Stop(static_cast<DWORD>(timeoutMs));
-    if (Failed(hr)) return Fail("DETACH_FAILED", "ICorDebugProcess::Stop before detach failed", hr);
-    Hold();
+Status DebugSession::Detach() {
+  if (exited_ || !process_) return Status::Success();
+  stepper_.Cancel();
+  breakpoints_.Clear();
+  if (!stop_.Stopped()) {
+    HRESULT hr = process_->Stop(0);
+    if (Failed(hr)) return Status::Fail("DETACH_FAILED", "ICorDebugProcess::Stop before detach failed", hr);
+    stop_.paused = true;
   }
   HRESULT hr = process_->Detach();
-  if (Failed(hr)) return Fail("DETACH_FAILED", "ICorDebugProcess::Detach failed", hr);
+  if (Failed(hr)) return Status::Fail("DETACH_FAILED", "ICorDebugProcess::Detach failed", hr);
   detached_ = true;
-  owedContinues_ = 0;
-  modules_.clear();
-  process_.Reset();
+  Forget();
   if (cordebug_) cordebug_->Terminate();
-  return {Status::Success(), JsonObject().Bool("detached", true).Done()};
+  return Status::Success();
+}
+
+void DebugSession::Forget() {
+  stop_ = StopState{};
+  stepper_ = StepController{};
+  breakpoints_.Clear();
+  modules_.Clear();
+  process_.Reset();
 }
 
 void DebugSession::Close() {
-  modules_.clear();
-  process_.Reset();
+  Forget();
   if (cordebug_) {
     HRESULT hr = cordebug_->Terminate();
     if (Failed(hr)) Log("ICorDebug::Terminate: 0x%08x", static_cast<unsigned>(hr));
@@ -253,8 +256,10 @@ void DebugSession::OnCreateProcess(ComPtr<ICorDebugProcess> process) {
 void DebugSession::OnExitProcess() {
   // No Continue after ExitProcess: the process is gone.
   exited_ = true;
-  owedContinues_ = 0;
-  modules_.clear();
+  stop_ = StopState{};
+  stepper_ = StepController{};
+  breakpoints_.Clear();
+  modules_.Clear();
   Emit(JsonObject().Str("event", "exited").Done());
 }
 
@@ -274,10 +279,7 @@ void DebugSession::OnExitThread(Controller owner, ComPtr<ICorDebugThread> thread
 }
 
 void DebugSession::OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module) {
-  int handle = nextModuleHandle_++;
-  modules_[handle] = module;
-  std::string path = ModulePath(module.Get());
-  if (frameworkDir_.empty()) frameworkDir_ = Directory(path);  // System.Private.CoreLib comes first
+  int handle = modules_.Add(module);
   CORDB_ADDRESS base = 0;
   ULONG32 size = 0;
   BOOL dynamic = 0, inMemory = 0;
@@ -285,71 +287,113 @@ void DebugSession::OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module
   module->GetSize(&size);
   module->IsDynamic(&dynamic);
   module->IsInMemory(&inMemory);
-  bool user = !dynamic && !inMemory && Directory(path) != frameworkDir_;
-  bool optimizationsDisabled = false;
-  if (user && options_.disableUserOptimizations) {
-    // Only allowed inside LoadModule; fails for code already jitted (e.g. after an attach).
-    ComPtr<ICorDebugModule2> module2;
-    if (!Failed(module.As(IID_ICorDebugModule2, module2))) {
-      optimizationsDisabled = !Failed(module2->SetJITCompilerFlags(CORDEBUG_JIT_DISABLE_OPTIMIZATION));
-    }
-  }
   bool hold = options_.holdModuleLoads;
+  if (hold) Hold(owner);
   Emit(JsonObject()
            .Str("event", "module")
            .Str("reason", "load")
            .Int("handle", handle)
-           .Str("path", path)
+           .Str("path", ModulePath(module.Get()))
            .Str("base", Hex(base))
            .Int("size", size)
            .Bool("dynamic", dynamic != 0)
            .Bool("inMemory", inMemory != 0)
-           .Bool("user", user)
-           .Bool("optimizationsDisabled", optimizationsDisabled)
            .Bool("held", hold)
            .Done());
-  if (hold) Hold(); else Resume(owner);
+  if (!hold) Resume(owner);
 }
 
 void DebugSession::OnUnloadModule(Controller owner, ComPtr<ICorDebugModule> module) {
-  for (auto it = modules_.begin(); it != modules_.end(); ++it) {
-    if (it->second.Get() == module.Get()) {
-      Emit(JsonObject().Str("event", "module").Str("reason", "unload").Int("handle", it->first).Done());
-      modules_.erase(it);
-      break;
-    }
-  }
+  int handle = modules_.Remove(module.Get());
+  if (handle) Emit(JsonObject().Str("event", "module").Str("reason", "unload").Int("handle", handle).Done());
   Resume(owner);
 }
 
-void DebugSession::OnUserBreak(Controller, ComPtr<ICorDebugThread> thread) {
-  Hold();
-  Emit(JsonObject().Str("event", "stopped").Str("reason", "userBreak").Int("threadId", ThreadId(thread.Get())).Done());
+void DebugSession::OnUserBreak(Controller owner, ComPtr<ICorDebugThread> thread) {
+  Hold(owner);
+  Emit(JsonObject().Str("event", "userBreak").Int("threadId", ThreadId(thread.Get())).Done());
 }
 
-void DebugSession::OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind) {
-  // Only the first-chance and unhandled notifications are reported: the others repeat the same throw.
-  if (kind != DEBUG_EXCEPTION_FIRST_CHANCE && kind != DEBUG_EXCEPTION_UNHANDLED) {
+void DebugSession::OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugBreakpoint> breakpoint) {
+  int id = breakpoints_.IdOf(breakpoint.Get());
+  if (id == 0) {
+    Resume(owner);  // removed while the hit was on its way
+    return;
+  }
+  Hold(owner);
+  Emit(JsonObject().Str("event", "breakpoint").Int("id", id).Int("threadId", ThreadId(thread.Get())).Done());
+}
+
+void DebugSession::OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,
+                                  CorDebugStepReason reason) {
+  if (!stepper_.Completes(stepper.Get())) {
+    Resume(owner);  // a cancelled step
+    return;
+  }
+  Hold(owner);
+  Emit(JsonObject()
+           .Str("event", "stepComplete")
+           .Int("threadId", ThreadId(thread.Get()))
+           .Str("reason", StepReason(reason))
+           .Done());
+}
+
+namespace {
+/** Whether a frame runs code the user marked as theirs (Just My Code), so a catch there matters. */
+bool IsJustMyCode(ICorDebugFrame* frame) {
+  ComPtr<ICorDebugFunction> function;
+  ComPtr<ICorDebugFunction2> function2;
+  BOOL jmc = 0;
+  return frame && !Failed(frame->GetFunction(function.Out())) && function &&
+         !Failed(function.As(IID_ICorDebugFunction2, function2)) && !Failed(function2->GetJMCStatus(&jmc)) && jmc;
+}
+
+std::string HandlerJson(ICorDebugFrame* frame, ULONG32 offset, const ModuleTable& modules) {
+  ComPtr<ICorDebugFunction> function;
+  ComPtr<ICorDebugModule> module;
+  mdToken token = 0;
+  if (!frame || Failed(frame->GetFunction(function.Out())) || !function) return "null";
+  function->GetToken(&token);
+  function->GetModule(module.Out());
+  return JsonObject().Int("module", modules.HandleOf(module.Get())).Int("token", token).Int("ilOffset", offset).Done();
+}
+}  // namespace
+
+void DebugSession::OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind,
+                               ComPtr<ICorDebugFrame> frame, ULONG32 offset) {
+  // Reported: every first chance (not held, for the output); the first chance in the user's code
+  // (held when exceptions stop); a catch in the user's code (held when unhandled exceptions stop:
+  // JavaScript decides whether the catch is the compiler's forwarding of an async method's
+  // exception to its task, which leaves the user's code unhandled); and unhandled ones.
+  bool hold = (kind == DEBUG_EXCEPTION_UNHANDLED && options_.stopOnUnhandled) ||
+              (kind == DEBUG_EXCEPTION_USER_FIRST_CHANCE && options_.stopOnFirstChance) ||
+              (kind == DEBUG_EXCEPTION_CATCH_HANDLER_FOUND && options_.stopOnUnhandled && IsJustMyCode(frame.Get()));
+  bool report = hold || kind == DEBUG_EXCEPTION_FIRST_CHANCE || kind == DEBUG_EXCEPTION_UNHANDLED;
+  if (!report) {
     Resume(owner);
     return;
   }
-  bool stop = kind == DEBUG_EXCEPTION_UNHANDLED ? options_.stopOnUnhandled : options_.stopOnFirstChance;
   ComPtr<ICorDebugValue> exception;
-  std::string type, message;
+  std::vector<std::string> types;
+  std::string message;
   if (!Failed(thread->GetCurrentException(exception.Out()))) {
-    type = ObjectTypeName(exception);
+    types = TypeChain(exception);
     ReadStringField(exception, "System.Exception", u"_message", message);
   }
-  if (stop) Hold();
+  std::string typeList = "[";
+  for (const auto& type : types) typeList += (typeList.size() > 1 ? "," : "") + JsonQuote(type);
+  if (hold) Hold(owner);
   Emit(JsonObject()
            .Str("event", "exception")
            .Str("kind", ExceptionKind(kind))
            .Int("threadId", ThreadId(thread.Get()))
-           .Str("type", type)
+           .Str("type", types.empty() ? std::string() : types.front())
+           .Raw("types", typeList + "]")
            .Str("message", message)
-           .Bool("stopped", stop)
+           .Raw("handler", kind == DEBUG_EXCEPTION_CATCH_HANDLER_FOUND ? HandlerJson(frame.Get(), offset, modules_) : "null")
+           .Bool("held", hold)
            .Done());
-  if (!stop) Resume(owner);
+  if (!hold) Resume(owner);
 }
 
 void DebugSession::OnLogMessage(Controller owner, std::string message) {

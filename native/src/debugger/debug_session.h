@@ -1,32 +1,40 @@
 // One debuggee as seen from the debugger thread: owns the ICorDebug objects, turns callbacks into
-// events for JavaScript, and decides which callbacks hold the process stopped. Every method runs on
-// the debugger thread (commands are queued by the addon, callbacks by ManagedCallback).
+// events for JavaScript, and keeps the stop state: which callback is held, whether a pause is in
+// force. Every method runs on the debugger thread (commands are queued by the addon, callbacks by
+// ManagedCallback). The decisions (what a breakpoint means, whether a step is done) are JavaScript's.
 #pragma once
 
 #include <functional>
-#include <map>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "../runtime/status.h"
+#include "breakpoint_table.h"
 #include "callback_handler.h"
 #include "managed_callback.h"
+#include "module_table.h"
+#include "step_controller.h"
 #include "work_queue.h"
 
 namespace dbg {
 
-struct CommandResult {
-  Status status;
-  std::string json = "null";  // the result for JavaScript, as JSON text
-};
-
 struct SessionOptions {
+  /** Hold the process at exceptions thrown in (or entering) the user's code, for JavaScript to decide. */
   bool stopOnFirstChance = false;
   bool stopOnUnhandled = true;
-  /** LoadModule holds the process until JavaScript continues (to bind breakpoints first). */
+  /** LoadModule holds the process until JavaScript continues (to read symbols and bind breakpoints first). */
   bool holdModuleLoads = false;
-  /** Ask the JIT for debuggable code in modules outside the framework folder. */
-  bool disableUserOptimizations = true;
+};
+
+/**
+ * The process is stopped while a callback is held (at most one: ICorDebug dispatches the next only
+ * after Continue) or while a pause is in force. Each needs its own Continue.
+ */
+struct StopState {
+  Controller heldCallback;
+  bool paused = false;
+  bool Stopped() const { return static_cast<bool>(heldCallback) || paused; }
 };
 
 class DebugSession final : public CallbackHandler {
@@ -35,14 +43,26 @@ class DebugSession final : public CallbackHandler {
   DebugSession(std::shared_ptr<WorkQueue> queue, EventSink sink);
   ~DebugSession() override;
 
-  CommandResult AttachAtStartup(uint32_t pid, int resumeFd, int timeoutMs, const std::string& dbgshimPath);
-  CommandResult AttachRunning(uint32_t pid, int timeoutMs, const std::string& dbgshimPath);
-  CommandResult Continue();
-  CommandResult Pause(int timeoutMs);
-  CommandResult Threads(int timeoutMs);
-  CommandResult Detach(int timeoutMs);
-  CommandResult Configure(const SessionOptions& options);
+  Status AttachAtStartup(uint32_t pid, int resumeFd, int timeoutMs, const std::string& dbgshimPath, std::string& access);
+  Status AttachRunning(uint32_t pid, int timeoutMs, const std::string& dbgshimPath, std::string& access);
+  SessionOptions& Options() { return options_; }
+  /** Lets the process run: releases the held callback and the pause. Answers whether it was stopped. */
+  Status Continue(bool& wasStopped);
+  /** Lets the held callback go (a module load handled, a breakpoint whose condition is false); a pause stays. */
+  Status Release(bool& released);
+  Status Pause(bool& wasRunning);
+  /** Runs `read` with the process synchronized: stops it briefly when it runs. */
+  Status WithProcessStopped(const std::function<Status()>& read);
+  Status Detach();
   void Close();
+
+  bool Exited() const { return exited_; }
+  bool Stopped() const { return stop_.Stopped(); }
+  ICorDebugProcess* Process() const { return process_.Get(); }
+  Status Thread(uint32_t threadId, ComPtr<ICorDebugThread>& thread) const;
+  ModuleTable& Modules() { return modules_; }
+  BreakpointTable& Breakpoints() { return breakpoints_; }
+  StepController& Stepper() { return stepper_; }
 
   // CallbackHandler
   void OnCreateProcess(ComPtr<ICorDebugProcess> process) override;
@@ -53,7 +73,11 @@ class DebugSession final : public CallbackHandler {
   void OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module) override;
   void OnUnloadModule(Controller owner, ComPtr<ICorDebugModule> module) override;
   void OnUserBreak(Controller owner, ComPtr<ICorDebugThread> thread) override;
-  void OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind) override;
+  void OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugBreakpoint> breakpoint) override;
+  void OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,
+                      CorDebugStepReason reason) override;
+  void OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind,
+                   ComPtr<ICorDebugFrame> frame, ULONG32 offset) override;
   void OnLogMessage(Controller owner, std::string message) override;
   void OnDebuggerError(HRESULT hr, DWORD code) override;
   void OnIgnored(Controller owner, const char* name) override;
@@ -63,9 +87,9 @@ class DebugSession final : public CallbackHandler {
   Status SelectAccess(const std::string& dbgshimPath, std::unique_ptr<class RuntimeAccess>& access);
   void Resume(const Controller& owner);
   /** Keeps the process stopped in the current callback until JavaScript continues. */
-  void Hold() { ++owedContinues_; }
-  CommandResult ThreadList();
+  void Hold(const Controller& owner);
   void Emit(const std::string& json) { sink_(json); }
+  void Forget();
 
   std::shared_ptr<WorkQueue> queue_;
   EventSink sink_;
@@ -73,12 +97,12 @@ class DebugSession final : public CallbackHandler {
   ComPtr<ICorDebug> cordebug_;
   ComPtr<ICorDebugProcess> process_;
   ManagedCallback* callback_ = nullptr;
-  int owedContinues_ = 0;  // Continue calls owed for held callbacks and Stop()
+  StopState stop_;
   bool exited_ = false;
   bool detached_ = false;
-  int nextModuleHandle_ = 1;
-  std::map<int, ComPtr<ICorDebugModule>> modules_;
-  std::string frameworkDir_;
+  ModuleTable modules_;
+  BreakpointTable breakpoints_;
+  StepController stepper_;
 };
 
 }  // namespace dbg

@@ -96,10 +96,10 @@ HRESULT ManagedCallback::Break(ICorDebugAppDomain* appDomain, ICorDebugThread* t
   return S_OK;
 }
 
-HRESULT ManagedCallback::Exception(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugFrame*, ULONG32,
-                                   CorDebugExceptionCallbackType type, DWORD) {
+HRESULT ManagedCallback::Exception(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugFrame* frame,
+                                   ULONG32 offset, CorDebugExceptionCallbackType type, DWORD) {
   auto h = handler_;
-  queue_->Post([h, o = AsController(appDomain), t = Hold(thread), type] { h->OnException(o, t, type); });
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread), f = Hold(frame), offset, type] { h->OnException(o, t, type, f, offset); });
   return S_OK;
 }
 
@@ -116,10 +116,21 @@ HRESULT ManagedCallback::DebuggerError(ICorDebugProcess*, HRESULT errorHr, DWORD
   return S_OK;
 }
 
-// ---- callbacks continued at once in this part (breakpoints, steps and evals come with part 2) ----
+HRESULT ManagedCallback::Breakpoint(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugBreakpoint* breakpoint) {
+  auto h = handler_;
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread), b = Hold(breakpoint)] { h->OnBreakpoint(o, t, b); });
+  return S_OK;
+}
 
-HRESULT ManagedCallback::Breakpoint(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugBreakpoint*) { return Ignore(a, "Breakpoint"); }
-HRESULT ManagedCallback::StepComplete(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugStepper*, CorDebugStepReason) { return Ignore(a, "StepComplete"); }
+HRESULT ManagedCallback::StepComplete(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugStepper* stepper,
+                                      CorDebugStepReason reason) {
+  auto h = handler_;
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread), s = Hold(stepper), reason] { h->OnStepComplete(o, t, s, reason); });
+  return S_OK;
+}
+
+// ---- callbacks continued at once ----
+
 // The v1 exception callback arrives alongside the v2 one, which carries the detail.
 HRESULT ManagedCallback::Exception(ICorDebugAppDomain* a, ICorDebugThread*, BOOL) { return Ignore(a, "Exception"); }
 HRESULT ManagedCallback::EvalComplete(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugEval*) { return Ignore(a, "EvalComplete"); }

@@ -59,13 +59,21 @@ ComPtr<ICorDebugValue> Dereference(ComPtr<ICorDebugValue> value) {
   return value;
 }
 
-std::string ObjectTypeName(ComPtr<ICorDebugValue> value) {
+std::vector<std::string> TypeChain(ComPtr<ICorDebugValue> value) {
+  std::vector<std::string> names;
   value = Dereference(value);
-  ComPtr<ICorDebugObjectValue> object;
-  if (!value || Failed(value.As(IID_ICorDebugObjectValue, object))) return {};
-  ComPtr<ICorDebugClass> cls;
-  if (Failed(object->GetClass(cls.Out()))) return {};
-  return ClassName(cls.Get());
+  ComPtr<ICorDebugValue2> typed;
+  ComPtr<ICorDebugType> type;
+  if (!value || Failed(value.As(IID_ICorDebugValue2, typed)) || Failed(typed->GetExactType(type.Out()))) return names;
+  for (int depth = 0; type && depth < 32; ++depth) {
+    ComPtr<ICorDebugClass> cls;
+    if (Failed(type->GetClass(cls.Out())) || !cls) break;
+    names.push_back(ClassName(cls.Get()));
+    ComPtr<ICorDebugType> base;
+    if (Failed(type->GetBase(base.Out()))) break;
+    type = base;
+  }
+  return names;
 }
 
 bool ReadStringField(ComPtr<ICorDebugValue> value, const std::string& declaringType, const char16_t* field,

@@ -51,7 +51,12 @@ void WorkQueue::Run() {
       work = std::move(items_.front());
       items_.pop_front();
     }
-    work();
+    // No C++ exception may end the debugger thread: the command layer answers its own, this
+    // catches what a callback handler might throw.
+    try {
+      work();
+    } catch (...) {
+    }
   }
 }
 

@@ -20,20 +20,10 @@ export interface SpawnedDebuggee {
   statusFd: number;
 }
 
-/** One debuggee on the native debugger thread; every method resolves with JSON text. */
+/** One debuggee on the native debugger thread (host/nativeSession.ts gives its commands types). */
 export interface NativeSession {
-  attachAtStartup(options: { pid: number; resumeFd: number; timeoutMs: number; dbgshimPath?: string }): Promise<string>;
-  attachRunning(options: { pid: number; timeoutMs: number; dbgshimPath?: string }): Promise<string>;
-  configure(options: {
-    stopOnFirstChance?: boolean;
-    stopOnUnhandled?: boolean;
-    holdModuleLoads?: boolean;
-    disableUserOptimizations?: boolean;
-  }): Promise<string>;
-  continue(): Promise<string>;
-  pause(timeoutMs: number): Promise<string>;
-  threads(timeoutMs: number): Promise<string>;
-  detach(timeoutMs: number): Promise<string>;
+  /** Runs a command of native/src/debugger/commands.cpp; resolves with JSON text. */
+  call(command: string, args: object): Promise<string>;
   close(): Promise<string>;
 }
 

@@ -1,22 +1,23 @@
 import type { EngineCapabilities } from '../../core/types.js';
 
-/** What the .NET engine can do today (part 1: runtime control without source-level debugging). */
+/** What the .NET engine can do: source-level debugging from Portable PDBs; values come with part 3. */
 export const dotnetCapabilities: EngineCapabilities = {
   conditionalBreakpoints: false,
   hitConditionalBreakpoints: false,
   logPoints: false,
-  functionBreakpoints: false,
+  functionBreakpoints: true,
   setVariable: false,
   pause: true,
   attach: true,
   restart: false,
   exceptionFilters: [
     { id: 'uncaught', label: 'Unhandled exceptions', default: true },
-    { id: 'all', label: 'Every exception when thrown (first chance)', default: false },
+    { id: 'all', label: 'Every exception thrown in or passing through your code (first chance); exceptionTypes narrows it', default: false },
   ],
   notes: [
-    'Launch (.dll, apphost, .csproj or project folder, built with `dotnet build -c Debug`), attach by pid, pause, threads, continue, detach, terminate, exceptions with type and message, output and exit code work.',
-    'Not yet for .NET: line and function breakpoints (reported unverified), stopOnEntry, stack, variables, evaluation, stepping and set variable (UNSUPPORTED).',
-    'Without libdbgshim (Linux) the addon uses the runtime\'s own libmscordbi; the debuggee must share TMPDIR and /dev/shm with debugbridge.',
+    'Launch (.dll, apphost, .csproj or project folder, built with `dotnet build -c Debug`) or attach by pid; line breakpoints (verified / pending until the module loads / moved), function breakpoints (`Method`, `Type.Method`, `Namespace.Type.Method`), stopOnEntry, the stack with C# names, step over / into / out with Just My Code (async-aware), pause, exceptions with type and message, output and exit code.',
+    'Not yet for .NET: variables, evaluation, conditions, hit counts, logpoints and set variable.',
+    'Code with symbols (a .pdb beside the dll or embedded) is "my code"; the rest shows as [external code] and is stepped over.',
+    "Without libdbgshim (Linux) the addon uses the runtime's own libmscordbi; the debuggee must share TMPDIR and /dev/shm with debugbridge.",
   ],
 };

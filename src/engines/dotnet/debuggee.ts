@@ -13,7 +13,8 @@ export interface ExitStatus {
   execErrno?: number;
 }
 
-const signalNames = new Map<number, string>(Object.entries(constants.signals).map(([name, n]) => [n, name]));
+// The first name of a number wins: SIGABRT, not its alias SIGIOT.
+const signalNames = new Map<number, string>(Object.entries(constants.signals).reverse().map(([name, n]) => [n, name]));
 
 function decodeWaitStatus(status: number): ExitStatus {
   if (status === -1) return {};

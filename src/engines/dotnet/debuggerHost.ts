@@ -1,7 +1,9 @@
 /**
- * The server's side of the .NET debugger host (debuggerHostMain.ts): a NativeSession whose calls
- * run in the host process. When a session ends the next host is started, so the next launch does not
- * wait for a Node.js process to boot.
+ * The server's side of the .NET debugger host (host/hostMain.ts): typed requests to the process
+ * that runs the debugger, each bounded in time. A request that does not answer in time means the
+ * debugger is wedged (ICorDebug's Stop ignores its timeout): the host is killed and the session fails
+ * with a clear message, instead of waiting forever. When a session ends the next host is started, so
+ * the next launch does not wait for a Node.js process to boot.
  *
  * The resume byte: the native launch handshake writes one byte to release the suspended debuggee
  * once the startup semaphores exist. The debuggee's resume pipe belongs to this process, so the host
@@ -11,14 +13,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { NativeError, type NativeSession } from './addon.js';
+import { DebugError, type ErrorCode } from '../../core/errors.js';
+import { NativeError } from './addon.js';
+import type { HostApi, HostEvent, HostMessage, HostMethod } from './hostProtocol.js';
 
 const HOST_MAIN = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? '../../../dist/engines/dotnet/debuggerHostMain.js' : './debuggerHostMain.js', import.meta.url),
+  new URL(import.meta.url.endsWith('.ts') ? '../../../dist/engines/dotnet/host/hostMain.js' : './host/hostMain.js', import.meta.url),
 );
 const CLOSE_GRACE_MS = 3_000;
-
-type HostMessage = { event: string } | { id: number; result: string } | { id: number; error: { message: string; code: string; hresult: number } };
 
 let spare: ChildProcess | undefined;
 
@@ -51,79 +53,79 @@ function prepareSpare(): void {
   if (!spare || !usable(spare)) spare = startHost();
 }
 
-function hostGone(code: number | null, signal: NodeJS.Signals | null): NativeError {
-  const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-  return new NativeError(`the .NET debugger process ${how}`, { code: 'HOST_EXITED', hresult: 0 });
-}
+type Result<M extends HostMethod> = Awaited<ReturnType<HostApi[M]>>;
 
-export class HostedSession implements NativeSession {
+export class HostConnection {
   private readonly host: ChildProcess;
-  private readonly pending = new Map<number, { resolve: (json: string) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (e: Error) => void }>();
   private nextId = 1;
   private closing = false;
+  /** Why the host was ended by us (a wedged request), for the failure the session reports. */
+  private killedBecause?: string;
 
   /** `resumeFd`: the launched debuggee's resume pipe (launch only). */
-  constructor(onEvent: (json: string) => void, resumeFd?: number) {
+  constructor(onEvent: (event: HostEvent) => void, resumeFd?: number) {
     this.host = takeHost();
     this.host.on('message', (message: HostMessage) => {
       if ('event' in message) return onEvent(message.event);
       const waiter = this.pending.get(message.id);
       if (!waiter) return;
       this.pending.delete(message.id);
-      if ('error' in message) waiter.reject(new NativeError(message.error.message, message.error));
-      else waiter.resolve(message.result);
+      if ('error' in message) {
+        const e = message.error;
+        waiter.reject(e.native ? new NativeError(e.message, { code: e.code, hresult: e.hresult ?? 0 }) : new DebugError(e.code as ErrorCode, e.message, e.hint));
+      } else {
+        waiter.resolve(message.result);
+      }
     });
     this.host.once('exit', (code, signal) => {
-      const error = hostGone(code, signal);
+      const error = this.gone(code, signal);
       for (const waiter of this.pending.values()) waiter.reject(error);
       this.pending.clear();
-      if (!this.closing) onEvent(JSON.stringify({ event: 'hostExited', code, signal }));
+      if (!this.closing) onEvent({ type: 'error', message: error.message });
     });
     relayResume(this.host.stdio[3] as Readable, resumeFd);
   }
 
-  attachAtStartup(options: Parameters<NativeSession['attachAtStartup']>[0]) {
-    return this.call('attachAtStartup', options);
-  }
-  attachRunning(options: Parameters<NativeSession['attachRunning']>[0]) {
-    return this.call('attachRunning', options);
-  }
-  configure(options: Parameters<NativeSession['configure']>[0]) {
-    return this.call('configure', options);
-  }
-  continue() {
-    return this.call('continue');
-  }
-  pause(timeoutMs: number) {
-    return this.call('pause', timeoutMs);
-  }
-  threads(timeoutMs: number) {
-    return this.call('threads', timeoutMs);
-  }
-  detach(timeoutMs: number) {
-    return this.call('detach', timeoutMs);
+  /** One request to the debugger; past `timeoutMs` the host is killed and the request fails. Native failures reject as NativeError. */
+  request<M extends HostMethod>(method: M, args: Parameters<HostApi[M]>, timeoutMs: number): Promise<Result<M>> {
+    const host = this.host;
+    if (!usable(host)) return Promise.reject(this.gone(host.exitCode, host.signalCode));
+    const id = this.nextId++;
+    return new Promise<Result<M>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.killedBecause = `the .NET debugger did not answer ${method} within ${timeoutMs} ms and was stopped`;
+        host.kill('SIGKILL');
+      }, timeoutMs);
+      timer.unref();
+      const settle = <T>(finish: (v: T) => void) => (v: T) => {
+        clearTimeout(timer);
+        if (this.pending.size === 0) host.channel?.unref();
+        finish(v);
+      };
+      this.pending.set(id, { resolve: settle((v) => resolve(v as Result<M>)), reject: settle(reject) });
+      // An answer we wait for keeps this process alive; an idle host does not.
+      host.channel?.ref();
+      host.send({ id, method, args }, undefined, undefined, () => undefined);
+    });
   }
 
-  async close(): Promise<string> {
+  async close(): Promise<void> {
+    if (this.closing) return;
     this.closing = true;
     prepareSpare();
     const killer = setTimeout(() => this.host.kill('SIGKILL'), CLOSE_GRACE_MS);
     killer.unref();
-    try {
-      return await this.call('close');
-    } catch {
-      return '{}';
-    }
+    await this.request('close', [], CLOSE_GRACE_MS).catch(() => undefined);
   }
 
-  private call(method: keyof NativeSession, ...args: unknown[]): Promise<string> {
-    const host = this.host;
-    if (!usable(host)) return Promise.reject(hostGone(this.host.exitCode, this.host.signalCode));
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      host.send({ id, method, args });
-    });
+  private gone(code: number | null, signal: NodeJS.Signals | null): DebugError {
+    if (this.killedBecause) return new DebugError('TIMEOUT', this.killedBecause, 'The session has ended; launch the program again.');
+    return new DebugError(
+      'INTERNAL',
+      `the .NET debugger process ended unexpectedly (${signal ?? `exit code ${code}`})`,
+      'The session has ended; launch the program again.',
+    );
   }
 }
 

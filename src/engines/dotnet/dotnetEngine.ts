@@ -1,11 +1,11 @@
 /**
- * The .NET engine: drives ICorDebug through the native addon. This part covers launch / attach,
- * runtime events (process, modules, threads, user breaks, exceptions, exit), pause, threads,
- * continue, detach and terminate. Breakpoints, stacks, values and stepping come with part 2.
+ * The .NET engine as the server sees it: it starts the program (suspended, so the debugger attaches
+ * before any managed code runs), owns its output and exit status, and hands every debugging request
+ * to the debugger host process (host/dotnetDebugger.ts), where symbols, breakpoints, stacks and steps
+ * are handled beside ICorDebug. Every request is bounded in time.
  */
-import { basename } from 'node:path';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
-import { DebugError } from '../../core/errors.js';
+import { DebugError, type ErrorCode } from '../../core/errors.js';
 import type {
   AttachConfig,
   BreakpointBinding,
@@ -19,26 +19,21 @@ import type {
   LaunchConfig,
   LaunchResult,
   ScopeInfo,
+  StepKind,
   ThreadInfo,
   VariableInfo,
 } from '../../core/types.js';
-import { loadAddon, type DotnetAddon, type NativeSession } from './addon.js';
-import { Debuggee, type ExitStatus } from './debuggee.js';
+import { loadAddon, type DotnetAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
+import { Debuggee, type ExitStatus } from './debuggee.js';
+import { HostConnection } from './debuggerHost.js';
+import type { HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
-import { HostedSession } from './debuggerHost.js';
-import { parseNativeEvent, type NativeEvent, type NativeThread } from './nativeEvents.js';
 import { resolveExecutable } from './program.js';
-import {
-  assertDebuggingEnabled,
-  assertSameTmpdir,
-  findDbgShim,
-  findDotnet,
-  processEnvironment,
-} from './runtimeEnv.js';
+import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
 
 const notYet = (what: string): DebugError =>
-  new DebugError('UNSUPPORTED', `${what} is not yet supported for .NET in this version of debugbridge`, 'Use session_events, session_output, execution_pause and inspect_threads meanwhile.');
+  new DebugError('UNSUPPORTED', `${what} is not yet supported for .NET in this version of debugbridge`, 'Use inspect_stack, stepping and breakpoints meanwhile.');
 
 interface Timeouts {
   startupMs: number;
@@ -54,11 +49,10 @@ function numberOption(options: Record<string, unknown>, key: string, fallback: n
 export class DotnetEngine implements Engine {
   readonly capabilities: EngineCapabilities = dotnetCapabilities;
   private addon: DotnetAddon | undefined;
-  private native: NativeSession | undefined;
+  private host: HostConnection | undefined;
   private debuggee: Debuggee | undefined;
   private attachedPid: number | undefined;
-  private readonly modules = new Map<number, string>();
-  private exceptionConfig: ExceptionBreakpointConfig = { filters: ['uncaught'] };
+  private modules = 0;
   private timeouts: Timeouts = { startupMs: 30_000, commandMs: 10_000, exitGraceMs: 2_000 };
   private stopped = false;
   private finished = false;
@@ -79,15 +73,12 @@ export class DotnetEngine implements Engine {
 
   async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
     this.readOptions(config.options);
-    this.exceptionConfig = config.exceptions;
     const addon = this.loadAddon();
     const env = { ...process.env, ...config.env } as Record<string, string>;
     assertDebuggingEnabled(env, 'The launch environment');
     assertSameTmpdir(env, 'The program');
     const dbgshimPath = findDbgShim();
-    const dotnet = findDotnet(env);
-    const executable = await this.track('build', resolveExecutable(config.program, config.args, config.cwd, dotnet, signal));
-    if (config.stopOnEntry) this.context.log('warning', 'stopOnEntry is not supported for .NET yet; the program runs until an exception or a pause');
+    const executable = await this.track('build', resolveExecutable(config.program, config.args, config.cwd, findDotnet(env), signal));
 
     let spawned;
     try {
@@ -105,30 +96,18 @@ export class DotnetEngine implements Engine {
       this.emit({ type: 'output', category, text });
     });
     void this.debuggee.exited.then((status) => this.onKeeperStatus(status));
-    const native = this.createNative(spawned.resumeFd);
+    this.host = new HostConnection((event) => this.onHostEvent(event), spawned.resumeFd);
     try {
-      await this.configureExceptions();
-      const result = await this.track(
-        'attachAtStartup',
-        withTimeout(
-          native.attachAtStartup({ pid: spawned.pid, resumeFd: spawned.resumeFd, timeoutMs: this.timeouts.startupMs, dbgshimPath }),
-          this.timeouts.startupMs + 5_000,
-          'attaching to the starting .NET runtime',
-        ),
-      );
-      this.access = (JSON.parse(result) as { access: string }).access;
+      return await this.start({ ...this.startOptions(config, dbgshimPath), mode: 'launch', pid: spawned.pid, entryAssembly: executable.assembly });
     } catch (e) {
       const error = await this.explainLaunchFailure(e, executable.argv);
       await this.dispose();
       throw error;
     }
-    this.context.log('info', `dotnet: launched ${executable.argv.join(' ')} as pid ${spawned.pid} (${this.access})`);
-    return { pid: spawned.pid, breakpoints: config.breakpoints.map((b) => this.unbound(b)) };
   }
 
   async attach(config: AttachConfig): Promise<LaunchResult> {
     this.readOptions(config.options);
-    this.exceptionConfig = config.exceptions;
     const pid = config.pid;
     if (!pid || !Number.isInteger(pid)) {
       throw new DebugError('INVALID_ARGUMENT', 'attaching to .NET needs the process id (pid)', 'Pass pid: the id of the running .NET process.');
@@ -139,73 +118,75 @@ export class DotnetEngine implements Engine {
       assertDebuggingEnabled(targetEnv, `Process ${pid}`);
       assertSameTmpdir(targetEnv, `Process ${pid}`);
     }
-    const native = this.createNative();
+    this.host = new HostConnection((event) => this.onHostEvent(event));
     try {
-      await this.configureExceptions();
-      const result = await this.track(
-        'attachRunning',
-        withTimeout(native.attachRunning({ pid, timeoutMs: this.timeouts.startupMs, dbgshimPath: findDbgShim() }), this.timeouts.startupMs + 5_000, `attaching to process ${pid}`),
-      );
-      this.access = (JSON.parse(result) as { access: string }).access;
+      const result = await this.start({ ...this.startOptions({ ...config, stopOnEntry: false }, findDbgShim()), mode: 'attach', pid });
+      this.attachedPid = pid;
+      this.watchAttachedProcess(pid);
+      return result;
     } catch (e) {
       await this.dispose();
       throw fromNative(e, 'ATTACH_FAILED');
     }
-    this.attachedPid = pid;
-    this.watchAttachedProcess(pid);
-    return { pid, breakpoints: config.breakpoints.map((b) => this.unbound(b)) };
   }
 
-  // ---- breakpoints (part 2) ----
-
-  async setBreakpoints(_file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
-    return specs.map((b) => this.unbound(b));
+  private startOptions(config: Omit<LaunchConfig, 'program' | 'args' | 'cwd' | 'env'>, dbgshimPath: string | undefined): Omit<StartOptions, 'mode' | 'pid'> {
+    return {
+      timeoutMs: this.timeouts.startupMs,
+      dbgshimPath,
+      breakpoints: config.breakpoints,
+      functionBreakpoints: config.functionBreakpoints,
+      exceptions: config.exceptions,
+      stopOnEntry: config.stopOnEntry,
+    };
   }
 
-  async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
-    return specs.map((b) => ({ id: b.id, verified: false, message: 'function breakpoints are not yet supported for .NET' }));
+  private async start(options: StartOptions): Promise<LaunchResult> {
+    const fallback = options.mode === 'launch' ? 'LAUNCH_FAILED' : 'ATTACH_FAILED';
+    const result = await this.request('start', [options], this.timeouts.startupMs + 20_000, fallback);
+    this.access = result.access;
+    this.context.log('info', `dotnet: ${options.mode === 'launch' ? 'launched' : 'attached to'} pid ${options.pid} (${this.access})`);
+    return { pid: options.pid, breakpoints: result.breakpoints };
   }
 
-  async setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void> {
-    this.exceptionConfig = config;
-    if (this.native) await this.configureExceptions();
+  // ---- breakpoints ----
+
+  setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.request('setBreakpoints', [file, specs]);
+  }
+
+  setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.request('setFunctionBreakpoints', [specs]);
+  }
+
+  setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void> {
+    return this.request('setExceptionBreakpoints', [config]);
   }
 
   // ---- execution ----
 
   async continue(): Promise<void> {
-    await this.call('continue', (n) => n.continue());
-    this.stopped = false;
-    this.emit({ type: 'continued', allThreadsContinued: true });
+    await this.request('continue', []);
+    this.resumed();
   }
 
-  async pause(): Promise<void> {
-    const result = JSON.parse(await this.call('pause', (n) => n.pause(this.timeouts.commandMs))) as {
-      wasRunning: boolean;
-      threads: { threads: NativeThread[] };
-    };
-    if (!result.wasRunning && this.stopped) return;
-    this.stopped = true;
-    const threads = result.threads.threads;
-    const main = threads.find((t) => t.id === this.pid) ?? threads[0];
-    this.emit({ type: 'stopped', reason: 'pause', threadId: main?.id ?? 0, allThreadsStopped: true, description: 'Paused' });
+  async step(threadId: number, kind: StepKind): Promise<void> {
+    await this.request('step', [threadId, kind]);
+    this.resumed();
   }
 
-  async step(): Promise<void> {
-    throw notYet('Stepping');
+  pause(): Promise<void> {
+    return this.request('pause', []);
   }
 
-  async threads(): Promise<ThreadInfo[]> {
-    const result = JSON.parse(await this.call('threads', (n) => n.threads(this.timeouts.commandMs))) as { threads: NativeThread[] };
-    return result.threads.map((t) => ({
-      id: t.id,
-      name: t.name ?? (t.id === this.pid ? 'Main Thread' : `Thread ${t.id}`),
-    }));
+  threads(): Promise<ThreadInfo[]> {
+    return this.request('threads', []);
   }
 
-  async stackTrace(): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
-    throw notYet('The call stack');
+  stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
+    return this.request('stackTrace', [threadId, startFrame, levels]);
   }
+
   async scopes(): Promise<ScopeInfo[]> {
     throw notYet('Variables');
   }
@@ -218,8 +199,8 @@ export class DotnetEngine implements Engine {
   async setVariable(): Promise<EvaluateResult> {
     throw notYet('Setting a variable');
   }
-  async exceptionInfo(): Promise<ExceptionInfo | undefined> {
-    return this.lastException;
+  exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
+    return this.request('exceptionInfo', [threadId]);
   }
 
   // ---- end ----
@@ -242,9 +223,9 @@ export class DotnetEngine implements Engine {
 
   async detach(): Promise<void> {
     if (this.finished) return;
-    await this.call('detach', (n) => n.detach(this.timeouts.commandMs));
+    await this.request('detach', []);
     this.detached = true;
-    await this.closeNative();
+    await this.closeHost();
     this.finish(undefined, true);
   }
 
@@ -254,10 +235,10 @@ export class DotnetEngine implements Engine {
       this.debuggee.kill();
       await withTimeout(this.debuggee.exited, 3_000, 'ending the debuggee').catch(() => undefined);
     }
-    if (this.native && this.debuggee?.hasExited) {
+    if (this.host && this.debuggee?.hasExited) {
       await withTimeout(this.runtimeExit, this.timeouts.exitGraceMs, 'ExitProcess').catch(() => undefined);
     }
-    await this.closeNative();
+    await this.closeHost();
     this.debuggee?.dispose();
   }
 
@@ -267,13 +248,11 @@ export class DotnetEngine implements Engine {
       adapterStderr: [...this.stderrTail],
       pendingRequests: [...this.pending.entries()].map(([command, since]) => ({ command, ageMs: now - since })),
       pid: this.pid,
-      details: { access: this.access, modules: this.modules.size, stopped: this.stopped, exited: this.finished },
+      details: { access: this.access, modules: this.modules, stopped: this.stopped, exited: this.finished },
     };
   }
 
   // ---- internals ----
-
-  private lastException: ExceptionInfo | undefined;
 
   private readOptions(options: Record<string, unknown>): void {
     this.timeouts = {
@@ -288,31 +267,21 @@ export class DotnetEngine implements Engine {
     return this.addon;
   }
 
-  /** ICorDebug runs in a host process of its own (see debuggerHost.ts); `resumeFd` when launching. */
-  private createNative(resumeFd?: number): NativeSession {
-    this.native = new HostedSession((json) => this.onNativeEvent(parseNativeEvent(json)), resumeFd);
-    return this.native;
-  }
-
-  private async configureExceptions(): Promise<void> {
-    const filters = this.exceptionConfig.filters;
-    await this.call('configure', (n) =>
-      n.configure({
-        stopOnUnhandled: filters.includes('uncaught') || filters.includes('unhandled'),
-        stopOnFirstChance: filters.includes('all') || filters.includes('raised'),
-      }),
-    );
-  }
-
-  private async call(command: string, run: (native: NativeSession) => Promise<string>): Promise<string> {
-    const native = this.native;
-    if (!native || this.finished) {
-      throw new DebugError('INVALID_STATE', `cannot ${command}: the .NET program is not being debugged any more`);
+  /** A request to the debugger host, bounded (a wedged debugger ends the session, see debuggerHost.ts). */
+  private async request<M extends HostMethod>(
+    method: M,
+    args: Parameters<HostApi[M]>,
+    timeoutMs = this.timeouts.commandMs + 5_000,
+    fallback: ErrorCode = 'INTERNAL',
+  ): Promise<Awaited<ReturnType<HostApi[M]>>> {
+    const host = this.host;
+    if (!host || this.finished) {
+      throw new DebugError('INVALID_STATE', `cannot ${method}: the .NET program is not being debugged any more`, 'Launch it again.');
     }
     try {
-      return await this.track(command, withTimeout(run(native), this.timeouts.commandMs + 5_000, `.NET ${command}`));
+      return await this.track(method, host.request(method, args, timeoutMs));
     } catch (e) {
-      throw fromNative(e);
+      throw fromNative(e, fallback);
     }
   }
 
@@ -325,12 +294,13 @@ export class DotnetEngine implements Engine {
     }
   }
 
-  private unbound(spec: BreakpointSpec): BreakpointBinding {
-    return { id: spec.id, verified: false, message: 'line breakpoints are not yet supported for .NET (coming with the next engine version)' };
-  }
-
   private emit(event: EngineEvent): void {
     this.context.emit(event);
+  }
+
+  private resumed(): void {
+    this.stopped = false;
+    this.emit({ type: 'continued', allThreadsContinued: true });
   }
 
   private rememberStderr(text: string): void {
@@ -338,64 +308,26 @@ export class DotnetEngine implements Engine {
     if (this.stderrTail.length > 50) this.stderrTail.splice(0, this.stderrTail.length - 50);
   }
 
-  private onNativeEvent(event: NativeEvent): void {
-    switch (event.event) {
-      case 'process':
-        this.emit({ type: 'process', pid: event.pid, name: this.debuggee ? undefined : `pid ${event.pid}` });
-        return;
-      case 'module':
-        if (event.reason === 'load') {
-          this.modules.set(event.handle, event.path);
-          this.emit({ type: 'module', reason: 'new', name: basename(event.path), path: event.path });
-        } else {
-          const path = this.modules.get(event.handle);
-          this.modules.delete(event.handle);
-          this.emit({ type: 'module', reason: 'removed', name: path ? basename(path) : `module ${event.handle}`, path });
-        }
-        return;
-      case 'thread':
-        this.emit({ type: 'thread', reason: event.reason, threadId: event.threadId });
-        return;
-      case 'stopped':
-        this.stopped = true;
-        this.emit({ type: 'stopped', reason: 'pause', threadId: event.threadId, allThreadsStopped: true, description: 'System.Diagnostics.Debugger.Break()' });
-        return;
-      case 'exception': {
-        const info: ExceptionInfo = { type: event.type || undefined, message: event.message || undefined, kind: event.kind };
-        if (event.stopped) {
-          this.lastException = info;
-          this.stopped = true;
-          const what = event.kind === 'unhandled' ? 'Unhandled exception' : 'Exception thrown';
-          this.emit({
-            type: 'stopped',
-            reason: 'exception',
-            threadId: event.threadId,
-            allThreadsStopped: true,
-            exception: info,
-            description: `${what}: ${event.type}${event.message ? `: ${event.message}` : ''}`,
-          });
-        } else if (event.kind === 'firstChance') {
-          this.emit({ type: 'output', category: 'console', text: `Exception thrown: '${event.type}'${event.message ? `: ${event.message}` : ''}\n` });
-        }
-        return;
-      }
-      case 'log':
-        this.emit({ type: 'output', category: 'console', text: event.message });
-        return;
-      case 'exited':
+  private onHostEvent(event: HostEvent): void {
+    switch (event.type) {
+      case 'runtimeExited':
         this.runtimeExited = true;
         this.markRuntimeExited();
         void this.onRuntimeExited();
         return;
-      case 'hostExited':
-        // The debugger died under the program: end the program too, nothing can drive it now.
+      case 'stopped':
+        this.stopped = true;
+        break;
+      case 'module':
+        if (event.reason === 'new') this.modules++;
+        break;
+      case 'error':
+        // The debugger is gone or broken: end the program too, nothing can drive it now.
+        if (this.finished) return;
         this.debuggee?.kill();
-        this.emit({ type: 'error', message: `the .NET debugger process ended unexpectedly (${event.signal ?? `exit code ${event.code}`})` });
-        return;
-      case 'debuggerError':
-        this.emit({ type: 'error', message: `the .NET debugger reported an internal error (HRESULT 0x${(event.hr >>> 0).toString(16)}, code ${event.code})` });
-        return;
+        break;
     }
+    this.emit(event);
   }
 
   /** ICorDebug saw the process go; the exit code comes from the keeper (launch) or is unknown (attach). */
@@ -419,7 +351,7 @@ export class DotnetEngine implements Engine {
     this.finish(status, false);
     // ICorDebug must see the exit before it can shut down cleanly (else ILLEGAL_SHUTDOWN_ORDER).
     await withTimeout(this.runtimeExit, this.timeouts.exitGraceMs, 'ExitProcess').catch(() => undefined);
-    void this.closeNative();
+    void this.closeHost();
   }
 
   private markRuntimeExited: () => void = () => undefined;
@@ -454,13 +386,10 @@ export class DotnetEngine implements Engine {
     this.alivePoll.unref();
   }
 
-  private async closeNative(): Promise<void> {
-    const native = this.native;
-    this.native = undefined;
-    if (!native) return;
-    await withTimeout(native.close(), 5_000, 'closing the .NET debugger').catch((e: unknown) =>
-      this.context.log('warning', `dotnet: ${e instanceof Error ? e.message : String(e)}`),
-    );
+  private async closeHost(): Promise<void> {
+    const host = this.host;
+    this.host = undefined;
+    await host?.close();
   }
 
   private async explainLaunchFailure(e: unknown, argv: string[]): Promise<DebugError> {

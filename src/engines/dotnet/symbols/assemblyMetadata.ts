@@ -2,6 +2,7 @@
  * An assembly's type system as a debugger reads it: types with their nesting and generic
  * parameters, methods with their declaring type, IL size and custom attributes, and the entry point.
  */
+import { csharpTypeKeyword, parseGeneratedName, withTypeArguments } from './csharpNames.js';
 import { decodeCoded, MetadataTables } from './metadataTables.js';
 import { readPeImage, type PeImage } from './peImage.js';
 import { Coded, Table, token, tokenRid, tokenTable } from './tableSchema.js';
@@ -126,6 +127,24 @@ export class AssemblyMetadata {
     if ((header[0]! & 0x3) === 0x2) return header[0]! >>> 2; // tiny header
     const fat = this.image.at(method.rva, 12);
     return fat ? fat.readUInt32LE(4) : 0;
+  }
+
+  /**
+   * A type's C# name with its type arguments (the actual ones when given, else the declared
+   * parameters); compiler-generated closure and state-machine classes show as the type that holds them.
+   */
+  csharpTypeName(typeRid: number, typeArgs: string[] = []): string {
+    const type = this.type(typeRid);
+    if (type.enclosing && parseGeneratedName(type.name)) return this.csharpTypeName(type.enclosing, typeArgs);
+    const all = typeArgs.length === type.genericParams.length ? typeArgs : type.genericParams;
+    const arity = Number(/`(\d+)$/.exec(type.name)?.[1] ?? 0);
+    const own = all.slice(all.length - arity);
+    const prefix = type.enclosing
+      ? `${this.csharpTypeName(type.enclosing, all.slice(0, all.length - arity))}.`
+      : type.namespace
+        ? `${type.namespace}.`
+        : '';
+    return csharpTypeKeyword(prefix + withTypeArguments(type.name, own));
   }
 
   /** The namespace-qualified names of the attribute types applied to a token. */

@@ -3,7 +3,7 @@
  * breakpoint or a step — where a source line binds, which line an IL offset is on, the IL range of
  * the current statement, what to call a method, and which methods are not the user's code.
  */
-import { basename, resolve, sep } from 'node:path';
+import { basename, resolve } from 'node:path';
 import type { AssemblyMetadata, MethodInfo } from './assemblyMetadata.js';
 import { memberDisplayName, parseGeneratedName, withTypeArguments } from './csharpNames.js';
 import { resolveLine, type CodeTarget, type LineResolution, type MethodPoints } from './lineResolver.js';
@@ -34,24 +34,18 @@ export class ModuleSymbols {
     readonly pdb: PortablePdb,
   ) {}
 
-  /** Whether any document of this module is `file` (exact path, else the best trailing-segment match). */
+  /**
+   * This module's documents that are `file`: the same absolute path, else (sources built at another
+   * path, e.g. in a container) the same file name in a folder of the same name.
+   */
   documentsFor(file: string): number[] {
     const wanted = resolve(file);
     const documents = this.pdb.documents();
     const exact = documents.flatMap((d, rid) => (rid > 0 && d === wanted ? [rid] : []));
     if (exact.length > 0) return exact;
-    const wantedParts = wanted.split(sep).reverse();
-    let best = 0;
-    let found: number[] = [];
-    documents.forEach((d, rid) => {
-      if (rid === 0 || basename(d.replace(/\\/g, '/')) !== wantedParts[0]) return;
-      const parts = d.split(/[\\/]/).reverse();
-      let same = 0;
-      while (same < parts.length && same < wantedParts.length && parts[same] === wantedParts[same]) same++;
-      if (same > best) [best, found] = [same, [rid]];
-      else if (same === best) found.push(rid);
-    });
-    return found;
+    const tail = (path: string) => path.split(/[\\/]/).slice(-2).join('/');
+    const wantedTail = tail(wanted);
+    return documents.flatMap((d, rid) => (rid > 0 && d.split(/[\\/]/).length > 1 && tail(d) === wantedTail ? [rid] : []));
   }
 
   resolveLine(file: string, line: number, column?: number): LineResolution & { file?: string } {
@@ -130,14 +124,7 @@ export class ModuleSymbols {
 
   /** A type's C# name; closure and state-machine classes show as the type that holds them. */
   typeName(typeRid: number, typeArgs: string[] = []): string {
-    const type = this.metadata.type(typeRid);
-    const generated = parseGeneratedName(type.name);
-    if (generated && type.enclosing) return this.typeName(type.enclosing, typeArgs);
-    const all = typeArgs.length === type.genericParams.length ? typeArgs : type.genericParams;
-    const arity = Number(/`(\d+)$/.exec(type.name)?.[1] ?? 0);
-    const own = all.slice(all.length - arity);
-    const prefix = type.enclosing ? `${this.typeName(type.enclosing, all.slice(0, all.length - arity))}.` : type.namespace ? `${type.namespace}.` : '';
-    return prefix + withTypeArguments(type.name, own);
+    return this.metadata.csharpTypeName(typeRid, typeArgs);
   }
 
   /** Methods a function breakpoint names: `Method`, `Type.Method` or `Namespace.Type.Method`. */

@@ -1,0 +1,338 @@
+/**
+ * The .NET debugger proper, running in the host process beside the native addon: it reads symbols
+ * when modules load, binds breakpoints before their code runs, decides what each runtime stop means
+ * (a breakpoint of the user's, the entry, a step, an exception of a chosen type) and answers the
+ * server's requests. Native events and state-changing requests run one at a time, in order.
+ */
+import { basename } from 'node:path';
+import { DebugError } from '../../../core/errors.js';
+import type {
+  BreakpointBinding,
+  BreakpointSpec,
+  ExceptionBreakpointConfig,
+  ExceptionInfo,
+  FrameInfo,
+  FunctionBreakpointSpec,
+  StepKind,
+  ThreadInfo,
+} from '../../../core/types.js';
+import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
+import { BreakpointBook } from './breakpointBook.js';
+import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
+import type { NativeEvent } from './nativeEvents.js';
+import { Native } from './nativeSession.js';
+import { StackReader } from './stackReader.js';
+import { asyncResumeTag, Stepper } from './stepper.js';
+
+const ENTRY = 'entry';
+/** How long a launch answer waits for the program's own module to load and its breakpoints to bind. */
+const ENTRY_MODULE_WAIT_MS = 15_000;
+const RESUME_RELAY_FD = 3;
+
+export class DotnetDebugger implements HostApi {
+  private native?: Native;
+  private readonly modules = new ModuleRegistry();
+  private readonly breakpoints = new BreakpointBook(() => this.native, this.modules);
+  private readonly stack = new StackReader(() => this.native, this.modules);
+  private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints);
+  private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
+  private options?: StartOptions;
+  private pid = 0;
+  private entryPlaced = false;
+  private lastException?: ExceptionInfo;
+  /** The last exception stopped on as unhandled in the user's code (an async method's). */
+  private userUnhandled?: ExceptionInfo;
+  private serial: Promise<unknown> = Promise.resolve();
+  private entryLoaded = deferred();
+  private exited = false;
+  /** A stop was reported and the program has not been resumed since. */
+  private reportedStop = false;
+
+  constructor(private readonly emit: (event: HostEvent) => void) {}
+
+  // ---- requests ----
+
+  async start(options: StartOptions): Promise<StartResult> {
+    this.options = options;
+    this.pid = options.pid;
+    this.exceptions = options.exceptions;
+    const native = new Native((event) => this.onNative(event));
+    this.native = native;
+    const result = await this.inOrder(async () => {
+      const byFile = new Map<string, BreakpointSpec[]>();
+      for (const spec of options.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
+      for (const [file, specs] of byFile) await this.breakpoints.setLines(file, specs);
+      await this.breakpoints.setFunctions(options.functionBreakpoints);
+      await native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
+      return options.mode === 'launch'
+        ? native.call('attachAtStartup', { pid: options.pid, resumeFd: RESUME_RELAY_FD, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
+        : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
+    });
+    // The answer says where the breakpoints bound: wait for the program's module (bounded).
+    await Promise.race([this.entryLoaded.promise, sleep(options.mode === 'launch' ? ENTRY_MODULE_WAIT_MS : 2_000)]);
+    return { access: result.access, breakpoints: this.breakpoints.bindings() };
+  }
+
+  setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.inOrder(() => this.breakpoints.setLines(file, specs));
+  }
+
+  setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.inOrder(() => this.breakpoints.setFunctions(specs));
+  }
+
+  async setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void> {
+    this.exceptions = config;
+    await this.inOrder(() => this.requireNative().call('configure', this.exceptionFlags()));
+  }
+
+  continue(): Promise<void> {
+    return this.inOrder(async () => {
+      this.reportedStop = false;
+      this.stack.clear();
+      await this.stepper.cancel();
+      await this.requireNative().call('continue', {});
+    });
+  }
+
+  step(threadId: number, kind: StepKind): Promise<void> {
+    return this.inOrder(async () => {
+      this.reportedStop = false;
+      this.stack.clear();
+      await this.stepper.start(threadId, kind);
+    });
+  }
+
+  pause(): Promise<void> {
+    return this.inOrder(async () => {
+      if (this.reportedStop) return;
+      // Also while a module load is held for us: the pause outlasts its release.
+      await this.requireNative().call('pause', {});
+      await this.stepper.cancel();
+      const { threads } = await this.requireNative().call('threads', {});
+      const main = threads.find((t) => t.id === this.pid) ?? threads[0];
+      this.stopped('pause', main?.id ?? 0, { description: 'Paused' });
+    });
+  }
+
+  async threads(): Promise<ThreadInfo[]> {
+    const { threads } = await this.requireNative().call('threads', {});
+    return threads.map((t) => ({ id: t.id, name: t.name ?? (t.id === this.pid ? 'Main Thread' : `Thread ${t.id}`) }));
+  }
+
+  stackTrace(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }> {
+    return this.stack.frames(threadId, start, levels);
+  }
+
+  async exceptionInfo(): Promise<ExceptionInfo | undefined> {
+    return this.lastException;
+  }
+
+  detach(): Promise<void> {
+    return this.inOrder(async () => {
+      await this.stepper.cancel();
+      await this.requireNative().call('detach', {});
+    });
+  }
+
+  async close(): Promise<void> {
+    const native = this.native;
+    this.native = undefined;
+    await native?.close();
+  }
+
+  // ---- native events ----
+
+  private onNative(event: NativeEvent): void {
+    void this.inOrder(() => this.handle(event)).catch((e: unknown) =>
+      this.emit({ type: 'output', category: 'console', text: `debugbridge: handling ${event.event} failed: ${(e as Error).message}\n` }),
+    );
+  }
+
+  private async handle(event: NativeEvent): Promise<void> {
+    switch (event.event) {
+      case 'process':
+        this.emit({ type: 'process', pid: event.pid });
+        return;
+      case 'module':
+        if (event.reason === 'load') return this.moduleLoaded(event.handle, event.path, event.held);
+        this.breakpoints.moduleUnloaded(event.handle);
+        this.emit({ type: 'module', reason: 'removed', name: this.modules.remove(event.handle)?.name ?? `module ${event.handle}` });
+        return;
+      case 'thread':
+        this.emit({ type: 'thread', reason: event.reason, threadId: event.threadId });
+        return;
+      case 'breakpoint':
+        return this.breakpointHit(event.id, event.threadId);
+      case 'stepComplete':
+        if ((await this.stepper.completed(event.threadId)) === 'stop') this.stopped('step', event.threadId, { description: 'Step' });
+        return;
+      case 'userBreak':
+        await this.stepper.cancel();
+        this.stopped('pause', event.threadId, { description: 'System.Diagnostics.Debugger.Break()' });
+        return;
+      case 'exception':
+        return this.exception(event);
+      case 'log':
+        this.emit({ type: 'output', category: 'console', text: event.message });
+        return;
+      case 'exited':
+        this.exited = true;
+        this.entryLoaded.resolve();
+        this.emit({ type: 'runtimeExited' });
+        return;
+      case 'debuggerError':
+        this.emit({ type: 'error', message: `the .NET debugger reported an internal error (HRESULT 0x${(event.hr >>> 0).toString(16)}, code ${event.code})` });
+        return;
+    }
+  }
+
+  private async moduleLoaded(handle: number, path: string, held: boolean): Promise<void> {
+    try {
+      await this.prepareModule(handle, path);
+    } finally {
+      // Whatever failed, the program must not stay held in LoadModule.
+      if (held) await this.native?.call('release', {}).catch(() => undefined);
+    }
+  }
+
+  private async prepareModule(handle: number, path: string): Promise<void> {
+    const module = this.modules.add(handle, path);
+    this.emit({ type: 'module', reason: 'new', name: module.name, path });
+    if (module.symbols) {
+      await this.requireNative().call('setUserCode', {
+        module: handle,
+        user: true,
+        nonUserTokens: module.symbols.nonUserMethodTokens(),
+        disableOptimizations: true,
+      });
+      for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
+      await this.placeEntry(module);
+    }
+    if (this.isEntryModule(module)) this.entryLoaded.resolve();
+  }
+
+  private isEntryModule(module: LoadedModule): boolean {
+    const entry = this.options?.entryAssembly;
+    return entry ? basename(entry) === module.name : !!module.symbols;
+  }
+
+  private async placeEntry(module: LoadedModule): Promise<void> {
+    if (!this.options?.stopOnEntry || this.entryPlaced || !this.isEntryModule(module)) return;
+    const target = module.symbols?.entryStatement();
+    if (!target) return;
+    await this.breakpoints.placeInternal(ENTRY, module.handle, target);
+    this.entryPlaced = true;
+  }
+
+  private async breakpointHit(nativeId: number, threadId: number): Promise<void> {
+    const owners = this.breakpoints.ownersOf(nativeId);
+    const users = owners.flatMap((o) => (o.kind === 'user' ? [o] : []));
+    if (users.length > 0) {
+      await this.stepper.cancel();
+      const reason = users.every((u) => u.function) ? 'function breakpoint' : 'breakpoint';
+      this.stopped(reason, threadId, { hitBreakpointIds: users.map((u) => u.id) });
+      return;
+    }
+    if (owners.some((o) => o.kind === 'internal' && o.tag === ENTRY)) {
+      await this.breakpoints.removeInternal(ENTRY);
+      this.stopped('entry', threadId, { description: 'Entry' });
+      return;
+    }
+    if (owners.some((o) => o.kind === 'internal' && o.tag === asyncResumeTag)) {
+      if ((await this.stepper.resumed(threadId)) === 'stop') this.stopped('step', threadId, { description: 'Step' });
+      return;
+    }
+    await this.requireNative().call('release', {});
+  }
+
+  private async exception(event: Extract<NativeEvent, { event: 'exception' }>): Promise<void> {
+    if (!event.held) {
+      if (event.kind === 'firstChance') {
+        this.emit({ type: 'output', category: 'console', text: `Exception thrown: '${event.type}'${event.message ? `: ${event.message}` : ''}\n` });
+      }
+      return;
+    }
+    if (!(await this.stopsFor(event))) {
+      await this.requireNative().call('release', {});
+      return;
+    }
+    const userUnhandled = event.kind === 'catchHandlerFound';
+    const info: ExceptionInfo = { type: event.type || undefined, message: event.message || undefined, kind: userUnhandled ? 'userUnhandled' : event.kind };
+    if (userUnhandled) this.userUnhandled = info;
+    await this.stepper.cancel();
+    this.lastException = info;
+    const what = event.kind === 'userFirstChance' ? 'Exception thrown' : userUnhandled ? 'Exception unhandled in your code' : 'Unhandled exception';
+    this.stopped('exception', event.threadId, {
+      exception: info,
+      description: `${what}: ${event.type}${event.message ? `: ${event.message}` : ''}`,
+    });
+  }
+
+  /** Whether a held exception event is a stop the user asked for. */
+  private async stopsFor(event: Extract<NativeEvent, { event: 'exception' }>): Promise<boolean> {
+    switch (event.kind) {
+      case 'userFirstChance':
+        return this.matchesTypeFilter(event.types);
+      case 'catchHandlerFound': {
+        // Caught by the compiler's handler that hands an async method's exception to its task: it
+        // leaves the user's code unhandled, and the throw site is still on the stack.
+        const handler = event.handler;
+        const symbols = handler ? this.modules.get(handler.module)?.symbols : undefined;
+        return !!handler && symbols?.asyncInfo(handler.token)?.catchHandlerOffset === handler.ilOffset;
+      }
+      case 'unhandled': {
+        // The framework rethrowing an exception already stopped on as unhandled in the user's code.
+        const seen = this.userUnhandled;
+        this.userUnhandled = undefined;
+        if (seen && seen.type === event.type && (seen.message ?? '') === event.message) return (await this.stack.top(event.threadId)) !== undefined;
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** `exceptionTypes` match the thrown type or any base type, by full or simple name. */
+  private matchesTypeFilter(types: string[]): boolean {
+    const wanted = this.exceptions.typeNames ?? [];
+    if (wanted.length === 0) return true;
+    return types.some((t) => wanted.some((w) => w === t || w === t.split('.').pop()));
+  }
+
+  private stopped(reason: string, threadId: number, extra: { hitBreakpointIds?: number[]; description?: string; exception?: ExceptionInfo }): void {
+    this.stack.clear();
+    this.reportedStop = true;
+    this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
+  }
+
+  private exceptionFlags(): { stopOnUnhandled: boolean; stopOnFirstChance: boolean } {
+    const filters = this.exceptions.filters;
+    return {
+      stopOnUnhandled: filters.includes('uncaught') || filters.includes('unhandled'),
+      stopOnFirstChance: filters.includes('all') || filters.includes('raised'),
+    };
+  }
+
+  private requireNative(): Native {
+    if (!this.native || this.exited) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
+    return this.native;
+  }
+
+  /** Runs `work` after everything queued before it (native events and state-changing requests). */
+  private inOrder<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.serial.then(work, work);
+    this.serial = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,41 @@
+/**
+ * The .NET debugger host: a process of its own per debugging session that loads the native addon
+ * and runs the debugger (DotnetDebugger). libmscordbi can crash its process when a debuggee dies at
+ * the wrong moment (seen here: SIGSEGV on mscordbi's own thread after kill -9 early in a run); in
+ * this process such a crash ends one session, never the server. Requests and events travel over the
+ * IPC channel (hostProtocol.ts).
+ */
+import { isDebugError } from '../../../core/errors.js';
+import { NativeError } from '../addon.js';
+import type { HostError, HostMessage, HostRequest } from '../hostProtocol.js';
+import { DotnetDebugger } from './dotnetDebugger.js';
+
+// The server went away (or is done with us): nothing may outlive it. Registered first, and checked
+// again once loaded, since a server that exits while this process starts disconnects before then.
+process.on('disconnect', () => process.exit(0));
+
+function send(message: HostMessage): void {
+  if (process.connected) process.send?.(message, undefined, undefined, () => undefined);
+}
+
+function toHostError(e: unknown): HostError {
+  if (isDebugError(e)) return { message: e.message, code: e.code, native: false, hint: e.hint };
+  if (e instanceof NativeError) return { message: e.message, code: e.code, native: true, hresult: e.hresult };
+  return { message: e instanceof Error ? e.message : String(e), code: 'INTERNAL', native: false };
+}
+
+const debuggerInstance = new DotnetDebugger((event) => send({ event }));
+
+async function handle({ id, method, args }: HostRequest): Promise<void> {
+  try {
+    const call = debuggerInstance[method] as (...a: unknown[]) => Promise<unknown>;
+    const result = await call.apply(debuggerInstance, args);
+    send({ id, result: result ?? null });
+  } catch (e) {
+    send({ id, error: toHostError(e) });
+  }
+  if (method === 'close') process.disconnect();
+}
+
+process.on('message', (request: HostRequest) => void handle(request));
+if (!process.connected) process.exit(0);

@@ -1,0 +1,122 @@
+/**
+ * The debuggee's loaded modules by native handle, with their symbols. A module is the user's code
+ * when it has symbols (a Portable PDB beside it or embedded); the shared framework never does, so its
+ * files are not even opened until a type name needs their metadata.
+ */
+import { existsSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { AssemblyMetadata } from '../symbols/assemblyMetadata.js';
+import type { ModuleSymbols } from '../symbols/moduleSymbols.js';
+import { loadModuleSymbols } from '../symbols/symbolLoader.js';
+import { tokenRid } from '../symbols/tableSchema.js';
+import type { NativeType } from './nativeEvents.js';
+
+export interface LoadedModule {
+  handle: number;
+  path: string;
+  name: string;
+  symbols?: ModuleSymbols;
+  /** Why the module has no symbols. */
+  note?: string;
+}
+
+/** CorElementType values that have a C# keyword. */
+const PRIMITIVES: Record<number, string> = {
+  0x01: 'void',
+  0x02: 'bool',
+  0x03: 'char',
+  0x04: 'sbyte',
+  0x05: 'byte',
+  0x06: 'short',
+  0x07: 'ushort',
+  0x08: 'int',
+  0x09: 'uint',
+  0x0a: 'long',
+  0x0b: 'ulong',
+  0x0c: 'float',
+  0x0d: 'double',
+  0x0e: 'string',
+  0x18: 'nint',
+  0x19: 'nuint',
+  0x1c: 'object',
+};
+
+export class ModuleRegistry {
+  private readonly modules = new Map<number, LoadedModule>();
+  /** The shared framework's folder: System.Private.CoreLib is the first module to load. */
+  private frameworkDir?: string;
+
+  add(handle: number, path: string): LoadedModule {
+    this.frameworkDir ??= dirname(path);
+    const module: LoadedModule = { handle, path, name: basename(path) };
+    if (this.mayHaveSymbols(path)) {
+      const loaded = loadModuleSymbols(path);
+      if (loaded.symbols) module.symbols = loaded.symbols;
+      else module.note = loaded.reason;
+    } else {
+      module.note = 'framework module (no symbols)';
+    }
+    this.modules.set(handle, module);
+    return module;
+  }
+
+  remove(handle: number): LoadedModule | undefined {
+    const module = this.modules.get(handle);
+    this.modules.delete(handle);
+    return module;
+  }
+
+  get(handle: number): LoadedModule | undefined {
+    return this.modules.get(handle);
+  }
+
+  withSymbols(): LoadedModule[] {
+    return [...this.modules.values()].filter((m) => m.symbols);
+  }
+
+  get count(): number {
+    return this.modules.size;
+  }
+
+  /** Metadata of any module (read on first use for modules without symbols). */
+  metadata(pathOrHandle: string | number): AssemblyMetadata | undefined {
+    const module = typeof pathOrHandle === 'number' ? this.modules.get(pathOrHandle) : undefined;
+    if (module?.symbols) return module.symbols.metadata;
+    const path = typeof pathOrHandle === 'string' ? pathOrHandle : module?.path;
+    return path ? loadModuleSymbols(path).metadata : undefined;
+  }
+
+  /** A type as C# writes it: `int`, `List<string>`, `Lab.Box<int>[]`. */
+  typeName(type: NativeType | undefined): string {
+    if (!type) return '?';
+    const primitive = PRIMITIVES[type.et];
+    if (primitive) return primitive;
+    switch (type.et) {
+      case 0x1d: // SZARRAY
+        return `${this.typeName(type.elem)}[]`;
+      case 0x14: // ARRAY
+        return `${this.typeName(type.elem)}[${','.repeat(Math.max(0, (type.rank ?? 1) - 1))}]`;
+      case 0x0f: // PTR
+        return `${this.typeName(type.elem)}*`;
+      case 0x10: // BYREF
+        return `ref ${this.typeName(type.elem)}`;
+      case 0x11: // VALUETYPE
+      case 0x12: {
+        // CLASS
+        const metadata = type.path ? this.metadata(type.path) : type.module ? this.metadata(type.module) : undefined;
+        if (!metadata || !type.token) return 'object';
+        const args = (type.args ?? []).map((a) => this.typeName(a));
+        const name = metadata.csharpTypeName(tokenRid(type.token), args);
+        return name.startsWith('System.Nullable<') && args.length === 1 ? `${args[0]}?` : name;
+      }
+      default:
+        return 'object';
+    }
+  }
+
+  /** The shared framework never ships symbols: skip opening its files at every launch. */
+  private mayHaveSymbols(path: string): boolean {
+    if (this.frameworkDir && dirname(path) === this.frameworkDir && !existsSync(path.replace(/\.dll$/i, '.pdb'))) return false;
+    return true;
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * A stopped thread's stack as the agent reads it: frames of the user's code with their C# names and
+ * source positions, and every run of frames without symbols (framework, runtime, native) collapsed
+ * into one "[external code]" frame. Frame ids stay valid until the program runs again.
+ */
+import type { FrameInfo } from '../../../core/types.js';
+import type { SourceLocation } from '../symbols/moduleSymbols.js';
+import type { ModuleRegistry } from './moduleRegistry.js';
+import type { NativeFrame } from './nativeEvents.js';
+import type { Native } from './nativeSession.js';
+
+const EXTERNAL = '[external code]';
+const MAX_FRAMES = 1000;
+
+/** Where a user frame is: its native frame index (for values later) and position. */
+export interface FrameHandle {
+  threadId: number;
+  nativeIndex: number;
+  module: number;
+  methodToken: number;
+  ilOffset: number;
+}
+
+export interface UserFrame {
+  name: string;
+  location: SourceLocation;
+  handle: FrameHandle;
+}
+
+export class StackReader {
+  private readonly handles = new Map<number, FrameHandle>();
+  private nextId = 1;
+
+  constructor(
+    private readonly native: () => Native | undefined,
+    private readonly modules: ModuleRegistry,
+  ) {}
+
+  /** Frames go stale once the program runs. */
+  clear(): void {
+    this.handles.clear();
+  }
+
+  handle(frameId: number): FrameHandle | undefined {
+    return this.handles.get(frameId);
+  }
+
+  async frames(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }> {
+    const all = await this.collapsed(threadId);
+    const frames = all.slice(start, start + levels).map((f) => {
+      if (!f.user) return { id: 0, name: EXTERNAL, line: 0, column: 0, presentationHint: 'subtle' as const };
+      const id = this.nextId++;
+      this.handles.set(id, f.user.handle);
+      const { file, line, column } = f.user.location;
+      return { id, name: f.user.name, file, line, column };
+    });
+    return { frames, totalFrames: all.length };
+  }
+
+  /** The innermost frame, resolved (undefined when it has no source). */
+  async top(threadId: number): Promise<UserFrame | undefined> {
+    const native = this.native();
+    if (!native) return undefined;
+    const { frames } = await native.call('stack', { threadId, start: 0, count: 1 });
+    return frames[0] ? this.resolve(frames[0], threadId, 0) : undefined;
+  }
+
+  resolve(frame: NativeFrame, threadId: number, nativeIndex: number): UserFrame | undefined {
+    if (frame.kind !== 'il') return undefined;
+    const symbols = this.modules.get(frame.module)?.symbols;
+    const location = symbols?.location(frame.token, frame.ilOffset);
+    if (!symbols || !location) return undefined;
+    const typeArgs = (frame.typeArgs ?? []).map((t) => this.modules.typeName(t));
+    return {
+      name: symbols.methodName(frame.token, typeArgs),
+      location,
+      handle: { threadId, nativeIndex, module: frame.module, methodToken: frame.token, ilOffset: frame.ilOffset },
+    };
+  }
+
+  private async collapsed(threadId: number): Promise<{ user?: UserFrame }[]> {
+    const native = this.native();
+    if (!native) return [];
+    const { frames } = await native.call('stack', { threadId, start: 0, count: MAX_FRAMES });
+    const out: { user?: UserFrame }[] = [];
+    frames.forEach((frame, index) => {
+      const user = this.resolve(frame, threadId, index);
+      if (user || out.length === 0 || out.at(-1)!.user) out.push({ user });
+    });
+    return out;
+  }
+}

@@ -1,0 +1,122 @@
+/**
+ * Source-level steps over the runtime's IL steppers: a step covers the IL range of the current
+ * statement, never ends on hidden code, and keeps to the user's code (Just My Code). Stepping over an
+ * `await` that yields ends on the next statement of the same async method, wherever it resumes: a
+ * breakpoint at the await's resume offset (from the PDB's async stepping information) catches it.
+ */
+import type { StepKind } from '../../../core/types.js';
+import type { BreakpointBook } from './breakpointBook.js';
+import type { ModuleRegistry } from './moduleRegistry.js';
+import type { Native } from './nativeSession.js';
+import type { StackReader } from './stackReader.js';
+
+/** A step that keeps landing on hidden code gives up after this many tries and stops where it is. */
+const MAX_RESTEPS = 12;
+const ASYNC_RESUME = 'async-resume';
+
+interface ActiveStep {
+  threadId: number;
+  kind: StepKind;
+  attempts: number;
+  /** Stepping over an await: the method that must resume. */
+  awaitIn?: { module: number; methodToken: number };
+}
+
+/** What the debugger does after a step event: report the stop, or let the program run on. */
+export type StepOutcome = 'stop' | 'running';
+
+export class Stepper {
+  private active?: ActiveStep;
+
+  constructor(
+    private readonly native: () => Native | undefined,
+    private readonly stack: StackReader,
+    private readonly modules: ModuleRegistry,
+    private readonly breakpoints: BreakpointBook,
+  ) {}
+
+  get stepping(): boolean {
+    return this.active !== undefined;
+  }
+
+  /** Starts a step and lets the program run. */
+  async start(threadId: number, kind: StepKind): Promise<void> {
+    await this.cancel();
+    this.active = { threadId, kind, attempts: 0 };
+    await this.stepFromHere(this.active);
+  }
+
+  /** The runtime finished a step on `threadId`. */
+  async completed(threadId: number): Promise<StepOutcome> {
+    const step = this.active;
+    if (!step || step.threadId !== threadId) return 'stop';
+    const top = await this.stack.top(threadId);
+    if (step.awaitIn && (!top || top.handle.methodToken !== step.awaitIn.methodToken)) {
+      // The await yielded and the method returned to its caller: run until it resumes.
+      await this.native()?.call('continue', {});
+      return 'running';
+    }
+    const symbols = top ? this.modules.get(top.handle.module)?.symbols : undefined;
+    const hidden = !top || !symbols || symbols.isHidden(top.handle.methodToken, top.handle.ilOffset);
+    if (hidden && step.attempts < MAX_RESTEPS) {
+      step.attempts++;
+      await this.stepFromHere(step);
+      return 'running';
+    }
+    await this.finish();
+    return 'stop';
+  }
+
+  /** An await the step was waiting for resumed (its resume breakpoint was hit on `threadId`). */
+  async resumed(threadId: number): Promise<StepOutcome> {
+    const step = this.active;
+    if (!step?.awaitIn) {
+      await this.native()?.call('release', {});
+      return 'running';
+    }
+    await this.breakpoints.removeInternal(ASYNC_RESUME);
+    step.awaitIn = undefined;
+    step.threadId = threadId;
+    step.kind = 'over';
+    await this.stepFromHere(step);
+    return 'running';
+  }
+
+  async cancel(): Promise<void> {
+    if (!this.active) return;
+    await this.finish();
+  }
+
+  private async finish(): Promise<void> {
+    this.active = undefined;
+    await this.native()?.call('cancelStep', {});
+    await this.breakpoints.removeInternal(ASYNC_RESUME);
+  }
+
+  private async stepFromHere(step: ActiveStep): Promise<void> {
+    const native = this.native();
+    if (!native) throw new Error('the program is not being debugged');
+    const top = await this.stack.top(step.threadId);
+    const symbols = top ? this.modules.get(top.handle.module)?.symbols : undefined;
+    if (!top || !symbols) {
+      // Outside the user's code (e.g. paused in the framework): go back to it.
+      await native.call('step', { threadId: step.threadId, kind: 'out', ranges: [], justMyCode: true });
+      return;
+    }
+    const { module, methodToken, ilOffset } = top.handle;
+    const range = symbols.statementRange(methodToken, ilOffset);
+    if (step.kind === 'over' && range) {
+      const awaits = (symbols.asyncInfo(methodToken)?.awaits ?? []).filter((a) => a.yieldOffset >= range.start && a.yieldOffset < range.end);
+      for (const a of awaits) await this.breakpoints.placeInternal(ASYNC_RESUME, module, { methodToken: a.resumeMethod, ilOffset: a.resumeOffset });
+      if (awaits.length > 0) step.awaitIn = { module, methodToken };
+    }
+    await native.call('step', {
+      threadId: step.threadId,
+      kind: step.kind,
+      ranges: step.kind === 'out' || !range ? [] : [[range.start, range.end]],
+      justMyCode: true,
+    });
+  }
+}
+
+export const asyncResumeTag = ASYNC_RESUME;

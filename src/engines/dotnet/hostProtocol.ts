@@ -1,0 +1,65 @@
+/**
+ * What the server and the .NET debugger host process say to each other: the host's API (requests
+ * answered by DotnetDebugger) and its events (engine events, plus the runtime's own exit notice).
+ */
+import type { EngineEvent } from '../../core/engine.js';
+import type {
+  BreakpointBinding,
+  BreakpointSpec,
+  ExceptionBreakpointConfig,
+  ExceptionInfo,
+  FrameInfo,
+  FunctionBreakpointSpec,
+  StepKind,
+  ThreadInfo,
+} from '../../core/types.js';
+
+export interface StartOptions {
+  mode: 'launch' | 'attach';
+  pid: number;
+  /** The program's own assembly (launch): the answer waits until its breakpoints are bound. */
+  entryAssembly?: string;
+  timeoutMs: number;
+  dbgshimPath?: string;
+  breakpoints: BreakpointSpec[];
+  functionBreakpoints: FunctionBreakpointSpec[];
+  exceptions: ExceptionBreakpointConfig;
+  stopOnEntry: boolean;
+}
+
+export interface StartResult {
+  access: string;
+  breakpoints: BreakpointBinding[];
+}
+
+export interface HostApi {
+  start(options: StartOptions): Promise<StartResult>;
+  setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]>;
+  setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]>;
+  setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void>;
+  continue(): Promise<void>;
+  step(threadId: number, kind: StepKind): Promise<void>;
+  pause(): Promise<void>;
+  threads(): Promise<ThreadInfo[]>;
+  stackTrace(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }>;
+  exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
+  detach(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type HostMethod = keyof HostApi;
+
+/** The runtime reported the process gone (the server learns the exit code from the debuggee's keeper). */
+export type HostEvent = EngineEvent | { type: 'runtimeExited' };
+
+export interface HostError {
+  message: string;
+  /** A DebugError code, or the native code of a NativeError. */
+  code: string;
+  native: boolean;
+  hint?: string;
+  hresult?: number;
+}
+
+export type HostMessage = { event: HostEvent } | { id: number; result: unknown } | { id: number; error: HostError };
+export type HostRequest = { id: number; method: HostMethod; args: unknown[] };
