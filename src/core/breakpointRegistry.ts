@@ -27,7 +27,7 @@ export interface BreakpointRecord extends BreakpointRequest {
 export type BreakpointStatus = 'verified' | 'pending' | 'unverified';
 
 export function statusOf(record: BreakpointRecord): BreakpointStatus {
-  if (!record.binding) return 'pending';
+  if (!record.binding || record.binding.pending) return 'pending';
   return record.binding.verified ? 'verified' : 'unverified';
 }
 
@@ -99,7 +99,11 @@ export class BreakpointRegistry {
 
   applyBinding(binding: BreakpointBinding): void {
     const record = this.records.get(binding.id);
-    if (record) record.binding = { ...record.binding, ...binding };
+    if (!record) return;
+    // A binding replaces the last one (its message and pending state with it); an engine that
+    // reports only what changed keeps the position it gave before.
+    const { file, line, column } = record.binding ?? {};
+    record.binding = { file, line, column, ...binding };
   }
 
   countHits(ids: number[]): void {

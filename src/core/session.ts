@@ -213,8 +213,9 @@ export class Session {
     this.requireState(['stopped', 'running'], 'continue');
     const seen = this.stopSeq;
     if (this.stateName === 'stopped') {
+      const stop = this.currentStop;
       this.resumed();
-      await this.engine.continue(options.threadId ?? this.currentStop?.threadId);
+      await this.engine.continue(options.threadId ?? stop?.threadId).catch((e: unknown) => this.stillStopped(stop, seen, e));
     }
     if (!options.wait) return { status: 'timeout', state: this.stateName, waitedMs: 0 };
     return this.waitForStopAfter(seen, options);
@@ -224,8 +225,9 @@ export class Session {
     this.requireState(['stopped'], 'step');
     const threadId = options.threadId ?? this.currentStop!.threadId;
     const seen = this.stopSeq;
+    const stop = this.currentStop;
     this.resumed();
-    await this.engine.step(threadId, kind);
+    await this.engine.step(threadId, kind).catch((e: unknown) => this.stillStopped(stop, seen, e));
     return this.waitForStopAfter(seen, options);
   }
 
@@ -428,6 +430,15 @@ export class Session {
     this.frames.clear();
     this.currentStop = undefined;
     this.setState('running');
+  }
+
+  /** The engine refused to resume: the program is where it was, so the session is too. */
+  private stillStopped(stop: Stop | undefined, seenSeq: number, error: unknown): never {
+    if (this.stateName === 'running' && this.stopSeq === seenSeq && stop) {
+      this.currentStop = stop;
+      this.setState('stopped');
+    }
+    throw error;
   }
 
   private fail(message: string): void {

@@ -48,6 +48,8 @@ export interface BreakpointBinding {
   file?: string;
   /** Why it is not verified, or a note from the runtime. */
   message?: string;
+  /** Not bound yet, but it may bind later (e.g. when the module holding its code loads). */
+  pending?: boolean;
 }
 
 export interface ExceptionBreakpointConfig {

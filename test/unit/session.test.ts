@@ -20,6 +20,10 @@ class ScriptedEngine {
     this.continued++;
     this.onContinue?.();
   }
+  refuseStep = false;
+  async step() {
+    if (this.refuseStep) throw new Error('the runtime refused the step');
+  }
   async stackTrace() {
     return { frames: [{ id: 100, name: 'main', file: '/nowhere/app.py', line: 3, column: 1 }] };
   }
@@ -136,5 +140,21 @@ describe('Session', () => {
     expect(r.exitCode).toBe(0);
     expect(session.state).toBe('terminated');
     expect(engine.disposed).toBe(true);
+  });
+
+  it('stays stopped where it was when the engine refuses to step or continue', async () => {
+    const { engine, session } = setup();
+    await session.start(1000);
+    stop(engine);
+    await session.waitForStop({ timeoutMs: 1000 });
+    engine.refuseStep = true;
+    await expect(session.step('over', { timeoutMs: 1000 })).rejects.toThrow(/refused/);
+    expect(session.state).toBe('stopped');
+    expect(session.stop?.frame.name).toBe('main');
+    engine.onContinue = () => {
+      throw new Error('lost the connection');
+    };
+    await expect(session.continue({ timeoutMs: 1000, wait: false })).rejects.toThrow(/lost/);
+    expect(session.state).toBe('stopped');
   });
 });

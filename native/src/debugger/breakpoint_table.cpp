@@ -26,6 +26,11 @@ void BreakpointTable::Remove(int id) {
   breakpoints_.erase(it);
 }
 
+void BreakpointTable::Clear() {
+  for (auto& [id, breakpoint] : breakpoints_) breakpoint->Activate(0);
+  breakpoints_.clear();
+}
+
 int BreakpointTable::IdOf(ICorDebugBreakpoint* breakpoint) const {
   for (const auto& [id, known] : breakpoints_) {
     if (static_cast<ICorDebugBreakpoint*>(known.Get()) == breakpoint) return id;

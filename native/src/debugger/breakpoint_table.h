@@ -16,7 +16,8 @@ class BreakpointTable {
   void Remove(int id);
   /** The id of a breakpoint ICorDebug reports as hit, or 0 for one we do not own. */
   int IdOf(ICorDebugBreakpoint* breakpoint) const;
-  void Clear() { breakpoints_.clear(); }
+  /** Deactivates every breakpoint (a detach fails while any is active) and forgets them. */
+  void Clear();
 
  private:
   int next_ = 1;

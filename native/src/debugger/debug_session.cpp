@@ -219,6 +219,7 @@ Status DebugSession::Detach() {
   detached_ = true;
   Forget();
   if (cordebug_) cordebug_->Terminate();
+  cordebug_.Reset();
   return Status::Success();
 }
 

@@ -165,14 +165,16 @@ export class DotnetEngine implements Engine {
 
   // ---- execution ----
 
+  // The session marks itself running before it asks; no `continued` event follows, since the next
+  // stop can reach the session before this request's answer does.
   async continue(): Promise<void> {
     await this.request('continue', []);
-    this.resumed();
+    this.stopped = false;
   }
 
   async step(threadId: number, kind: StepKind): Promise<void> {
     await this.request('step', [threadId, kind]);
-    this.resumed();
+    this.stopped = false;
   }
 
   pause(): Promise<void> {
@@ -296,11 +298,6 @@ export class DotnetEngine implements Engine {
 
   private emit(event: EngineEvent): void {
     this.context.emit(event);
-  }
-
-  private resumed(): void {
-    this.stopped = false;
-    this.emit({ type: 'continued', allThreadsContinued: true });
   }
 
   private rememberStderr(text: string): void {

@@ -114,7 +114,7 @@ export class BreakpointBook {
     }
     if (record.reason) return { id, verified: false, message: record.reason };
     const what = 'function' in record.spec ? `a method named ${record.spec.function}` : `code from ${basename(record.file ?? '')}`;
-    return { id, verified: false, message: `pending: no loaded module has ${what} yet; it binds when one loads` };
+    return { id, verified: false, pending: true, message: `no loaded module has ${what} yet; it binds when one loads` };
   }
 
   private async bindIn(id: number, module: LoadedModule): Promise<void> {
