@@ -152,6 +152,27 @@ describe.runIf(run)('.NET debugging through MCP', () => {
     expect(first.stop?.frame).toMatchObject({ name: 'Lab.Box<string>.Describe<int>', line: shapes.line('generic') });
   });
 
+  it('stops in a constructor, a property getter, a local function, an iterator and a nested type, in order', async () => {
+    const markers = ['ctor-body', 'getter', 'local-function', 'iterator', 'nested'];
+    const first = await launch('shapes', { breakpoints: markers.map((m) => ({ file: shapes.path, line: shapes.line(m) })) });
+    const seen: string[] = [];
+    let at: Stop | undefined = first.stop;
+    while (at && seen.length < 10) {
+      seen.push(`${at.frame.name}:${at.frame.line}`);
+      at = (await client.call<Wait>('execution_continue', { sessionId: first.sessionId, timeoutMs: 10_000 })).structured.stop;
+    }
+    expect(seen).toEqual([
+      `Lab.Shapes.Shapes:${shapes.line('ctor-body')}`,
+      `Lab.Shapes.Sides.get:${shapes.line('getter')}`, // shape.Sides + 1
+      `Lab.Shapes.Sides.get:${shapes.line('getter')}`, // Twice(shape.Sides)
+      `Lab.Shapes.Run.Twice:${shapes.line('local-function')}`,
+      `Lab.Shapes.Numbers:${shapes.line('iterator')}`,
+      `Lab.Shapes.Numbers:${shapes.line('iterator')}`,
+      `Lab.Shapes.Numbers:${shapes.line('iterator')}`,
+      `Lab.Shapes.Outer.Inner.Name:${shapes.line('nested')}`,
+    ]);
+  });
+
   it('binds in a class library that loads after Main starts: pending, then hit', async () => {
     const r = await client.call<Wait>('session_launch', { program: lab, args: ['lib'], breakpoints: [{ file: pricing.path, line: pricing.line('lib-tax') }] });
     expect(r.isError, r.text).toBe(false);
