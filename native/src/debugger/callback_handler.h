@@ -28,6 +28,8 @@ class CallbackHandler {
   /** `frame` and `offset`: where the exception is (first chance) or where it will be caught (catch handler found). */
   virtual void OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind,
                            ComPtr<ICorDebugFrame> frame, ULONG32 offset) = 0;
+  /** A func-eval finished (`threw`: its result is the exception it threw). */
+  virtual void OnEvalComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugEval> eval, bool threw) = 0;
   virtual void OnLogMessage(Controller owner, std::string message) = 0;
   virtual void OnDebuggerError(HRESULT hr, DWORD code) = 0;
   /** Callbacks the engine does not act on: continue at once. */

@@ -6,6 +6,7 @@
 #include "../util/json.h"
 #include "object_reader.h"
 #include "stack_walker.h"
+#include "value_commands.h"
 
 namespace dbg {
 
@@ -171,6 +172,14 @@ const std::unordered_map<std::string, Command>& Table() {
       {"removeBreakpoint", RemoveBreakpoint},
       {"step", Step},
       {"cancelStep", CancelStep},
+      {"frameValues", FrameValues},
+      {"fields", Fields},
+      {"staticField", StaticField},
+      {"items", Items},
+      {"call", Call},
+      {"newString", NewString},
+      {"abortEval", AbortEval},
+      {"setValue", SetValue},
   };
   return table;
 }

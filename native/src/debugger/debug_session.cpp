@@ -153,10 +153,7 @@ void DebugSession::Hold(const Controller& owner) {
   stop_.heldCallback = owner ? owner : Controller::Retain(process_.Get());
 }
 
-Status DebugSession::Continue(bool& wasStopped) {
-  wasStopped = stop_.Stopped();
-  if (exited_) return Status::Fail("NOT_RUNNING", "the process has exited");
-  if (!process_) return Status::Fail("NOT_ATTACHED", "no process is attached");
+Status DebugSession::ReleaseAll() {
   if (stop_.heldCallback) {
     Controller owner = stop_.heldCallback;
     stop_.heldCallback.Reset();
@@ -171,9 +168,29 @@ Status DebugSession::Continue(bool& wasStopped) {
   return Status::Success();
 }
 
+Status DebugSession::Continue(bool& wasStopped) {
+  wasStopped = stop_.Stopped();
+  if (exited_) return Status::Fail("NOT_RUNNING", "the process has exited");
+  if (!process_) return Status::Fail("NOT_ATTACHED", "no process is attached");
+  if (eval_.Running()) return Status::Fail("EVAL_BUSY", "an evaluation is running");
+  values_.Clear();
+  return ReleaseAll();
+}
+
+Status DebugSession::Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply) {
+  if (exited_ || !process_) return Status::Fail("NOT_RUNNING", "the process has exited");
+  if (!stop_.Stopped()) return Status::Fail("NOT_STOPPED", "evaluation needs the program stopped");
+  // Values read so far must survive the run: object references become GC handles.
+  values_.PinObjects();
+  Status status = eval_.Start(process_.Get(), thread, begin, std::move(reply));
+  if (!status.Ok()) return status;
+  return ReleaseAll();
+}
+
 Status DebugSession::Release(bool& released) {
   released = static_cast<bool>(stop_.heldCallback);
   if (exited_ || !released) return Status::Success();
+  values_.Clear();
   Controller owner = stop_.heldCallback;
   stop_.heldCallback.Reset();
   HRESULT hr = owner->Continue(0);
@@ -224,6 +241,8 @@ Status DebugSession::Detach() {
 }
 
 void DebugSession::Forget() {
+  eval_.Fail("the debugger detached during the evaluation");
+  values_.Clear();
   stop_ = StopState{};
   stepper_ = StepController{};
   breakpoints_.Clear();
@@ -256,9 +275,11 @@ void DebugSession::OnCreateProcess(ComPtr<ICorDebugProcess> process) {
 
 void DebugSession::OnExitProcess() {
   // No Continue after ExitProcess: the process is gone.
+  eval_.Fail("the program exited during the evaluation");
   exited_ = true;
   stop_ = StopState{};
   stepper_ = StepController{};
+  values_ = ValueTable{};
   breakpoints_.Clear();
   modules_.Clear();
   Emit(JsonObject().Str("event", "exited").Done());
@@ -288,7 +309,8 @@ void DebugSession::OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module
   module->GetSize(&size);
   module->IsDynamic(&dynamic);
   module->IsInMemory(&inMemory);
-  bool hold = options_.holdModuleLoads;
+  // During a func-eval JavaScript waits for the evaluation: it cannot handle a held load now.
+  bool hold = options_.holdModuleLoads && !eval_.Running();
   if (hold) Hold(owner);
   Emit(JsonObject()
            .Str("event", "module")
@@ -311,12 +333,22 @@ void DebugSession::OnUnloadModule(Controller owner, ComPtr<ICorDebugModule> modu
 }
 
 void DebugSession::OnUserBreak(Controller owner, ComPtr<ICorDebugThread> thread) {
+  if (eval_.Running()) {
+    eval_.Abort("the evaluated code called Debugger.Break(); the evaluation was aborted", false);
+    Resume(owner);
+    return;
+  }
   Hold(owner);
   Emit(JsonObject().Str("event", "userBreak").Int("threadId", ThreadId(thread.Get())).Done());
 }
 
 void DebugSession::OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugBreakpoint> breakpoint) {
   int id = breakpoints_.IdOf(breakpoint.Get());
+  if (eval_.Running()) {
+    if (id) eval_.Abort("the evaluated code reached a breakpoint; the evaluation was aborted", false);
+    Resume(owner);
+    return;
+  }
   if (id == 0) {
     Resume(owner);  // removed while the hit was on its way
     return;
@@ -327,7 +359,7 @@ void DebugSession::OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread
 
 void DebugSession::OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,
                                   CorDebugStepReason reason) {
-  if (!stepper_.Completes(stepper.Get())) {
+  if (eval_.Running() || !stepper_.Completes(stepper.Get())) {
     Resume(owner);  // a cancelled step
     return;
   }
@@ -366,6 +398,10 @@ void DebugSession::OnException(Controller owner, ComPtr<ICorDebugThread> thread,
   // (held when exceptions stop); a catch in the user's code (held when unhandled exceptions stop:
   // JavaScript decides whether the catch is the compiler's forwarding of an async method's
   // exception to its task, which leaves the user's code unhandled); and unhandled ones.
+  if (eval_.Running()) {
+    Resume(owner);  // the evaluation ends with EvalException if its code does not catch it
+    return;
+  }
   bool hold = (kind == DEBUG_EXCEPTION_UNHANDLED && options_.stopOnUnhandled) ||
               (kind == DEBUG_EXCEPTION_USER_FIRST_CHANCE && options_.stopOnFirstChance) ||
               (kind == DEBUG_EXCEPTION_CATCH_HANDLER_FOUND && options_.stopOnUnhandled && IsJustMyCode(frame.Get()));
@@ -395,6 +431,12 @@ void DebugSession::OnException(Controller owner, ComPtr<ICorDebugThread> thread,
            .Bool("held", hold)
            .Done());
   if (!hold) Resume(owner);
+}
+
+void DebugSession::OnEvalComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugEval> eval, bool threw) {
+  // The process stays stopped here: to the user it never stopped being stopped.
+  Hold(owner);
+  eval_.Complete(eval.Get(), threw, values_, modules_, kMaxStringChars);
 }
 
 void DebugSession::OnLogMessage(Controller owner, std::string message) {

@@ -14,7 +14,9 @@
 #include "callback_handler.h"
 #include "managed_callback.h"
 #include "module_table.h"
+#include "eval_runner.h"
 #include "step_controller.h"
+#include "value_table.h"
 #include "work_queue.h"
 
 namespace dbg {
@@ -63,6 +65,13 @@ class DebugSession final : public CallbackHandler {
   ModuleTable& Modules() { return modules_; }
   BreakpointTable& Breakpoints() { return breakpoints_; }
   StepController& Stepper() { return stepper_; }
+  ValueTable& Values() { return values_; }
+  const ModuleTable& ModulesView() const { return modules_; }
+  /** Starts a func-eval on `thread` and lets the process run it; `reply` is answered when it ends. */
+  Status Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply);
+  Status AbortEvaluation(bool rude) { return eval_.Abort("the evaluation did not finish in time and was aborted", rude); }
+  /** Longest string text a value description carries. */
+  static constexpr uint32_t kMaxStringChars = 100000;
 
   // CallbackHandler
   void OnCreateProcess(ComPtr<ICorDebugProcess> process) override;
@@ -78,6 +87,7 @@ class DebugSession final : public CallbackHandler {
                       CorDebugStepReason reason) override;
   void OnException(Controller owner, ComPtr<ICorDebugThread> thread, CorDebugExceptionCallbackType kind,
                    ComPtr<ICorDebugFrame> frame, ULONG32 offset) override;
+  void OnEvalComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugEval> eval, bool threw) override;
   void OnLogMessage(Controller owner, std::string message) override;
   void OnDebuggerError(HRESULT hr, DWORD code) override;
   void OnIgnored(Controller owner, const char* name) override;
@@ -90,6 +100,8 @@ class DebugSession final : public CallbackHandler {
   void Hold(const Controller& owner);
   void Emit(const std::string& json) { sink_(json); }
   void Forget();
+  /** Lets the process run (releasing the held callback and the pause), values kept: for a func-eval. */
+  Status ReleaseAll();
 
   std::shared_ptr<WorkQueue> queue_;
   EventSink sink_;
@@ -103,6 +115,8 @@ class DebugSession final : public CallbackHandler {
   ModuleTable modules_;
   BreakpointTable breakpoints_;
   StepController stepper_;
+  ValueTable values_;
+  EvalRunner eval_;
 };
 
 }  // namespace dbg

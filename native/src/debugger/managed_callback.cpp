@@ -129,12 +129,22 @@ HRESULT ManagedCallback::StepComplete(ICorDebugAppDomain* appDomain, ICorDebugTh
   return S_OK;
 }
 
+HRESULT ManagedCallback::EvalComplete(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugEval* eval) {
+  auto h = handler_;
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread), e = Hold(eval)] { h->OnEvalComplete(o, t, e, false); });
+  return S_OK;
+}
+
+HRESULT ManagedCallback::EvalException(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugEval* eval) {
+  auto h = handler_;
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread), e = Hold(eval)] { h->OnEvalComplete(o, t, e, true); });
+  return S_OK;
+}
+
 // ---- callbacks continued at once ----
 
 // The v1 exception callback arrives alongside the v2 one, which carries the detail.
 HRESULT ManagedCallback::Exception(ICorDebugAppDomain* a, ICorDebugThread*, BOOL) { return Ignore(a, "Exception"); }
-HRESULT ManagedCallback::EvalComplete(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugEval*) { return Ignore(a, "EvalComplete"); }
-HRESULT ManagedCallback::EvalException(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugEval*) { return Ignore(a, "EvalException"); }
 HRESULT ManagedCallback::LoadClass(ICorDebugAppDomain* a, ICorDebugClass*) { return Ignore(a, "LoadClass"); }
 HRESULT ManagedCallback::UnloadClass(ICorDebugAppDomain* a, ICorDebugClass*) { return Ignore(a, "UnloadClass"); }
 HRESULT ManagedCallback::LogSwitch(ICorDebugAppDomain* a, ICorDebugThread*, LONG, ULONG, WCHAR*, WCHAR*) { return Ignore(a, "LogSwitch"); }

@@ -32,9 +32,6 @@ import { fromNative, withTimeout } from './nativeErrors.js';
 import { resolveExecutable } from './program.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
 
-const notYet = (what: string): DebugError =>
-  new DebugError('UNSUPPORTED', `${what} is not yet supported for .NET in this version of debugbridge`, 'Use inspect_stack, stepping and breakpoints meanwhile.');
-
 interface Timeouts {
   startupMs: number;
   commandMs: number;
@@ -189,17 +186,18 @@ export class DotnetEngine implements Engine {
     return this.request('stackTrace', [threadId, startFrame, levels]);
   }
 
-  async scopes(): Promise<ScopeInfo[]> {
-    throw notYet('Variables');
+  scopes(frameId: number): Promise<ScopeInfo[]> {
+    return this.request('scopes', [frameId]);
   }
-  async variables(): Promise<VariableInfo[]> {
-    throw notYet('Variables');
+  variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
+    return this.request('variables', [ref, start, count]);
   }
-  async evaluate(): Promise<EvaluateResult> {
-    throw notYet('Evaluation');
+  evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
+    // An evaluation may run code in the program: its own timeout (5 s) plus the aborts come first.
+    return this.request('evaluate', [expression, frameId], this.timeouts.commandMs + 15_000);
   }
-  async setVariable(): Promise<EvaluateResult> {
-    throw notYet('Setting a variable');
+  setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
+    return this.request('setVariable', [containerRef, name, value]);
   }
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
     return this.request('exceptionInfo', [threadId]);

@@ -6,12 +6,15 @@ import type { EngineEvent } from '../../core/engine.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
+  EvaluateResult,
   ExceptionBreakpointConfig,
   ExceptionInfo,
   FrameInfo,
   FunctionBreakpointSpec,
+  ScopeInfo,
   StepKind,
   ThreadInfo,
+  VariableInfo,
 } from '../../core/types.js';
 
 export interface StartOptions {
@@ -43,6 +46,10 @@ export interface HostApi {
   threads(): Promise<ThreadInfo[]>;
   stackTrace(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }>;
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
+  scopes(frameId: number): Promise<ScopeInfo[]>;
+  variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]>;
+  evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult>;
+  setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
   detach(): Promise<void>;
   close(): Promise<void>;
 }

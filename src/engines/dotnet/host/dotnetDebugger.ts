@@ -9,18 +9,22 @@ import { DebugError } from '../../../core/errors.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
+  EvaluateResult,
   ExceptionBreakpointConfig,
   ExceptionInfo,
   FrameInfo,
   FunctionBreakpointSpec,
+  ScopeInfo,
   StepKind,
   ThreadInfo,
+  VariableInfo,
 } from '../../../core/types.js';
 import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
 import { BreakpointBook } from './breakpointBook.js';
 import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
 import type { NativeEvent } from './nativeEvents.js';
 import { Native } from './nativeSession.js';
+import { Inspection } from './inspection.js';
 import { StackReader } from './stackReader.js';
 import { asyncResumeTag, Stepper } from './stepper.js';
 
@@ -35,6 +39,7 @@ export class DotnetDebugger implements HostApi {
   private readonly breakpoints = new BreakpointBook(() => this.native, this.modules);
   private readonly stack = new StackReader(() => this.native, this.modules);
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints);
+  private readonly inspection = new Inspection(() => this.native, this.modules, this.stack);
   private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
   private options?: StartOptions;
   private pid = 0;
@@ -89,7 +94,7 @@ export class DotnetDebugger implements HostApi {
   continue(): Promise<void> {
     return this.inOrder(async () => {
       this.reportedStop = false;
-      this.stack.clear();
+      this.resumed();
       await this.stepper.cancel();
       await this.requireNative().call('continue', {});
     });
@@ -98,7 +103,7 @@ export class DotnetDebugger implements HostApi {
   step(threadId: number, kind: StepKind): Promise<void> {
     return this.inOrder(async () => {
       this.reportedStop = false;
-      this.stack.clear();
+      this.resumed();
       await this.stepper.start(threadId, kind);
     });
   }
@@ -126,6 +131,24 @@ export class DotnetDebugger implements HostApi {
 
   async exceptionInfo(): Promise<ExceptionInfo | undefined> {
     return this.lastException;
+  }
+
+  scopes(frameId: number): Promise<ScopeInfo[]> {
+    return this.inOrder(() => this.inspection.scopes(frameId));
+  }
+
+  variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]> {
+    return this.inOrder(() => this.inspection.variables(ref, start, count));
+  }
+
+  evaluate(expression: string, _frameId: number | undefined): Promise<EvaluateResult> {
+    return this.inOrder(async () => {
+      throw new DebugError('UNSUPPORTED', `evaluating ${expression} is not supported yet`, 'Read values with inspect_variables.');
+    });
+  }
+
+  setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
+    return this.inOrder(() => this.inspection.setVariable(containerRef, name, value));
   }
 
   detach(): Promise<void> {
@@ -304,6 +327,12 @@ export class DotnetDebugger implements HostApi {
     this.stack.clear();
     this.reportedStop = true;
     this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
+  }
+
+  /** Frames and values read at a stop are gone once the program runs. */
+  private resumed(): void {
+    this.stack.clear();
+    this.inspection.clear();
   }
 
   private exceptionFlags(): { stopOnUnhandled: boolean; stopOnFirstChance: boolean } {

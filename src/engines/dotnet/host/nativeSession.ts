@@ -4,6 +4,7 @@
  */
 import { loadAddon, type NativeSession } from '../addon.js';
 import type { NativeEvent, NativeFrame, NativeThread } from './nativeEvents.js';
+import type { NativeValue } from './values/nativeValue.js';
 
 /** What each native command takes and answers. */
 export interface NativeCommands {
@@ -21,7 +22,37 @@ export interface NativeCommands {
   removeBreakpoint: [{ id: number }, object];
   step: [{ threadId: number; kind: 'over' | 'into' | 'out'; ranges: [number, number][]; justMyCode: boolean }, object];
   cancelStep: [object, object];
+  frameValues: [{ threadId: number; frameIndex: number }, { arguments: (NativeValue | null)[]; locals: (NativeValue | null)[] }];
+  fields: [{ h: number; fields: FieldRef[] }, { values: (NativeValue | { error: number })[] }];
+  staticField: [FieldRef & { threadId: number; frameIndex: number; h?: number }, { value: NativeValue }];
+  items: [{ h: number; start: number; count: number }, { values: (NativeValue | null)[]; count: number }];
+  call: [
+    { threadId: number; module: number; method: number; args: CallArg[]; typeArgsFrom?: number; declaringModule?: number; declaringType?: number },
+    EvalOutcome,
+  ];
+  newString: [{ threadId: number; text: string }, EvalOutcome];
+  abortEval: [{ rude: boolean }, object];
+  setValue: [{ target: SetTarget; source: CallArg }, object];
 }
+
+/** A field of a declaring type: module handle, TypeDef token, FieldDef token. */
+export interface FieldRef {
+  module: number;
+  type: number;
+  field: number;
+}
+
+/** An argument of a func-eval (or a new value): a value by handle, a primitive literal, or null. */
+export type CallArg = { h: number; unbox?: boolean } | { et: number; v: string } | { null: true };
+
+export type EvalOutcome = { value: NativeValue } | { exception: NativeValue } | { void: true };
+
+/** Where a value lives, to assign it. */
+export type SetTarget =
+  | { kind: 'local' | 'argument'; threadId: number; frameIndex: number; index: number }
+  | ({ kind: 'field'; h: number } & FieldRef)
+  | { kind: 'element'; h: number; index: number }
+  | ({ kind: 'static' } & FieldRef);
 
 export class Native {
   private readonly session: NativeSession;

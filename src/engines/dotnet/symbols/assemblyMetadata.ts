@@ -149,6 +149,11 @@ export class AssemblyMetadata {
 
   /** The namespace-qualified names of the attribute types applied to a token. */
   attributeNames(target: number): string[] {
+    return this.customAttributes(target).map((a) => a.type);
+  }
+
+  /** The custom attributes applied to a token: attribute type name and the raw value blob. */
+  customAttributes(target: number): { type: string; value: Buffer }[] {
     if (!this.attributesByParent) {
       this.attributesByParent = new Map();
       for (let i = 1; i <= this.tables.rowCount(Table.CustomAttribute); i++) {
@@ -156,11 +161,14 @@ export class AssemblyMetadata {
         const parent = decodeCoded(row.parent!, Coded.HasCustomAttribute);
         const key = token(parent.table, parent.rid);
         const list = this.attributesByParent.get(key) ?? [];
-        list.push(row.type!);
+        list.push(i);
         this.attributesByParent.set(key, list);
       }
     }
-    return (this.attributesByParent.get(target) ?? []).map((type) => this.attributeTypeName(type));
+    return (this.attributesByParent.get(target) ?? []).map((rid) => {
+      const row = this.tables.row(Table.CustomAttribute, rid);
+      return { type: this.attributeTypeName(row.type!), value: this.tables.blob(row.value!) };
+    });
   }
 
   /** `Namespace.Name` of a TypeDef, TypeRef or (when simple) TypeSpec, by coded TypeDefOrRef / token. */

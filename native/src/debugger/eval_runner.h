@@ -1,0 +1,41 @@
+// The one function evaluation (func-eval) in progress. The program runs only the evaluating thread
+// (the others are suspended) until EvalComplete / EvalException, where it stops again; the reply is
+// answered there. A breakpoint reached inside the evaluation ends it (aborted, with the reason).
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "../com/com_ptr.h"
+#include "../cordebug/cordebug.h"
+#include "../runtime/status.h"
+#include "module_table.h"
+#include "reply.h"
+#include "value_table.h"
+
+namespace dbg {
+
+class EvalRunner {
+ public:
+  using Begin = std::function<HRESULT(ICorDebugEval*)>;
+
+  bool Running() const { return static_cast<bool>(eval_); }
+  /** Creates the eval on `thread`, lets `begin` start it, suspends the other threads; the caller resumes the process. */
+  Status Start(ICorDebugProcess* process, ICorDebugThread* thread, const Begin& begin, Reply reply);
+  /** Ends the evaluation early; `why` becomes the failure the reply carries. */
+  Status Abort(const std::string& why, bool rude);
+  /** The evaluation finished (or threw, or was aborted): restores the threads and answers. */
+  void Complete(ICorDebugEval* eval, bool threw, ValueTable& values, const ModuleTable& modules, uint32_t maxChars);
+  /** The process went away with an evaluation running. */
+  void Fail(const std::string& why);
+
+ private:
+  void ResumeOthers();
+  ComPtr<ICorDebugEval> eval_;
+  Reply reply_;
+  std::string abortReason_;
+  std::vector<ComPtr<ICorDebugThread>> suspended_;
+};
+
+}  // namespace dbg

@@ -1,0 +1,28 @@
+// Commands that read, evaluate and change values while the program is stopped (the debugger thread's
+// side of locals, fields, array items, func-eval and set value). Registered in commands.cpp.
+#pragma once
+
+#include "../util/args.h"
+#include "debug_session.h"
+#include "reply.h"
+
+namespace dbg {
+
+/** {threadId, frameIndex} → {arguments: [value], locals: [value | null]} */
+void FrameValues(DebugSession& s, const Args& a, Reply& reply);
+/** {h, fields: [{module, type, field}]} → {values: [value | {error}]} (instance fields, declaring type by token) */
+void Fields(DebugSession& s, const Args& a, Reply& reply);
+/** {module, type, field, threadId, frameIndex, h?} → {value} (h: an object whose exact type instantiates a generic type) */
+void StaticField(DebugSession& s, const Args& a, Reply& reply);
+/** {h, start, count} → {values: [value]} (elements in row-major order) */
+void Items(DebugSession& s, const Args& a, Reply& reply);
+/** {threadId, module, method, args: [arg], typeArgsFrom?: h, declaringModule?, declaringType?} → later {value} | {exception} | {void} */
+void Call(DebugSession& s, const Args& a, Reply& reply);
+/** {threadId, text} → later {value} */
+void NewString(DebugSession& s, const Args& a, Reply& reply);
+/** {rude} → {} */
+void AbortEval(DebugSession& s, const Args& a, Reply& reply);
+/** {target, source} → {} (target: local / argument / field / element / static; source: primitive / null / handle) */
+void SetValue(DebugSession& s, const Args& a, Reply& reply);
+
+}  // namespace dbg

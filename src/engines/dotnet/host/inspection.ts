@@ -1,0 +1,186 @@
+/**
+ * Values of the stopped program for the engine API: scopes of a frame, children by handle (paged),
+ * evaluation and assignment. Handles and frames stay valid until the program runs on.
+ */
+import { DebugError } from '../../../core/errors.js';
+import type { EvaluateResult, ScopeInfo, VariableInfo } from '../../../core/types.js';
+import type { ModuleRegistry } from './moduleRegistry.js';
+import type { CallArg, Native, SetTarget } from './nativeSession.js';
+import type { FrameHandle, StackReader } from './stackReader.js';
+import { ChildLister } from './values/childLister.js';
+import { FrameLocals } from './values/frameLocals.js';
+import { FuncEval } from './values/funcEval.js';
+import { ElementType, isPrimitive, type NativeValue } from './values/nativeValue.js';
+import { TypeCatalog } from './values/typeCatalog.js';
+import { ValueReader, type Child, type ChildSource, type ReadContext } from './values/valueReader.js';
+
+type Container = { kind: 'locals'; frame: FrameHandle } | { kind: 'children'; source: ChildSource; context: ReadContext };
+
+interface Entry {
+  container: Container;
+  /** Children listed from it so far, by name, for set value. */
+  listed: Map<string, Child>;
+  /** A frame's variables, read once per stop. */
+  locals?: Child[];
+}
+
+export class Inspection {
+  readonly catalog: TypeCatalog;
+  readonly funcEval: FuncEval;
+  readonly reader: ValueReader;
+  private readonly lister: ChildLister;
+  private readonly locals: FrameLocals;
+  private readonly entries = new Map<number, Entry>();
+  private nextRef = 1;
+
+  constructor(
+    private readonly native: () => Native | undefined,
+    modules: ModuleRegistry,
+    private readonly stack: StackReader,
+  ) {
+    this.catalog = new TypeCatalog(modules);
+    this.funcEval = new FuncEval(native, this.catalog);
+    this.reader = new ValueReader(native, this.catalog, this.funcEval);
+    this.lister = new ChildLister(native, this.reader);
+    this.locals = new FrameLocals(native, modules, this.reader);
+  }
+
+  /** The program ran on: every handle is gone. */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  async scopes(frameId: number): Promise<ScopeInfo[]> {
+    const frame = this.frame(frameId);
+    const ref = this.store({ kind: 'locals', frame });
+    const locals = await this.localsOf(this.entries.get(ref)!, frame);
+    return [{ name: 'Locals', ref, expensive: false, namedVariables: locals.length }];
+  }
+
+  /** `start` and `count` may arrive as null over the IPC channel. */
+  async variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]> {
+    const entry = this.entries.get(ref);
+    if (!entry) throw new DebugError('VARIABLE_NOT_FOUND', `No value has handle ${ref} (handles end when the program runs).`, 'List the variables again with inspect_variables.');
+    const { container } = entry;
+    const from = start ?? 0;
+    const take = count ?? 100;
+    let children: Child[];
+    let context: ReadContext;
+    if (container.kind === 'locals') {
+      context = this.context(container.frame);
+      children = (await this.localsOf(entry, container.frame)).slice(from, from + take);
+    } else {
+      context = container.context;
+      children = (await this.lister.page(container.source, from, take)).children;
+    }
+    const infos: VariableInfo[] = [];
+    for (const child of children) {
+      entry.listed.set(child.name, child);
+      infos.push(await this.info(child.name, child.value, context));
+    }
+    return infos;
+  }
+
+  /** Assigns a literal (number, char, string, true / false, null, or an enum member name) to a listed child. */
+  async setVariable(containerRef: number, name: string, text: string): Promise<EvaluateResult> {
+    const entry = this.entries.get(containerRef);
+    const child = entry?.listed.get(name);
+    if (!entry || !child?.home) throw new DebugError('VARIABLE_NOT_FOUND', `${name} cannot be assigned here.`, 'List the variables with inspect_variables first.');
+    const context = entry.container.kind === 'locals' ? this.context(entry.container.frame) : entry.container.context;
+    await this.assign(child.home, child.value, text.trim(), context);
+    const fresh = await this.reread(entry, name);
+    return this.info(name, fresh ?? child.value, context).then((v) => ({ value: v.value, type: v.type, ref: v.ref, indexedVariables: v.indexedVariables }));
+  }
+
+  /** A value (from an evaluation) as an evaluate answer, with a handle for its children. */
+  async result(value: NativeValue, frame: FrameHandle): Promise<EvaluateResult> {
+    const info = await this.info('', value, this.context(frame));
+    return { value: info.value, type: info.type, ref: info.ref, indexedVariables: info.indexedVariables };
+  }
+
+  frame(frameId: number): FrameHandle {
+    const frame = this.stack.handle(frameId);
+    if (!frame) throw new DebugError('INVALID_ARGUMENT', `Frame ${frameId} is not a frame of your code (or the program ran on).`, 'Call inspect_stack again and pick a frame with a source line.');
+    return frame;
+  }
+
+  context(frame: FrameHandle): ReadContext {
+    return { threadId: frame.threadId, frameIndex: frame.nativeIndex };
+  }
+
+  private async info(name: string, value: NativeValue, context: ReadContext): Promise<VariableInfo> {
+    const described = await this.reader.describe(value, context);
+    const ref = described.children ? this.store({ kind: 'children', source: described.children, context }) : 0;
+    return { name, value: described.value, type: described.type, ref, indexedVariables: described.count };
+  }
+
+  private store(container: Container): number {
+    const ref = this.nextRef++;
+    this.entries.set(ref, { container, listed: new Map() });
+    return ref;
+  }
+
+  private async localsOf(entry: Entry, frame: FrameHandle): Promise<Child[]> {
+    entry.locals ??= await this.locals.read(frame);
+    return entry.locals;
+  }
+
+  private async reread(entry: Entry, name: string): Promise<NativeValue | undefined> {
+    entry.locals = undefined;
+    const children =
+      entry.container.kind === 'locals' ? await this.localsOf(entry, entry.container.frame) : (await this.lister.page(entry.container.source, 0, 10_000)).children;
+    const child = children.find((c) => c.name === name);
+    if (child) entry.listed.set(name, child);
+    return child?.value;
+  }
+
+  private async assign(home: SetTarget, current: NativeValue, text: string, context: ReadContext): Promise<void> {
+    const native = this.native();
+    if (!native) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
+    const source = await this.literal(text, current, context);
+    if ('enumValue' in source) {
+      const field = this.reader.fieldRef(current, 'value__');
+      if (!field) throw new DebugError('INVALID_ARGUMENT', `${text} is not a value of this enum`);
+      await native.call('setValue', { target: { kind: 'field', h: current.h, ...field }, source: { et: source.et, v: source.enumValue } });
+      return;
+    }
+    await native.call('setValue', { target: home, source }).catch((e: unknown) => {
+      throw new DebugError('INVALID_ARGUMENT', `cannot assign ${text}: ${(e as Error).message}`, 'Assign a value of the variable\'s type: a number, a "string", a \'c\'har, true / false, null or an enum member.');
+    });
+  }
+
+  /** The new value as the runtime needs it, checked against the variable's current type. */
+  private async literal(text: string, current: NativeValue, context: ReadContext): Promise<CallArg | { enumValue: string; et: number }> {
+    if (text === 'null') return { null: true };
+    if (current.et === ElementType.string || (current.null && this.catalog.name(current.type) === 'string')) {
+      const m = /^@?"((?:[^"\\]|\\.)*)"$/s.exec(text);
+      if (!m) throw new DebugError('INVALID_ARGUMENT', `${text} is not a string literal`, 'Write the new value in double quotes.');
+      const created = await this.funcEval.newString(context.threadId, JSON.parse(`"${m[1]}"`) as string);
+      return { h: created.h };
+    }
+    if (current.et === ElementType.char) {
+      const m = /^'(\\?.)'$/s.exec(text);
+      if (!m) throw new DebugError('INVALID_ARGUMENT', `${text} is not a char literal`, "Write it as 'c'.");
+      return { et: ElementType.char, v: String((JSON.parse(`"${m[1]}"`) as string).charCodeAt(0)) };
+    }
+    if (isPrimitive(current.et)) {
+      const v = text.replace(/_/g, '').replace(/(ul|lu|u|l|f|d|m)$/i, '');
+      if (current.et === ElementType.boolean ? !/^(true|false)$/.test(v) : !/^[-+]?(0x[\da-f]+|\d+(\.\d*)?(e[-+]?\d+)?)$/i.test(v)) {
+        throw new DebugError('INVALID_ARGUMENT', `${text} is not a ${PRIMITIVE_NAMES[current.et!] ?? 'value'} literal`);
+      }
+      return { et: current.et!, v: /^[-+]?0x/i.test(v) ? BigInt(v).toString() : v };
+    }
+    const base = this.catalog.view(current.chain?.[1])?.fullName;
+    if (base === 'System.Enum') {
+      const info = this.catalog.enumInfo(current.chain![0]!);
+      const name = text.split('.').pop()!;
+      const constant = info?.constants.find((c) => c.name === name);
+      const [raw] = await this.reader.fieldsByName(current, ['value__']);
+      if (!constant && !/^-?\d+$/.test(text)) throw new DebugError('INVALID_ARGUMENT', `${text} is not a member of ${this.catalog.name(current.chain![0])}`);
+      return { enumValue: (constant?.value ?? BigInt(text)).toString(), et: raw?.et ?? ElementType.i4 };
+    }
+    throw new DebugError('UNSUPPORTED', `assigning objects other than strings and null is not supported`, 'Assign a field of the object instead.');
+  }
+}
+
+const PRIMITIVE_NAMES: Record<number, string> = { 0x02: 'bool', 0x08: 'int', 0x0a: 'long', 0x0c: 'float', 0x0d: 'double' };

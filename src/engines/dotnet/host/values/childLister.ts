@@ -1,0 +1,122 @@
+/**
+ * The children of a value, a page at a time: an object's fields (auto-properties under their property
+ * names, [DebuggerBrowsable(Never)] members and compiler plumbing left out), array elements (`[1, 0]`
+ * for multi-dimensional ones), and the items of lists, queues, stacks, sets and dictionaries
+ * (`["key"]`), each with where it lives for set value.
+ */
+import type { Native } from '../nativeSession.js';
+import type { NativeValue } from './nativeValue.js';
+import type { Child, ChildSource, ValueReader } from './valueReader.js';
+
+export class ChildLister {
+  constructor(
+    private readonly native: () => Native | undefined,
+    private readonly reader: ValueReader,
+  ) {}
+
+  /** Children [start, start + count) and how many there are in all. */
+  async page(source: ChildSource, start: number, count: number): Promise<{ children: Child[]; total: number }> {
+    switch (source.kind) {
+      case 'object':
+        return slice(await this.fields(source.value), start, count);
+      case 'array':
+        return this.elements(source.value, start, count, source.value.len ?? 0, (i) => indexName(i, source.value.dims));
+      case 'list':
+        return this.elements(source.array, start, count, source.count, (i) => `[${i}]`);
+      case 'ring':
+        return this.ring(source.array, source.head, source.count, source.newestFirst, start, count);
+      case 'hashed':
+        return this.hashed(source.entries, source.used, source.keyed, source.count, start, count);
+    }
+  }
+
+  /** Instance fields from the most derived type down; statics are read through Type.Field. */
+  private async fields(value: NativeValue): Promise<Child[]> {
+    const wanted: { name: string; module: number; type: number; field: number }[] = [];
+    const seen = new Set<string>();
+    for (const type of value.chain ?? []) {
+      const view = this.reader.catalog.view(type);
+      if (!view) continue;
+      for (const f of view.fields) {
+        if (f.isStatic) continue;
+        const name = f.propertyName ?? f.name;
+        if (name.startsWith('<') || (f.hidden && !f.propertyName) || seen.has(name)) continue;
+        if (f.propertyName && view.properties.find((p) => p.name === f.propertyName)?.hidden) continue;
+        seen.add(name);
+        wanted.push({ name, module: view.module, type: view.token, field: f.token });
+      }
+    }
+    if (wanted.length === 0) return [];
+    const { values } = await this.requireNative().call('fields', { h: value.h, fields: wanted.map(({ module, type, field }) => ({ module, type, field })) });
+    return wanted.flatMap((w, i) => {
+      const read = values[i];
+      return read && 'h' in read ? [{ name: w.name, value: read, home: { kind: 'field' as const, h: value.h, module: w.module, type: w.type, field: w.field } }] : [];
+    });
+  }
+
+  private async elements(array: NativeValue, start: number, count: number, total: number, name: (i: number) => string) {
+    const take = Math.max(0, Math.min(count, total - start));
+    if (take === 0) return { children: [], total };
+    const { values } = await this.requireNative().call('items', { h: array.h, start, count: take });
+    const children = values.flatMap((v, i) => (v ? [{ name: name(start + i), value: v, home: { kind: 'element' as const, h: array.h, index: start + i } }] : []));
+    return { children, total };
+  }
+
+  /** Queue: oldest first from `_head` around the ring; Stack: newest (the top) first. */
+  private async ring(array: NativeValue, head: number, total: number, newestFirst: boolean, start: number, count: number) {
+    const capacity = array.len ?? total;
+    const children: Child[] = [];
+    for (let i = start; i < Math.min(total, start + count); i++) {
+      const physical = newestFirst ? total - 1 - i : (head + i) % capacity;
+      const { values } = await this.requireNative().call('items', { h: array.h, start: physical, count: 1 });
+      if (values[0]) children.push({ name: `[${i}]`, value: values[0], home: { kind: 'element', h: array.h, index: physical } });
+    }
+    return { children, total };
+  }
+
+  /** Dictionary / HashSet entries: the used slots of `_entries` (a free slot's next is below -1). */
+  private async hashed(entries: NativeValue, used: number, keyed: boolean, total: number, start: number, count: number) {
+    const children: Child[] = [];
+    let logical = 0;
+    const chunk = 64;
+    for (let at = 0; at < used && children.length < count; at += chunk) {
+      const { values } = await this.requireNative().call('items', { h: entries.h, start: at, count: Math.min(chunk, used - at) });
+      for (const entry of values) {
+        if (!entry || children.length >= count) continue;
+        const fields = await this.reader.fieldsByName(entry, keyed ? ['next', 'key', 'value'] : ['Next', 'Value']);
+        const [next, key, item] = keyed ? fields : [fields[0], undefined, fields[1]];
+        if (Number(next?.v ?? 0) < -1) continue;
+        if (logical++ < start) continue;
+        if (keyed && key && item) {
+          const keyText = (await this.reader.describe(key, { threadId: 0, frameIndex: 0 }, true)).value;
+          children.push({ name: `[${keyText}]`, value: item });
+        } else if (!keyed && item) {
+          children.push({ name: `[${logical - 1}]`, value: item });
+        }
+      }
+    }
+    return { children, total };
+  }
+
+  private requireNative(): Native {
+    const native = this.native();
+    if (!native) throw new Error('the program is not being debugged any more');
+    return native;
+  }
+}
+
+function slice(all: Child[], start: number, count: number): { children: Child[]; total: number } {
+  return { children: all.slice(start, start + count), total: all.length };
+}
+
+/** `[i]`, or `[i, j]` for a multi-dimensional array (row-major). */
+function indexName(flat: number, dims: number[] | undefined): string {
+  if (!dims || dims.length < 2) return `[${flat}]`;
+  const indices: number[] = [];
+  let rest = flat;
+  for (let d = dims.length - 1; d >= 0; d--) {
+    indices.unshift(rest % dims[d]!);
+    rest = Math.floor(rest / dims[d]!);
+  }
+  return `[${indices.join(', ')}]`;
+}

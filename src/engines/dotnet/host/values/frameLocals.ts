@@ -1,0 +1,97 @@
+/**
+ * A frame's variables under their source names: `this`, the arguments (metadata parameter names),
+ * the locals in scope at the frame's IL offset (PDB slot names). What the compiler moved into
+ * classes shows under its source name too: an async method's or iterator's hoisted locals
+ * (`<total>5__2` → `total`), a lambda's captured variables (display-class fields, `CS$<>8__locals`
+ * flattened) and the outer `this` (`<>4__this`).
+ */
+import { parameterNames } from '../../symbols/typeMembers.js';
+import { tokenRid } from '../../symbols/tableSchema.js';
+import type { ModuleRegistry } from '../moduleRegistry.js';
+import type { Native } from '../nativeSession.js';
+import type { FrameHandle } from '../stackReader.js';
+import type { NativeValue } from './nativeValue.js';
+import type { Child, ValueReader } from './valueReader.js';
+
+const METHOD_STATIC = 0x10;
+const HOISTED = /^<([^>]+)>5__\d+$/;
+const CLOSURE_LOCALS = /^CS\$<>8__locals\d*$/;
+const OUTER_THIS = '<>4__this';
+
+export class FrameLocals {
+  constructor(
+    private readonly native: () => Native | undefined,
+    private readonly modules: ModuleRegistry,
+    private readonly reader: ValueReader,
+  ) {}
+
+  async read(frame: FrameHandle): Promise<Child[]> {
+    const native = this.native();
+    const symbols = this.modules.get(frame.module)?.symbols;
+    if (!native || !symbols) return [];
+    const { arguments: args, locals } = await native.call('frameValues', { threadId: frame.threadId, frameIndex: frame.nativeIndex });
+    const method = symbols.metadata.method(tokenRid(frame.methodToken));
+    const isStatic = (method.flags & METHOD_STATIC) !== 0;
+    const names = parameterNames(symbols.metadata, method.rid);
+    const out: Child[] = [];
+    const home = (kind: 'local' | 'argument', index: number) => ({ kind, threadId: frame.threadId, frameIndex: frame.nativeIndex, index });
+
+    if (!isStatic && args[0]) {
+      if (this.isCompilerClass(args[0])) out.push(...(await this.flatten(args[0], 0)));
+      else out.push({ name: 'this', value: args[0], home: home('argument', 0) });
+    }
+    args.forEach((value, index) => {
+      const position = isStatic ? index : index - 1;
+      if (value && position >= 0) out.push({ name: names[position] ?? `arg${position}`, value, home: home('argument', index) });
+    });
+    const inScope = symbols
+      .localScopes(frame.methodToken)
+      .filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset)
+      .flatMap((s) => s.variables);
+    for (const variable of inScope) {
+      const value = locals[variable.slot];
+      if (!value || variable.hidden) continue;
+      if (CLOSURE_LOCALS.test(variable.name)) out.push(...(await this.flatten(value, 0)));
+      else out.push({ name: variable.name, value, home: home('local', variable.slot) });
+    }
+    return dedupe(out);
+  }
+
+  /** A closure or state machine object: its captured / hoisted variables under their source names. */
+  private async flatten(value: NativeValue, depth: number): Promise<Child[]> {
+    if (value.null || depth > 4) return [];
+    const fields: { name: string; module: number; type: number; field: number }[] = [];
+    for (const type of value.chain ?? []) {
+      const view = this.reader.catalog.view(type);
+      for (const f of view?.fields ?? []) if (!f.isStatic) fields.push({ name: f.name, module: view!.module, type: view!.token, field: f.token });
+    }
+    const native = this.native();
+    if (!native || fields.length === 0) return [];
+    const { values } = await native.call('fields', { h: value.h, fields: fields.map(({ module, type, field }) => ({ module, type, field })) });
+    const out: Child[] = [];
+    for (const [i, f] of fields.entries()) {
+      const read = values[i];
+      if (!read || !('h' in read)) continue;
+      const fieldHome = { kind: 'field' as const, h: value.h, module: f.module, type: f.type, field: f.field };
+      if (f.name === OUTER_THIS) out.unshift({ name: 'this', value: read, home: fieldHome });
+      else if (CLOSURE_LOCALS.test(f.name)) out.push(...(await this.flatten(read, depth + 1)));
+      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home: fieldHome });
+      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home: fieldHome });
+    }
+    return out;
+  }
+
+  /** Display classes (`<>c__DisplayClass…`) and state machines (`<Name>d__N`) the compiler made. */
+  private isCompilerClass(value: NativeValue): boolean {
+    const view = this.reader.catalog.view(value.chain?.[0]);
+    const name = view?.fullName.split(/[+.]/).pop() ?? '';
+    return name.startsWith('<>c__DisplayClass') || /^<.+>d__\d+/.test(name) || name === '<>c';
+  }
+}
+
+/** The innermost declaration of a name wins (a local shadows a captured variable of the same name). */
+function dedupe(children: Child[]): Child[] {
+  const byName = new Map<string, Child>();
+  for (const child of children) byName.set(child.name, child);
+  return [...byName.values()];
+}

@@ -1,0 +1,113 @@
+/**
+ * Runs code in the stopped program (property getters, methods, ToString) through ICorDebugEval,
+ * bounded in time: past its timeout an evaluation is aborted, then rudely aborted, so the session
+ * stays usable. An exception thrown by the evaluated code answers EVALUATION_FAILED with its type and
+ * message.
+ */
+import { DebugError } from '../../../../core/errors.js';
+import { NativeError } from '../../addon.js';
+import type { CallArg, EvalOutcome, Native } from '../nativeSession.js';
+import { ElementType, type NativeValue } from './nativeValue.js';
+import type { MethodRef, TypeCatalog } from './typeCatalog.js';
+
+export const DEFAULT_EVAL_TIMEOUT_MS = 5_000;
+const ABORT_GRACE_MS = 2_000;
+
+export class FuncEval {
+  timeoutMs = DEFAULT_EVAL_TIMEOUT_MS;
+
+  constructor(
+    private readonly native: () => Native | undefined,
+    private readonly catalog: TypeCatalog,
+  ) {}
+
+  /** Calls `method` (on `self` unless static); undefined for a void method. */
+  async call(threadId: number, method: MethodRef, self: NativeValue | undefined, args: CallArg[], what: string): Promise<NativeValue | undefined> {
+    // A struct's own methods take the struct itself, never the box around it.
+    const thisArg: CallArg[] = method.isStatic || !self ? [] : [{ h: self.h, unbox: self.et === ElementType.valuetype }];
+    const outcome = await this.run(
+      what,
+      this.requireNative().call('call', {
+        threadId,
+        module: method.module,
+        method: method.token,
+        args: [...thisArg, ...args],
+        typeArgsFrom: self && !method.isStatic ? self.h : undefined,
+        declaringModule: method.declaringModule,
+        declaringType: method.declaringType,
+      }),
+    );
+    return this.result(outcome, what);
+  }
+
+  async newString(threadId: number, text: string): Promise<NativeValue> {
+    const outcome = await this.run('creating a string', this.requireNative().call('newString', { threadId, text }));
+    const value = await this.result(outcome, 'creating a string');
+    if (!value) throw new DebugError('EVALUATION_FAILED', 'the runtime created no string');
+    return value;
+  }
+
+  private async result(outcome: EvalOutcome, what: string): Promise<NativeValue | undefined> {
+    if ('value' in outcome) return outcome.value;
+    if ('void' in outcome) return undefined;
+    const type = this.catalog.name(outcome.exception.chain?.[0]);
+    const message = await this.exceptionMessage(outcome.exception);
+    throw new DebugError('EVALUATION_FAILED', `${what} threw ${type}${message ? `: ${message}` : ''}`, 'The evaluated code threw: fix the expression or inspect the values it uses.');
+  }
+
+  /** An exception object's `Message` (its `_message` field, declared by System.Exception). */
+  async exceptionMessage(exception: NativeValue): Promise<string | undefined> {
+    for (const type of exception.chain ?? []) {
+      const view = this.catalog.view(type);
+      if (view?.fullName !== 'System.Exception') continue;
+      const field = view.fields.find((f) => f.name === '_message');
+      if (!field) return undefined;
+      const { values } = await this.requireNative().call('fields', { h: exception.h, fields: [{ module: view.module, type: view.token, field: field.token }] });
+      const message = values[0];
+      return message && 'h' in message ? message.str : undefined;
+    }
+    return undefined;
+  }
+
+  private async run(what: string, started: Promise<EvalOutcome>): Promise<EvalOutcome> {
+    const native = this.requireNative();
+    const settled = started.then(
+      (outcome) => ({ outcome }),
+      (error: unknown) => ({ error }),
+    );
+    let result = await withDeadline(settled, this.timeoutMs);
+    if (!result) {
+      await native.call('abortEval', { rude: false }).catch(() => undefined);
+      result = await withDeadline(settled, ABORT_GRACE_MS);
+    }
+    if (!result) {
+      await native.call('abortEval', { rude: true }).catch(() => undefined);
+      result = await withDeadline(settled, ABORT_GRACE_MS);
+    }
+    if (!result) throw new DebugError('TIMEOUT', `${what} did not finish and could not be aborted`, 'The program may be unusable; end the session.');
+    if ('outcome' in result) return result.outcome;
+    const error = result.error;
+    if (error instanceof NativeError) {
+      const hint =
+        error.code === 'EVAL_IMPOSSIBLE'
+          ? 'Step to a line of your code (execution_step) and evaluate there.'
+          : error.code === 'EVAL_ABORTED'
+            ? `Evaluations stop after ${this.timeoutMs} ms; plain locals and fields can still be read.`
+            : undefined;
+      throw new DebugError('EVALUATION_FAILED', `${what}: ${error.message}`, hint);
+    }
+    throw error;
+  }
+
+  private requireNative(): Native {
+    const native = this.native();
+    if (!native) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
+    return native;
+  }
+}
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

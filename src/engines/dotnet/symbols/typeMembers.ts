@@ -1,0 +1,187 @@
+/**
+ * A type's members as a debugger shows them: fields (with the auto-properties they back), properties
+ * with their getters, methods by name, enum constants, and the debugger attributes
+ * ([DebuggerDisplay], [DebuggerBrowsable], [DebuggerTypeProxy]) with their arguments.
+ */
+import type { AssemblyMetadata } from './assemblyMetadata.js';
+import { BlobReader } from './blobReader.js';
+import { decodeCoded } from './metadataTables.js';
+import { fieldSig, methodSig, type MethodSig, type TypeSig } from './signatures.js';
+import { Coded, Table, token, tokenRid } from './tableSchema.js';
+
+export interface FieldInfo {
+  token: number;
+  name: string;
+  isStatic: boolean;
+  isLiteral: boolean;
+  type: TypeSig;
+  /** For `<Name>k__BackingField`: the property it backs. */
+  propertyName?: string;
+  /** [DebuggerBrowsable(Never)] (compiler backing fields carry it too). */
+  hidden: boolean;
+}
+
+export interface PropertyInfo {
+  name: string;
+  getter?: number;
+  isStatic: boolean;
+  hidden: boolean;
+}
+
+export interface DebuggerAttributes {
+  display?: string;
+  typeProxy?: string;
+  hidden: boolean;
+}
+
+const FIELD_STATIC = 0x10;
+const FIELD_LITERAL = 0x40;
+const METHOD_STATIC = 0x10;
+const SEMANTICS_GETTER = 0x2;
+const BROWSABLE_NEVER = 0;
+const BACKING_FIELD = /^<(.+)>k__BackingField$/;
+
+export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
+  const { first, last } = meta.tables.listRange(Table.TypeDef, typeRid, 'fieldList', Table.Field);
+  const fields: FieldInfo[] = [];
+  for (let rid = first; rid <= last; rid++) {
+    const row = meta.tables.row(Table.Field, rid);
+    const name = meta.tables.string(row.name!);
+    const tok = token(Table.Field, rid);
+    fields.push({
+      token: tok,
+      name,
+      isStatic: (row.flags! & FIELD_STATIC) !== 0,
+      isLiteral: (row.flags! & FIELD_LITERAL) !== 0,
+      type: fieldSig(meta.tables.blob(row.signature!)),
+      propertyName: BACKING_FIELD.exec(name)?.[1],
+      hidden: debuggerAttributes(meta, tok).hidden,
+    });
+  }
+  return fields;
+}
+
+export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyInfo[] {
+  const t = meta.tables;
+  let mapRid = 0;
+  for (let rid = 1; rid <= t.rowCount(Table.PropertyMap); rid++) {
+    if (t.row(Table.PropertyMap, rid).parent === typeRid) mapRid = rid;
+  }
+  if (!mapRid) return [];
+  const { first, last } = t.listRange(Table.PropertyMap, mapRid, 'propertyList', Table.Property);
+  const getters = new Map<number, number>();
+  for (let rid = 1; rid <= t.rowCount(Table.MethodSemantics); rid++) {
+    const row = t.row(Table.MethodSemantics, rid);
+    const owner = decodeCoded(row.association!, Coded.HasSemantics);
+    if (owner.table === Table.Property && row.semantics! & SEMANTICS_GETTER) getters.set(owner.rid, row.method!);
+  }
+  const properties: PropertyInfo[] = [];
+  for (let rid = first; rid <= last; rid++) {
+    const getter = getters.get(rid);
+    const getterInfo = getter ? meta.method(getter) : undefined;
+    properties.push({
+      name: t.string(t.row(Table.Property, rid).name!),
+      getter: getterInfo?.token,
+      isStatic: getterInfo ? (getterInfo.flags & METHOD_STATIC) !== 0 : false,
+      hidden: debuggerAttributes(meta, token(Table.Property, rid)).hidden,
+    });
+  }
+  return properties;
+}
+
+/** Methods of a type with this name (every overload), with their signatures. */
+export function methodsNamed(meta: AssemblyMetadata, typeRid: number, name: string): { token: number; sig: MethodSig; isStatic: boolean }[] {
+  const { first, last } = meta.tables.listRange(Table.TypeDef, typeRid, 'methodList', Table.MethodDef);
+  const found: { token: number; sig: MethodSig; isStatic: boolean }[] = [];
+  for (let rid = first; rid <= last; rid++) {
+    const row = meta.tables.row(Table.MethodDef, rid);
+    if (meta.tables.string(row.name!) !== name) continue;
+    found.push({ token: token(Table.MethodDef, rid), sig: methodSig(meta.tables.blob(row.signature!)), isStatic: (row.flags! & METHOD_STATIC) !== 0 });
+  }
+  return found;
+}
+
+/** A method's parameter names by position (metadata Param rows, sequence 1 = the first). */
+export function parameterNames(meta: AssemblyMetadata, methodRid: number): string[] {
+  const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);
+  const names: string[] = [];
+  for (let rid = first; rid <= last; rid++) {
+    const row = meta.tables.row(Table.Param, rid);
+    if (row.sequence! > 0) names[row.sequence! - 1] = meta.tables.string(row.name!);
+  }
+  return names;
+}
+
+/** An enum's named values (literal static fields), for names and flags. */
+export function enumConstants(meta: AssemblyMetadata, typeRid: number): { name: string; value: bigint }[] {
+  const values = new Map<number, bigint>();
+  const t = meta.tables;
+  for (let rid = 1; rid <= t.rowCount(Table.Constant); rid++) {
+    const row = t.row(Table.Constant, rid);
+    const parent = decodeCoded(row.parent!, Coded.HasConstant);
+    if (parent.table === Table.Field) values.set(parent.rid, constantValue(row.type! & 0xff, t.blob(row.value!)));
+  }
+  return fieldsOf(meta, typeRid)
+    .filter((f) => f.isLiteral && f.isStatic)
+    .flatMap((f) => {
+      const value = values.get(tokenRid(f.token));
+      return value === undefined ? [] : [{ name: f.name, value }];
+    });
+}
+
+export function debuggerAttributes(meta: AssemblyMetadata, target: number): DebuggerAttributes {
+  const found: DebuggerAttributes = { hidden: false };
+  for (const attribute of meta.customAttributes(target)) {
+    const r = new BlobReader(attribute.value);
+    if (attribute.value.length < 2 || r.u16() !== 0x0001) continue;
+    switch (attribute.type) {
+      case 'System.Diagnostics.DebuggerDisplayAttribute':
+        found.display = serString(r);
+        break;
+      case 'System.Diagnostics.DebuggerBrowsableAttribute':
+        found.hidden = r.u32() === BROWSABLE_NEVER;
+        break;
+      case 'System.Diagnostics.DebuggerTypeProxyAttribute':
+        found.typeProxy = serString(r);
+        break;
+    }
+  }
+  return found;
+}
+
+/** Whether a type's attribute list holds [Flags]. */
+export function isFlagsEnum(meta: AssemblyMetadata, typeRid: number): boolean {
+  return meta.customAttributes(token(Table.TypeDef, typeRid)).some((a) => a.type === 'System.FlagsAttribute');
+}
+
+/** A SerString (II.23.3): 0xFF for null, else a compressed length and UTF-8 bytes. */
+function serString(r: BlobReader): string | undefined {
+  if (r.bytes[r.pos] === 0xff) return undefined;
+  const length = r.compressedUnsigned();
+  return r.bytesOf(length).toString('utf8');
+}
+
+function constantValue(et: number, blob: Buffer): bigint {
+  switch (et) {
+    case 0x02:
+    case 0x04:
+      return BigInt(blob.readInt8(0));
+    case 0x05:
+      return BigInt(blob.readUInt8(0));
+    case 0x03:
+    case 0x07:
+      return BigInt(blob.readUInt16LE(0));
+    case 0x06:
+      return BigInt(blob.readInt16LE(0));
+    case 0x08:
+      return BigInt(blob.readInt32LE(0));
+    case 0x09:
+      return BigInt(blob.readUInt32LE(0));
+    case 0x0a:
+      return blob.readBigInt64LE(0);
+    case 0x0b:
+      return blob.readBigUInt64LE(0);
+    default:
+      return 0n;
+  }
+}
