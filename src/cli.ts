@@ -9,7 +9,8 @@ const HELP = `debugbridge ${VERSION} — debug real .NET, Python and Node.js pro
 
 Usage:
   debugbridge                 run the MCP server on stdio (what an MCP client starts)
-  debugbridge demo            a scripted debugging session on the bundled samples, through the real MCP client
+  debugbridge demo [python|node|dotnet]
+                              a scripted debugging session on the bundled samples, through the real MCP client
   debugbridge doctor          which runtimes and adapters work here, and how to fix the others
   debugbridge reload [options] -- <server command…>
                               hot-reload proxy for MCP servers you develop (debugbridge reload --help)
