@@ -2,7 +2,6 @@
 // prebuildify runs "<node-gyp> rebuild --target=V --devdir=D --arch=A --release"; this stands in for
 // node-gyp and runs cmake-js instead. Only --arch and --debug/--release are passed on: in cmake-js
 // --target names a CMake target, not a Node version (the addon is Node-API, version-independent).
-// DEBUGBRIDGE_CMAKE_TOOLCHAIN (set by scripts/prebuild.mjs when cross-compiling) names a CMake toolchain file.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -14,6 +13,5 @@ for (const arg of process.argv.slice(2)) {
   if (arg.startsWith('--arch=')) args.push('--arch', arg.slice('--arch='.length));
   if (arg === '--debug') args.push('--debug');
 }
-if (process.env.DEBUGBRIDGE_CMAKE_TOOLCHAIN) args.push(`--CDCMAKE_TOOLCHAIN_FILE=${process.env.DEBUGBRIDGE_CMAKE_TOOLCHAIN}`);
 const result = spawnSync(process.execPath, [cmakeJs, ...args], { stdio: 'inherit' });
 process.exit(result.status ?? 1);
