@@ -20,6 +20,8 @@ const FIXTURES = fileURLToPath(new URL('../fixtures/e2e/python/', import.meta.ur
 const program = join(FIXTURES, 'workflow.py');
 const line = (marker: string) => markerLine(program, `BP:${marker}`);
 const hasDebugpy = ['/usr/bin/python3', 'python3'].some((py) => hasCommand(py, ['-c', 'import debugpy']));
+// Process checks read /proc.
+const onLinux = process.platform === 'linux';
 
 interface Shell {
   code: number;
@@ -63,7 +65,7 @@ async function daemonPid(env: NodeJS.ProcessEnv): Promise<number> {
   return Number(/\(pid (\d+)\)/.exec(status.stdout)![1]);
 }
 
-describe.runIf(requireRuntime('python with debugpy', hasDebugpy))('debugbridge call from a shell (python)', () => {
+describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('debugbridge call from a shell (python)', () => {
   const runtimeDir = mkdtempSync(join(tmpdir(), 'dbb-shell-run-'));
   const env = shellEnv(runtimeDir);
   afterAll(async () => {
@@ -140,7 +142,7 @@ describe.runIf(requireRuntime('python with debugpy', hasDebugpy))('debugbridge c
   });
 });
 
-describe('debugbridge daemon', () => {
+describe.runIf(onLinux)('debugbridge daemon', () => {
   it('ends by itself after its idle time without a client', async () => {
     const env = shellEnv(mkdtempSync(join(tmpdir(), 'dbb-shell-idle-')), { DEBUGBRIDGE_DAEMON_IDLE_MS: '1000' });
     const started = await debugbridge(env, 'daemon', 'start');
