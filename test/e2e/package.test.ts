@@ -57,6 +57,11 @@ describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('th
     expect(readdirSync(join(pkg, 'node_modules')).filter((d) => BUILD_TOOLS.includes(d))).toEqual([]);
     console.log(`installed size: ${sizeOf(prefix)} (package ${sizeOf(pkg)}, ${readdirSync(join(pkg, 'node_modules')).length} top-level dependencies)`);
 
+    // npm sets new modification times on every file it installs: the catalog must still be current.
+    const catalog = (await import(join(pkg, 'dist', 'server', 'toolCatalog.js'))) as typeof import('../../src/server/toolCatalog.js');
+    const { VERSION } = (await import(join(pkg, 'dist', 'version.js'))) as typeof import('../../src/version.js');
+    expect(catalog.loadCatalog(VERSION)?.tools.length).toBeGreaterThan(20);
+
     const { out } = doctor(prefix);
     expect(out).toMatch(/ok {7}python/);
     if (requireRuntime('dotnet', findDotnet() !== undefined)) expect(out).toMatch(/ok {7}dotnet/);
