@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// `npm run prebuild`: builds the addon with prebuildify (driving cmake-js) into
-// prebuilds/<platform>-<arch>/, stripped, Node-API tagged. A SOURCES.sha256 beside the binary records
-// which native sources it was built from; when they have not changed the build is skipped (npm also
-// runs this script before `npm run build`; use --force to rebuild anyway).
+// `npm run build:prebuild [-- --arch=arm64] [-- --force]`: builds the addon with prebuildify (driving
+// cmake-js) into prebuilds/<platform>-<arch>/, stripped, Node-API tagged. A SOURCES.sha256 beside the
+// binary records which native sources it was built from; when they have not changed the build is
+// skipped (--force rebuilds anyway). An --arch other than this machine's cross-compiles where a
+// toolchain is known (linux-arm64 on Linux: Debian's g++-aarch64-linux-gnu).
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,9 +14,16 @@ import { fileURLToPath } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const force = process.argv.includes('--force');
-const arch = process.env.PREBUILD_ARCH || process.arch;
-const folder = join(root, 'prebuilds', `${process.platform}-${arch}`);
+const archArg = process.argv.find((a) => a.startsWith('--arch='));
+const arch = archArg ? archArg.slice('--arch='.length) : process.env.PREBUILD_ARCH || process.arch;
+const target = `${process.platform}-${arch}`;
+const folder = join(root, 'prebuilds', target);
 const stamp = join(folder, 'SOURCES.sha256');
+
+/** Cross toolchains by target, when it is not this machine's own platform. */
+const CROSS = {
+  'linux-arm64': { toolchain: join(root, 'scripts', 'toolchains', 'linux-arm64.cmake'), compiler: 'aarch64-linux-gnu-g++', strip: 'aarch64-linux-gnu-strip', apt: 'g++-aarch64-linux-gnu' },
+};
 
 function files(dir) {
   return readdirSync(dir)
@@ -42,19 +50,49 @@ if (!force && hasBinary && existsSync(stamp) && readFileSync(stamp, 'utf8').trim
   process.exit(0);
 }
 
-const prebuildify = join(dirname(require.resolve('prebuildify/package.json')), 'bin.js');
-const nodeGyp = join(root, 'scripts', process.platform === 'win32' ? 'cmake-js-as-node-gyp.cmd' : 'cmake-js-as-node-gyp.mjs');
-const startedAt = Date.now();
-const result = spawnSync(process.execPath, [prebuildify, '--napi', '--strip', `--arch=${arch}`, '--node-gyp', nodeGyp], {
-  cwd: root,
-  stdio: 'inherit',
-});
-const built =
-  existsSync(folder) && readdirSync(folder).some((f) => f.endsWith('.node') && statSync(join(folder, f)).mtimeMs >= startedAt - 2_000);
-// prebuildify can report a failed node-gyp run and still exit 0: check that a binary was written.
-if (result.status !== 0 || !built) {
-  process.stderr.write('prebuild: FAILED, no binary was written\n');
-  process.exit(result.status || 1);
+const cross = arch !== process.arch ? CROSS[target] : undefined;
+if (cross) {
+  buildCross(cross);
+} else {
+  buildNative();
 }
 writeFileSync(stamp, `${hash}\n`);
 process.stderr.write(`prebuild: wrote ${relative(root, folder)}\n`);
+
+/** This machine's own platform: prebuildify drives cmake-js (through the node-gyp stand-in) in build/. */
+function buildNative() {
+  const prebuildify = join(dirname(require.resolve('prebuildify/package.json')), 'bin.js');
+  const nodeGyp = join(root, 'scripts', process.platform === 'win32' ? 'cmake-js-as-node-gyp.cmd' : 'cmake-js-as-node-gyp.mjs');
+  const startedAt = Date.now();
+  const result = spawnSync(process.execPath, [prebuildify, '--napi', '--strip', `--arch=${arch}`, '--node-gyp', nodeGyp], { cwd: root, stdio: 'inherit' });
+  const built =
+    existsSync(folder) && readdirSync(folder).some((f) => f.endsWith('.node') && statSync(join(folder, f)).mtimeMs >= startedAt - 2_000);
+  // prebuildify can report a failed node-gyp run and still exit 0: check that a binary was written.
+  if (result.status !== 0 || !built) failed(result.status);
+}
+
+/**
+ * Another platform: cmake-js with the target's toolchain file, in a build folder of its own (build/
+ * is this machine's, and node-gyp-build would load a foreign binary found there), then strip.
+ */
+function buildCross(cross) {
+  if (spawnSync(cross.compiler, ['--version'], { stdio: 'ignore' }).status !== 0) {
+    process.stderr.write(`prebuild: cross-compiling for ${target} needs ${cross.compiler} (Debian/Ubuntu: apt-get install ${cross.apt})\n`);
+    process.exit(1);
+  }
+  const out = join(root, `build-${target}`);
+  const cmakeJs = join(dirname(require.resolve('cmake-js/package.json')), 'bin', 'cmake-js');
+  const result = spawnSync(process.execPath, [cmakeJs, 'rebuild', '--arch', arch, '--out', out, `--CDCMAKE_TOOLCHAIN_FILE=${cross.toolchain}`], { cwd: root, stdio: 'inherit' });
+  const binary = join(out, 'Release', 'debugbridge_dotnet.node');
+  if (result.status !== 0 || !existsSync(binary)) failed(result.status);
+  mkdirSync(folder, { recursive: true });
+  const dest = join(folder, 'debugbridge.node');
+  copyFileSync(binary, dest);
+  rmSync(out, { recursive: true, force: true });
+  if (spawnSync(cross.strip, ['--strip-all', dest], { stdio: 'inherit' }).status !== 0) failed(1);
+}
+
+function failed(status) {
+  process.stderr.write('prebuild: FAILED, no binary was written\n');
+  process.exit(status || 1);
+}

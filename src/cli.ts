@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * debugbridge — the MCP server on stdio, plus `demo`, `doctor` and `reload`.
+ * debugbridge — the MCP server on stdio, plus `demo`, `doctor`, `reload`, and `call` / `daemon` for shells.
  * Nothing but protocol frames may reach stdout when serving: the subcommands print, the server does not.
  */
 import { VERSION } from './version.js';
@@ -9,8 +9,14 @@ const HELP = `debugbridge ${VERSION} — debug real .NET, Python and Node.js pro
 
 Usage:
   debugbridge                 run the MCP server on stdio (what an MCP client starts)
-  debugbridge demo            a scripted debugging session on the bundled samples, through the real MCP client
+  debugbridge demo [python|node|dotnet]
+                              a scripted debugging session on the bundled samples, through the real MCP client
   debugbridge doctor          which runtimes and adapters work here, and how to fix the others
+  debugbridge call <tool> [--name value …] ['{json}'] [--json]
+                              run one tool from a shell against a background daemon that keeps the
+                              sessions between commands (started on first use; debugbridge call lists tools)
+  debugbridge daemon start|stop|status
+                              that daemon (it ends by itself after 30 minutes without a client)
   debugbridge reload [options] -- <server command…>
                               hot-reload proxy for MCP servers you develop (debugbridge reload --help)
   debugbridge --version | --help
@@ -19,6 +25,8 @@ Environment:
   DEBUGBRIDGE_LOG=debug|info|warning|error   stderr log level (default warning)
   DEBUGBRIDGE_PYTHON=/path/to/python          interpreter with debugpy
   DEBUGBRIDGE_STATE_DIR=/path                 where session files are kept
+  DEBUGBRIDGE_RUNTIME_DIR=/path               the daemon's private folder (socket, log)
+  DEBUGBRIDGE_DAEMON_IDLE_MS=1800000          the daemon's idle shutdown
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -37,6 +45,14 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'doctor': {
       const { runDoctor } = await import('./doctor.js');
       return runDoctor();
+    }
+    case 'call': {
+      const { runCall } = await import('./daemon/shellCommands.js');
+      return runCall(rest);
+    }
+    case 'daemon': {
+      const { runDaemonCommand } = await import('./daemon/shellCommands.js');
+      return runDaemonCommand(rest);
     }
     case 'reload': {
       const { runReload } = await import('./reload/index.js');

@@ -22,6 +22,7 @@ export const ErrorCodes = [
   'ATTACH_FAILED',
   'DEBUGGING_DISABLED',
   'ADAPTER_FAILED',
+  'DAEMON_UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

@@ -8,7 +8,7 @@ import { DebugError, isDebugError } from './errors.js';
 import { isGroupingNode } from './stopBuilder.js';
 import type { ScopeInfo, VariableInfo } from './types.js';
 import { capText, VALUE_CHARS } from './valueText.js';
-import { candidateNames, joinPath, parseVariablePath, type PathSegment } from './variablePath.js';
+import { candidateNames, isMemberName, joinPath, parseVariablePath, type PathSegment } from './variablePath.js';
 
 export interface VariableView {
   name: string;
@@ -115,7 +115,7 @@ export class Inspector {
     const more = vars.length > count;
     const views: VariableView[] = [];
     for (const v of vars.slice(0, count)) {
-      const path = v.evaluateName && !parentPath ? v.evaluateName : joinPath(parentPath, v.name);
+      const path = v.evaluateName && (!parentPath || !isMemberName(v.name)) ? v.evaluateName : joinPath(parentPath, v.name);
       views.push({ name: v.name, value: capText(v.value, VALUE_CHARS), type: v.type, path, hasChildren: v.ref > 0, ref: v.ref, level });
       if (v.ref > 0 && depth > 1) {
         const nested = await this.children(v.ref, path, 0, CHILDREN_PER_NESTED_LEVEL, level + 1, depth - 1);

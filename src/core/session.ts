@@ -162,7 +162,8 @@ export class Session {
   }
 
   /** Ends the session: terminates the debuggee (or detaches) and releases the engine. */
-  async end(detach: boolean): Promise<{ exitCode?: number; outputTail: string }> {
+  /** `wasRunning`: the program was still running, so ending the session terminated it (or detached from it). */
+  async end(detach: boolean): Promise<{ exitCode?: number; outputTail: string; wasRunning: boolean }> {
     const engine = this.engineInstance;
     const wasActive = this.active;
     if (engine && wasActive) {
@@ -177,7 +178,7 @@ export class Session {
     // The exit that terminate causes is part of ending the session, not an exit of its own.
     if (wasActive) this.setState('terminated');
     this.record({ type: 'ended', summary: detach ? 'Detached; the program runs on.' : 'Session ended.' });
-    return { exitCode: this.exitCodeValue, outputTail: this.outputTail() };
+    return { exitCode: this.exitCodeValue, outputTail: this.outputTail(), wasRunning: wasActive };
   }
 
   async dispose(): Promise<void> {
@@ -405,11 +406,12 @@ export class Session {
     this.record(describeEvent(event));
   }
 
-  private onStopped(event: Extract<EngineEvent, { type: 'stopped' }>): void {
+  private onStopped(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
     if (!this.active) return;
     const seq = ++this.stopSeq;
     this.frames.clear();
     this.setState('stopped');
+    const event = withoutOneShotHits(stopped, this.breakpoints);
     this.breakpoints.countHits(event.hitBreakpointIds ?? []);
     void buildStop(this.engine, event).then(
       ({ stop, frames }) => {
@@ -471,6 +473,14 @@ export class Session {
           : 'The program is not running: session_restart runs it again.';
     throw new DebugError('INVALID_STATE', `Cannot ${action}: session ${this.id} is ${this.stateName}.`, next);
   }
+}
+
+/** run_to's one-shot breakpoint is no breakpoint of the user's: a stop there is reason 'run to'. */
+function withoutOneShotHits(event: Extract<EngineEvent, { type: 'stopped' }>, breakpoints: BreakpointRegistry): Extract<EngineEvent, { type: 'stopped' }> {
+  const hits = event.hitBreakpointIds ?? [];
+  const userHits = hits.filter((id) => !breakpoints.get(id)?.temporary);
+  if (userHits.length === hits.length) return event;
+  return { ...event, reason: userHits.length ? event.reason : 'run to', hitBreakpointIds: userHits };
 }
 
 function raceAbort<T>(work: Promise<T>, signal: AbortSignal, makeError: () => Error): Promise<T> {

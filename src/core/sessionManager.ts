@@ -36,8 +36,10 @@ export class SessionManager {
     if (this.recoverable.size) this.persist();
   }
 
-  onNotify(notifier: Notifier): void {
+  /** Returns the unsubscribe: the shell daemon connects a server per client, on one manager. */
+  onNotify(notifier: Notifier): () => void {
     this.notifiers.add(notifier);
+    return () => this.notifiers.delete(notifier);
   }
 
   list(): Session[] {

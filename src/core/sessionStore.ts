@@ -1,8 +1,9 @@
 /**
  * The session file: each server keeps its sessions' configurations and breakpoints in a file of
  * its own (named by its pid) in the OS state/temp dir, never the user's cwd. A server that starts
- * later adopts the files of servers that are gone, and lists their sessions as recoverable, so
- * `session_restart` relaunches them with their breakpoints (e.g. after a hot reload).
+ * later adopts the files of servers that are gone, ran in the same working folder and changed
+ * recently, and lists their sessions as recoverable, so `session_restart` relaunches them with their
+ * breakpoints (e.g. after a hot reload). Other projects' files are left to their own servers.
  */
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir, userInfo } from 'node:os';
@@ -17,7 +18,16 @@ export interface StoredSession {
   savedAt: number;
 }
 
+/** Sessions of a server that ended longer ago than this are not offered again. */
+export const RECOVERABLE_MS = 3600 * 1000;
+/** Files untouched this long are removed, whichever folder they belong to. */
 const STALE_MS = 24 * 3600 * 1000;
+
+interface StoreFile {
+  pid?: number;
+  cwd?: string;
+  sessions?: StoredSession[];
+}
 
 export function defaultStateDir(): string {
   if (process.env.DEBUGBRIDGE_STATE_DIR) return process.env.DEBUGBRIDGE_STATE_DIR;
@@ -45,7 +55,10 @@ function isAlive(pid: number): boolean {
 export class SessionStore {
   private readonly file: string;
 
-  constructor(private readonly dir = defaultStateDir()) {
+  constructor(
+    private readonly dir = defaultStateDir(),
+    private readonly cwd = process.cwd(),
+  ) {
     this.file = join(dir, `sessions-${process.pid}.json`);
   }
 
@@ -53,7 +66,7 @@ export class SessionStore {
     return this.file;
   }
 
-  /** Takes over the files of servers that are no longer running; returns their sessions. */
+  /** Takes over the files of servers of this folder that ended recently; returns their sessions. */
   adoptOrphans(): StoredSession[] {
     let names: string[];
     try {
@@ -67,17 +80,19 @@ export class SessionStore {
       if (!m || Number(m[1]) === process.pid) continue;
       const full = join(this.dir, name);
       try {
-        if (Date.now() - statSync(full).mtimeMs > STALE_MS) {
+        const age = Date.now() - statSync(full).mtimeMs;
+        if (age > STALE_MS) {
           rmSync(full, { force: true });
           continue;
         }
         if (isAlive(Number(m[1]))) continue;
+        const stored = JSON.parse(readFileSync(full, 'utf8')) as StoreFile;
+        if (stored.cwd !== this.cwd) continue;
         // Rename first: of two servers starting at once, only one gets the file.
         const claimed = `${full}.claimed-${process.pid}`;
         renameSync(full, claimed);
-        const parsed = JSON.parse(readFileSync(claimed, 'utf8')) as { sessions?: StoredSession[] };
         rmSync(claimed, { force: true });
-        adopted.push(...(parsed.sessions ?? []));
+        if (age <= RECOVERABLE_MS) adopted.push(...(stored.sessions ?? []));
       } catch {
         // Unreadable or claimed by another server: not ours.
       }
@@ -93,7 +108,8 @@ export class SessionStore {
       }
       mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       const tmp = `${this.file}.tmp`;
-      writeFileSync(tmp, JSON.stringify({ pid: process.pid, sessions }, null, 1), { mode: 0o600 });
+      const content: StoreFile = { pid: process.pid, cwd: this.cwd, sessions };
+      writeFileSync(tmp, JSON.stringify(content, null, 1), { mode: 0o600 });
       renameSync(tmp, this.file);
     } catch {
       // Persistence is a convenience: a read-only temp dir must not break debugging.

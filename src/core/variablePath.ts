@@ -64,6 +64,14 @@ export function candidateNames(segment: PathSegment): string[] {
   }
 }
 
+/**
+ * Whether a child's name is a member, index or key of its parent. Runtimes also list computed
+ * children (debugpy's `len()`): those have no path below their parent, only an expression.
+ */
+export function isMemberName(childName: string): boolean {
+  return /^\[.*\]$/.test(childName) || /^-?\d+$/.test(childName) || /^(['"]).*\1$/s.test(childName) || /^[A-Za-z_$][\w$]*$/.test(childName);
+}
+
 /** Renders segments back to a path, for the `path` of each child shown to the agent. */
 export function joinPath(parent: string | undefined, childName: string): string {
   if (!parent) return childName;

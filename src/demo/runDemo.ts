@@ -2,6 +2,7 @@
  * `debugbridge demo`: starts this very server as an MCP client would, runs the scripted session for
  * each runtime that works here, and prints the transcript: what the agent asks, what it reads back.
  */
+import { BUILT_IN_LANGUAGES } from '../core/engineRegistry.js';
 import { checkLanguages } from '../doctor.js';
 import { McpTestClient } from './mcpClient.js';
 import { dotnetScript, nodeScript, pythonScript, type DemoStep } from './scripts.js';
@@ -12,8 +13,22 @@ const SCRIPTS: Record<string, () => DemoStep[] | undefined> = {
   dotnet: dotnetScript,
 };
 
-export async function runDemo(argv: string[], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+export const DEMO_USAGE = `Usage: debugbridge demo [${BUILT_IN_LANGUAGES.join('|')}]…
+Runs a scripted debugging session on the bundled samples through the real MCP client, for each
+language named (default: every language that works here), and prints what the agent asks and reads.
+`;
+
+export async function runDemo(argv: string[], out: NodeJS.WritableStream = process.stdout, err: NodeJS.WritableStream = process.stderr): Promise<number> {
+  if (argv.some((a) => a === '--help' || a === '-h')) {
+    out.write(DEMO_USAGE);
+    return 0;
+  }
   const wanted = argv.filter((a) => !a.startsWith('-'));
+  const unknown = wanted.filter((w) => !(BUILT_IN_LANGUAGES as readonly string[]).includes(w));
+  if (unknown.length) {
+    err.write(`debugbridge demo: unknown language ${unknown.map((u) => `"${u}"`).join(', ')}; choose ${BUILT_IN_LANGUAGES.join(', ')} (or none for all).\n\n${DEMO_USAGE}`);
+    return 2;
+  }
   const rows = await checkLanguages();
   const client = await McpTestClient.start({ stderr: 'inherit' });
   let failures = 0;

@@ -32,9 +32,10 @@ export function createServer(manager: SessionManager, version: string, catalogTo
     server.server.removeRequestHandler('tools/list');
     server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogTools as never[] }));
   }
-  manager.onNotify((session, level, message) => {
+  const unsubscribe = manager.onNotify((session, level, message) => {
     if (!server.isConnected()) return;
     server.sendLoggingMessage({ level, logger: 'debugbridge', data: { sessionId: session.id, state: session.state, message } }).catch(() => undefined);
   });
+  server.server.onclose = unsubscribe;
   return server;
 }

@@ -31,6 +31,8 @@ function stopHeadline(stop: Stop): string {
       return `Stepped to ${place}`;
     case 'pause':
       return `Paused ${at}`;
+    case 'run to':
+      return `Ran to ${place}`;
     case 'entry':
       return `Stopped on entry ${at}`;
     case 'exception': {
@@ -73,6 +75,16 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
       if (result.error) return `[${sessionId}] Wait ended (${result.error}); the program is ${result.state}.`;
       return `[${sessionId}] No stop within ${timeoutMs ?? result.waitedMs} ms; the program is ${result.state}. Call breakpoint_wait again, or execution_pause to interrupt it.`;
   }
+}
+
+/** session_stop: whether ending the session ended the program, so its exit code is not read as the program's own. */
+export function renderSessionEnd(sessionId: string, end: { detached: boolean; wasRunning: boolean; exitCode?: number; outputTail: string }): string {
+  let how: string;
+  if (!end.wasRunning) how = `Session ended; the program had already ${end.exitCode !== undefined ? `exited with code ${end.exitCode}` : 'ended'}.`;
+  else if (end.detached) how = 'Detached; the program runs on.';
+  else how = `Stopped: the session ended the program by terminating it${end.exitCode !== undefined ? ` (exit code ${end.exitCode} is that termination, not the program's own exit)` : ''}.`;
+  const tail = end.outputTail.trim() ? `\noutput (last lines):\n${end.outputTail.trimEnd()}` : '';
+  return `[${sessionId}] ${how}${tail}`;
 }
 
 export function renderBreakpoint(b: BreakpointRecord): string {

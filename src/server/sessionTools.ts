@@ -7,7 +7,7 @@ import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
 import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, startOrExplain } from './launchArgs.js';
-import { renderBreakpoints, renderEvents, renderLanguages, renderWait } from './render.js';
+import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
 import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool, type ToolContext } from './toolKit.js';
@@ -221,16 +221,20 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       title: 'Stop a session',
       description: 'Ends a session: terminates the program (or detaches with detach: true, leaving it running) and reports its exit code and last output.',
       input: { sessionId: sessionIdInput, detach: z.boolean().optional().describe('Leave the program running.') },
-      output: { ...sessionScoped, exitCode: z.number().optional(), outputTail: z.string() },
+      output: {
+        ...sessionScoped,
+        exitCode: z.number().optional(),
+        outputTail: z.string(),
+        wasRunning: z.boolean().describe('The program was still running: the session terminated it (exitCode comes from that) or, with detach, left it running.'),
+      },
       annotations: { destructiveHint: true, idempotentHint: true },
     },
     async ({ sessionId, detach }) => {
       const session = manager.get(sessionId);
-      const { exitCode, outputTail } = await session.end(detach ?? false);
+      const end = await session.end(detach ?? false);
       manager.persist();
-      const how = detach ? 'Detached; the program runs on.' : `Stopped${exitCode !== undefined ? ` (exit code ${exitCode})` : ''}.`;
-      const tail = outputTail.trim() ? `\noutput (last lines):\n${outputTail.trimEnd()}` : '';
-      return { text: `[${session.id}] ${how}${tail}`, data: { sessionId: session.id, state: session.state, exitCode, outputTail } };
+      const { exitCode, outputTail, wasRunning } = end;
+      return { text: renderSessionEnd(session.id, { ...end, detached: detach ?? false }), data: { sessionId: session.id, state: session.state, exitCode, outputTail, wasRunning } };
     },
   );
 

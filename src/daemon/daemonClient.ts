@@ -1,0 +1,167 @@
+/**
+ * A shell command's connection to the daemon: MCP over the daemon's socket, started first when none
+ * answers (a detached `debugbridge daemon run`, logging to its folder). The requests are few and
+ * sequential, so this speaks JSON-RPC itself over the server's line transport instead of loading the
+ * SDK client and its schemas, which would double the time every shell command takes.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import { createConnection, type Socket } from 'node:net';
+import { homedir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { CallToolResult, InitializeResult, JSONRPCMessage, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DebugError } from '../core/errors.js';
+import { isAlive } from '../engines/python/processTree.js';
+import { LineTransport } from '../server/lineTransport.js';
+import { loadCatalog } from '../server/toolCatalog.js';
+import { VERSION } from '../version.js';
+import { ensurePrivateDir, type DaemonPaths } from './daemonPaths.js';
+import { answers, STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
+
+const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const START_TIMEOUT_MS = 20_000;
+/** The protocol version the server was built with (any version gets an answer in the server's own). */
+const PROTOCOL_VERSION = loadCatalog(VERSION)?.latestProtocolVersion ?? '2025-06-18';
+
+type Pending = { resolve: (result: unknown) => void; reject: (error: Error) => void };
+
+export class DaemonClient {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private initialized?: InitializeResult;
+
+  private constructor(
+    private readonly transport: LineTransport,
+    private readonly socket: Socket,
+  ) {
+    transport.onmessage = (message) => this.receive(message);
+    transport.onclose = () => {
+      for (const p of this.pending.values()) p.reject(new DebugError('DAEMON_UNAVAILABLE', 'The debugbridge daemon closed the connection.', 'Run the command again; `debugbridge daemon status` shows whether it runs.'));
+      this.pending.clear();
+      socket.destroy();
+    };
+  }
+
+  /** Connects to the running daemon, or undefined when none runs. */
+  static async connectIfRunning(paths: DaemonPaths): Promise<DaemonClient | undefined> {
+    const socket = await openSocket(paths.socket);
+    return socket ? DaemonClient.over(socket) : undefined;
+  }
+
+  /** Connects to the daemon, starting one when none answers. */
+  static async connect(paths: DaemonPaths): Promise<DaemonClient> {
+    const running = await DaemonClient.connectIfRunning(paths);
+    if (running) return running;
+    await startDaemon(paths);
+    const socket = await openSocket(paths.socket);
+    if (!socket) throw new DebugError('DAEMON_UNAVAILABLE', `The debugbridge daemon started but ${paths.socket} does not answer.`, 'Run `debugbridge daemon status`, or `debugbridge daemon run` to see it in the foreground.');
+    return DaemonClient.over(socket);
+  }
+
+  private static async over(socket: Socket): Promise<DaemonClient> {
+    const client = new DaemonClient(new LineTransport(() => undefined, socket, socket), socket);
+    await client.transport.start();
+    client.initialized = await client.request<InitializeResult>('initialize', {
+      protocolVersion: PROTOCOL_VERSION,
+      capabilities: {},
+      clientInfo: { name: 'debugbridge-shell', version: VERSION },
+    });
+    await client.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    return client;
+  }
+
+  /** The version of debugbridge the daemon runs. */
+  get serverVersion(): string | undefined {
+    return this.initialized?.serverInfo.version;
+  }
+
+  async tools(): Promise<Tool[]> {
+    return (await this.request<ListToolsResult>('tools/list', {})).tools;
+  }
+
+  call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return this.request<CallToolResult>('tools/call', { name, arguments: args });
+  }
+
+  status(): Promise<DaemonStatus> {
+    return this.request<DaemonStatus>(STATUS_METHOD, {});
+  }
+
+  /** Asks the daemon to end its sessions and exit; answers once the process is gone. */
+  async stop(): Promise<DaemonStatus> {
+    const status = await this.request<DaemonStatus>(STOP_METHOD, {});
+    await this.close();
+    await waitGone(status.pid, 15_000);
+    return status;
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close();
+    this.socket.destroy();
+  }
+
+  /** Tool calls carry their own timeouts (timeoutMs): a request waits as long as the daemon works on it. */
+  private request<T>(method: string, params: Record<string, unknown>): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: resolve as (result: unknown) => void, reject });
+      this.transport.send({ jsonrpc: '2.0', id, method, params }).catch(reject);
+    });
+  }
+
+  private receive(message: JSONRPCMessage): void {
+    if (!('id' in message) || 'method' in message) return; // notifications (logging, progress) are for MCP clients
+    const pending = this.pending.get(message.id as number);
+    if (!pending) return;
+    this.pending.delete(message.id as number);
+    if ('error' in message) pending.reject(new DebugError('INTERNAL', `the daemon answered: ${message.error.message}`));
+    else pending.resolve(message.result);
+  }
+}
+
+function openSocket(path: string): Promise<Socket | undefined> {
+  return new Promise((resolve) => {
+    const socket = createConnection(path);
+    socket.once('connect', () => {
+      socket.removeAllListeners('error');
+      socket.on('error', () => undefined);
+      resolve(socket);
+    });
+    socket.once('error', () => resolve(undefined));
+  });
+}
+
+/** Starts `debugbridge daemon run` detached and waits until its socket answers. */
+async function startDaemon(paths: DaemonPaths): Promise<void> {
+  ensurePrivateDir(paths.dir);
+  const logFd = openSync(paths.log, 'w', 0o600);
+  // The daemon outlives this shell's folder: its own cwd is the home folder, launches get the caller's cwd.
+  const child = spawn(process.execPath, [CLI, 'daemon', 'run'], { detached: true, stdio: ['ignore', logFd, logFd], cwd: homedir(), windowsHide: true });
+  closeSync(logFd);
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  child.unref();
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (await answers(paths.socket)) return;
+    // Exit code 0: another command started a daemon at the same moment, and that one listens.
+    if (exited !== undefined && exited !== 0) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const log = readTail(paths.log);
+  throw new DebugError('DAEMON_UNAVAILABLE', `The debugbridge daemon did not start${exited !== undefined ? ` (exit code ${exited})` : ''}.${log ? `\nIts log:\n${log}` : ''}`, `Run \`debugbridge daemon run\` to see it fail in the foreground.`);
+}
+
+function readTail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').trim().split('\n').slice(-10).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Until the daemon has exited (a zombie waiting for a reaper counts as gone). */
+async function waitGone(pid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 20));
+}

@@ -1,0 +1,182 @@
+/**
+ * `debugbridge call` and `debugbridge daemon` from a shell: every command is its own process; the
+ * daemon that keeps the sessions between them starts on the first call, answers the same text as an
+ * MCP client gets, and is gone — with every process it started — after `daemon stop`.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { markerLine } from '../../src/demo/markers.js';
+import { CLI_PATH, McpTestClient } from '../../src/demo/mcpClient.js';
+import { descendants, isAlive, waitGone } from '../support/processTree.js';
+import { hasCommand, requireRuntime } from '../support/runtimes.js';
+
+const run = promisify(execFile);
+const FIXTURES = fileURLToPath(new URL('../fixtures/e2e/python/', import.meta.url));
+const program = join(FIXTURES, 'workflow.py');
+const line = (marker: string) => markerLine(program, `BP:${marker}`);
+const hasDebugpy = ['/usr/bin/python3', 'python3'].some((py) => hasCommand(py, ['-c', 'import debugpy']));
+// Process checks read /proc.
+const onLinux = process.platform === 'linux';
+
+interface Shell {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function shellEnv(runtimeDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, DEBUGBRIDGE_RUNTIME_DIR: runtimeDir, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-shell-state-')), ...extra };
+}
+
+/** One shell command: `debugbridge <args…>` in the fixtures folder. */
+async function debugbridge(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Shell> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI_PATH, ...args], { cwd: FIXTURES, env, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const failed = e as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
+  }
+}
+
+/** Live `debugbridge daemon run` processes serving this runtime folder. */
+function daemonsOf(runtimeDir: string): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && isAlive(Number(name)))
+    .filter((name) => {
+      try {
+        const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+        return cmdline.includes('daemon\0run') && readFileSync(`/proc/${name}/environ`, 'utf8').includes(`DEBUGBRIDGE_RUNTIME_DIR=${runtimeDir}\0`);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+async function daemonPid(env: NodeJS.ProcessEnv): Promise<number> {
+  const status = await debugbridge(env, 'daemon', 'status');
+  expect(status.code, status.stderr).toBe(0);
+  return Number(/\(pid (\d+)\)/.exec(status.stdout)![1]);
+}
+
+describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('debugbridge call from a shell (python)', () => {
+  const runtimeDir = mkdtempSync(join(tmpdir(), 'dbb-shell-run-'));
+  const env = shellEnv(runtimeDir);
+  afterAll(async () => {
+    await debugbridge(env, 'daemon', 'stop');
+  });
+
+  it('runs a whole workflow across separate commands, the daemon started on the first call', async () => {
+    expect((await debugbridge(env, 'daemon', 'status')).code).toBe(1);
+
+    // Relative paths are the shell's: the command runs in the fixtures folder.
+    const launch = await debugbridge(env, 'call', 'session_launch', '--program', 'workflow.py', '--breakpoints', `workflow.py:${line('line_total')}`, '--wait-for-stop');
+    expect(launch.code, launch.stderr).toBe(0);
+    expect(launch.stdout).toMatch(/Stopped at breakpoint #1 in line_total \(workflow\.py:\d+\)/);
+
+    const pid = await daemonPid(env);
+    expect(statSync(runtimeDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(runtimeDir, 'daemon.sock')).mode & 0o777).toBe(0o600);
+
+    const stack = await debugbridge(env, 'call', 'inspect_stack');
+    expect(stack.stdout).toMatch(/#0 line_total \(workflow\.py:\d+\)\n#1 compute_total/);
+    const variables = await debugbridge(env, 'call', 'inspect_variables', '--path', 'item');
+    expect(variables.stdout).toMatch(/'price' = 2 \(int\)/);
+    const step = await debugbridge(env, 'call', 'execution_step', '--kind', 'over');
+    expect(step.stdout).toMatch(new RegExp(`Stepped to line_total \\(workflow\\.py:${line('line_total') + 1}\\)`));
+    const evaluated = await debugbridge(env, 'call', 'inspect_evaluate', '--expression', 'subtotal * 2', '--json');
+    expect(JSON.parse(evaluated.stdout)).toMatchObject({ value: '12', type: 'int' });
+
+    const wrong = await debugbridge(env, 'call', 'inspect_evaluate', '--expression', 'subtotal +');
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/^EVALUATION_FAILED: /);
+    const usage = await debugbridge(env, 'call', 'inspect_evaluate', '--expresion', 'x');
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/^INVALID_ARGUMENT: inspect_evaluate has no argument --expresion\. It takes: .*--expression/);
+
+    const stop = await debugbridge(env, 'call', 'session_stop');
+    expect(stop.code).toBe(0);
+    expect(stop.stdout).toMatch(/the session ended the program by terminating it/);
+    expect(await daemonPid(env)).toBe(pid);
+  });
+
+  it('answers the same text an MCP client reads', async () => {
+    const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-shell-mcp-')) } });
+    try {
+      const calls: [string, Record<string, unknown>, string[]][] = [
+        ['languages_list', {}, []],
+        ['inspect_source', { file: program, line: line('accumulate') }, ['--file', program, '--line', String(line('accumulate'))]],
+      ];
+      for (const [tool, args, words] of calls) {
+        const mcp = await client.call(tool, args);
+        const shell = await debugbridge(env, 'call', tool, ...words);
+        expect(mcp.isError).toBe(false);
+        expect(shell.stdout).toBe(`${mcp.text}\n`);
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ends the sessions it holds, their programs and itself on daemon stop', async () => {
+    const launch = await debugbridge(env, 'call', 'session_launch', '--program', 'workflow.py', '--breakpoints', `workflow.py:${line('line_total')}`, '--wait-for-stop', '--json');
+    expect(launch.code, launch.stderr).toBe(0);
+    const debuggee = (JSON.parse(launch.stdout) as { pid: number }).pid;
+    const daemon = await daemonPid(env);
+    const processes = [daemon, ...descendants(daemon)];
+    expect(processes).toContain(debuggee);
+
+    const stopped = await debugbridge(env, 'daemon', 'stop');
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/stopped \(pid \d+; ended 1 running session\)/);
+    expect(isAlive(daemon)).toBe(false);
+    expect(await waitGone(processes, 5000)).toEqual([]);
+    expect(existsSync(join(runtimeDir, 'daemon.sock'))).toBe(false);
+    expect((await debugbridge(env, 'daemon', 'status')).code).toBe(1);
+  });
+});
+
+describe.runIf(onLinux)('debugbridge daemon', () => {
+  it('ends by itself after its idle time without a client', async () => {
+    const env = shellEnv(mkdtempSync(join(tmpdir(), 'dbb-shell-idle-')), { DEBUGBRIDGE_DAEMON_IDLE_MS: '1000' });
+    const started = await debugbridge(env, 'daemon', 'start');
+    expect(started.stdout).toMatch(/running \(pid \d+\)/);
+    const pid = Number(/\(pid (\d+)\)/.exec(started.stdout)![1]);
+    expect(await waitGone([pid], 15_000)).toEqual([]);
+    expect((await debugbridge(env, 'daemon', 'status')).code).toBe(1);
+  });
+
+  it('starts once for commands that come at the same moment, and again after being killed', async () => {
+    const runtimeDir = mkdtempSync(join(tmpdir(), 'dbb-shell-race-'));
+    const env = shellEnv(runtimeDir);
+    try {
+      const answers = await Promise.all([1, 2, 3].map(() => debugbridge(env, 'call', 'session_list')));
+      expect(answers.map((a) => a.code)).toEqual([0, 0, 0]);
+      await new Promise((r) => setTimeout(r, 500)); // time for a daemon that lost the race to go
+      const daemons = daemonsOf(runtimeDir);
+      expect(daemons).toHaveLength(1);
+
+      process.kill(daemons[0], 'SIGKILL');
+      expect(await waitGone(daemons, 5000)).toEqual([]);
+      expect(existsSync(join(runtimeDir, 'daemon.sock'))).toBe(true); // left behind by the killed daemon
+      const again = await debugbridge(env, 'call', 'session_list');
+      expect(again.code, again.stderr).toBe(0);
+      expect(daemonsOf(runtimeDir)).toEqual([await daemonPid(env)]);
+    } finally {
+      await debugbridge(env, 'daemon', 'stop');
+    }
+  });
+
+  it('says how it is used when the action is missing or unknown', async () => {
+    const env = shellEnv(mkdtempSync(join(tmpdir(), 'dbb-shell-usage-')));
+    const wrong = await debugbridge(env, 'daemon', 'restart');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/unknown action "restart"[\s\S]*daemon start\|stop\|status/);
+  });
+});
