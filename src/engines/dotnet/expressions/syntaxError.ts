@@ -1,0 +1,16 @@
+/** A C# expression that does not parse, or uses syntax the debugger does not evaluate. */
+export class CSharpSyntaxError extends Error {
+  override readonly name = 'CSharpSyntaxError';
+  /**
+   * @param reason what is wrong, without the position
+   * @param start offset of the offending text in the expression (0-based)
+   * @param end offset just past it
+   */
+  constructor(
+    readonly reason: string,
+    readonly start: number,
+    readonly end: number,
+  ) {
+    super(`${reason} (at column ${start + 1})`);
+  }
+}
