@@ -129,6 +129,14 @@ describe.runIf(run)('.NET debugging through MCP', () => {
     expect(afterYield.frame).toMatchObject({ name: 'Lab.Shapes.MeasureAsync', line: shapes.line('async-return') });
   });
 
+  it('steps out of an async method back to the method awaiting it', async () => {
+    const first = await launch('async', { breakpoints: [{ file: shapes.path, line: shapes.line('after-await') }] });
+    expect(first.stop?.frame.name).toBe('Lab.Shapes.MeasureAsync');
+    const out = await step(first.sessionId, 'out');
+    expect(out.frame.name).toBe('Lab.Program.Main');
+    expect([program.line('main-await'), program.line('after-main-await')]).toContain(out.frame.line);
+  });
+
   it('binds a breakpoint after an await in async Main', async () => {
     const first = await launch('async', { breakpoints: [{ file: program.path, line: program.line('after-main-await') }] });
     expect(first.stop?.frame).toMatchObject({ name: 'Lab.Program.Main', line: program.line('after-main-await') });

@@ -208,10 +208,10 @@ describe.skipIf(!available)('dotnet engine (integration)', () => {
     expect((error as DebugError).message).toContain('TMPDIR');
   });
 
-  it('answers UNSUPPORTED for what comes in part 3, and INVALID_STATE before a start', async () => {
+  it('answers INVALID_STATE before a start', async () => {
     const { engine } = start();
     await expect(engine.stackTrace(1, 0, 10)).rejects.toMatchObject({ code: 'INVALID_STATE' });
-    await expect(engine.evaluate('1+1', undefined, 'repl')).rejects.toMatchObject({ code: 'UNSUPPORTED' });
+    await expect(engine.evaluate('1+1', undefined, 'repl')).rejects.toMatchObject({ code: 'INVALID_STATE' });
     expect(existsSync(hello)).toBe(true);
   });
 });

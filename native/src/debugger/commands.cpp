@@ -180,6 +180,10 @@ const std::unordered_map<std::string, Command>& Table() {
       {"newString", NewString},
       {"abortEval", AbortEval},
       {"setValue", SetValue},
+      {"currentException", CurrentException},
+      {"keep", Keep},
+      {"unkeep", Unkeep},
+      {"sameObject", SameObject},
   };
   return table;
 }

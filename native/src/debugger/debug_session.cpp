@@ -243,6 +243,7 @@ Status DebugSession::Detach() {
 void DebugSession::Forget() {
   eval_.Fail("the debugger detached during the evaluation");
   values_.Clear();
+  kept_.Clear();
   stop_ = StopState{};
   stepper_ = StepController{};
   breakpoints_.Clear();
@@ -280,6 +281,7 @@ void DebugSession::OnExitProcess() {
   stop_ = StopState{};
   stepper_ = StepController{};
   values_ = ValueTable{};
+  kept_ = KeptObjects{};
   breakpoints_.Clear();
   modules_.Clear();
   Emit(JsonObject().Str("event", "exited").Done());

@@ -66,6 +66,7 @@ class DebugSession final : public CallbackHandler {
   BreakpointTable& Breakpoints() { return breakpoints_; }
   StepController& Stepper() { return stepper_; }
   ValueTable& Values() { return values_; }
+  KeptObjects& Kept() { return kept_; }
   const ModuleTable& ModulesView() const { return modules_; }
   /** Starts a func-eval on `thread` and lets the process run it; `reply` is answered when it ends. */
   Status Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply);
@@ -116,6 +117,7 @@ class DebugSession final : public CallbackHandler {
   BreakpointTable breakpoints_;
   StepController stepper_;
   ValueTable values_;
+  KeptObjects kept_;
   EvalRunner eval_;
 };
 

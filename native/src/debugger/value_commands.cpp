@@ -239,6 +239,29 @@ void NewString(DebugSession& s, const Args& a, Reply& reply) {
   if (!status.Ok()) reply.Fail(status);
 }
 
+void CurrentException(DebugSession& s, const Args& a, Reply& reply) {
+  ComPtr<ICorDebugThread> thread;
+  Status status = s.Thread(a["threadId"].Uint(), thread);
+  if (!status.Ok()) return reply.Fail(status);
+  ComPtr<ICorDebugValue> exception;
+  if (Failed(thread->GetCurrentException(exception.Out())) || !exception) return reply.Fail("NO_VALUE", "the thread is not stopped on an exception");
+  reply.Ok(JsonObject().Raw("value", Describe(s, exception)).Done());
+}
+
+void Keep(DebugSession& s, const Args& a, Reply& reply) {
+  reply.Ok(JsonObject().Int("kept", s.Kept().Keep(s.Values().Get(static_cast<int>(a["h"].Int())))).Done());
+}
+
+void Unkeep(DebugSession& s, const Args& a, Reply& reply) {
+  s.Kept().Drop(static_cast<int>(a["kept"].Int()));
+  reply.Ok();
+}
+
+void SameObject(DebugSession& s, const Args& a, Reply& reply) {
+  bool same = s.Kept().Same(static_cast<int>(a["kept"].Int()), s.Values().Get(static_cast<int>(a["h"].Int())));
+  reply.Ok(JsonObject().Bool("same", same).Done());
+}
+
 void AbortEval(DebugSession& s, const Args& a, Reply& reply) {
   Status status = s.AbortEvaluation(a["rude"].Bool());
   if (status.Ok()) reply.Ok();

@@ -20,8 +20,14 @@ void Items(DebugSession& s, const Args& a, Reply& reply);
 void Call(DebugSession& s, const Args& a, Reply& reply);
 /** {threadId, text} → later {value} */
 void NewString(DebugSession& s, const Args& a, Reply& reply);
+/** {threadId} → {value} (the exception the thread is stopped on) */
+void CurrentException(DebugSession& s, const Args& a, Reply& reply);
 /** {rude} → {} */
 void AbortEval(DebugSession& s, const Args& a, Reply& reply);
+/** {h} → {kept} (0 when not an object); {kept} → {}; {h, kept} → {same} */
+void Keep(DebugSession& s, const Args& a, Reply& reply);
+void Unkeep(DebugSession& s, const Args& a, Reply& reply);
+void SameObject(DebugSession& s, const Args& a, Reply& reply);
 /** {target, source} → {} (target: local / argument / field / element / static; source: primitive / null / handle) */
 void SetValue(DebugSession& s, const Args& a, Reply& reply);
 

@@ -75,6 +75,12 @@ std::string ChainJson(ComPtr<ICorDebugType> type, const ModuleTable& modules) {
 std::string ValueJson(ValueTable& table, ComPtr<ICorDebugValue> value, const ModuleTable& modules, uint32_t maxChars) {
   JsonObject json;
   json.Int("h", table.Add(value));
+  // An object's address tells two references to the same object apart (`a == b` in expressions).
+  ComPtr<ICorDebugReferenceValue> reference;
+  CORDB_ADDRESS address = 0;
+  if (!Failed(value.As(IID_ICorDebugReferenceValue, reference)) && !Failed(reference->GetValue(&address)) && address) {
+    json.Str("addr", std::to_string(address));
+  }
   bool boxed = false;
   ComPtr<ICorDebugValue> target = Target(value, &boxed);
   if (!target) {

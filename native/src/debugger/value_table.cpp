@@ -56,6 +56,48 @@ void ValueTable::PinObjects() {
   }
 }
 
+namespace {
+CORDB_ADDRESS AddressOf(const ComPtr<ICorDebugValue>& value) {
+  ComPtr<ICorDebugReferenceValue> reference;
+  CORDB_ADDRESS address = 0;
+  if (value && !Failed(value.As(IID_ICorDebugReferenceValue, reference))) reference->GetValue(&address);
+  else if (value) value->GetAddress(&address);
+  return address;
+}
+}  // namespace
+
+int KeptObjects::Keep(const ComPtr<ICorDebugValue>& value) {
+  auto object = Target(value);
+  ComPtr<ICorDebugHeapValue2> heap;
+  ComPtr<ICorDebugHandleValue> handle;
+  if (!object || Failed(object.As(IID_ICorDebugHeapValue2, heap)) || Failed(heap->CreateHandle(HANDLE_STRONG, handle.Out()))) return 0;
+  handles_.emplace_back(next_, handle);
+  return next_++;
+}
+
+void KeptObjects::Drop(int id) {
+  for (auto it = handles_.begin(); it != handles_.end(); ++it) {
+    if (it->first != id) continue;
+    it->second->Dispose();
+    handles_.erase(it);
+    return;
+  }
+}
+
+bool KeptObjects::Same(int id, const ComPtr<ICorDebugValue>& value) const {
+  for (const auto& [kept, handle] : handles_) {
+    if (kept != id) continue;
+    CORDB_ADDRESS address = AddressOf(value);
+    return address != 0 && address == AddressOf(ComPtr<ICorDebugValue>::Retain(handle.Get()));
+  }
+  return false;
+}
+
+void KeptObjects::Clear() {
+  for (auto& [id, handle] : handles_) handle->Dispose();
+  handles_.clear();
+}
+
 void ValueTable::Clear() {
   for (auto& handle : handles_) handle->Dispose();
   handles_.clear();

@@ -24,6 +24,24 @@ class ValueTable {
   std::vector<ComPtr<ICorDebugHandleValue>> handles_;
 };
 
+/**
+ * Objects the TypeScript side keeps an eye on across runs (the awaiting state machine of an async
+ * step out): strong GC handles by id, released on request or when the session ends.
+ */
+class KeptObjects {
+ public:
+  /** Keeps the object `value` refers to; 0 when it is not a heap object. */
+  int Keep(const ComPtr<ICorDebugValue>& value);
+  void Drop(int id);
+  /** Whether `value` refers to the kept object (addresses compared after GC moves). */
+  bool Same(int id, const ComPtr<ICorDebugValue>& value) const;
+  void Clear();
+
+ private:
+  int next_ = 1;
+  std::vector<std::pair<int, ComPtr<ICorDebugHandleValue>>> handles_;
+};
+
 /** Follows references (and boxes) to the value itself; empty for null. */
 ComPtr<ICorDebugValue> Target(ComPtr<ICorDebugValue> value, bool* boxed = nullptr);
 

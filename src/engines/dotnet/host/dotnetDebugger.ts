@@ -20,13 +20,14 @@ import type {
   VariableInfo,
 } from '../../../core/types.js';
 import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
+import { AsyncAwaiters } from './asyncAwaiter.js';
 import { BreakpointBook } from './breakpointBook.js';
 import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
 import type { NativeEvent } from './nativeEvents.js';
 import { Native } from './nativeSession.js';
 import { Inspection } from './inspection.js';
 import { StackReader } from './stackReader.js';
-import { asyncResumeTag, Stepper } from './stepper.js';
+import { asyncResumeTag, awaiterResumeTag, Stepper } from './stepper.js';
 
 const ENTRY = 'entry';
 /** How long a launch answer waits for the program's own module to load and its breakpoints to bind. */
@@ -38,8 +39,9 @@ export class DotnetDebugger implements HostApi {
   private readonly modules = new ModuleRegistry();
   private readonly breakpoints = new BreakpointBook(() => this.native, this.modules);
   private readonly stack = new StackReader(() => this.native, this.modules);
-  private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints);
   private readonly inspection = new Inspection(() => this.native, this.modules, this.stack);
+  private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection.reader);
+  private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
   private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
   private options?: StartOptions;
   private pid = 0;
@@ -52,6 +54,7 @@ export class DotnetDebugger implements HostApi {
   private exited = false;
   /** A stop was reported and the program has not been resumed since. */
   private reportedStop = false;
+  private stopThread = 0;
 
   constructor(private readonly emit: (event: HostEvent) => void) {}
 
@@ -141,10 +144,19 @@ export class DotnetDebugger implements HostApi {
     return this.inOrder(() => this.inspection.variables(ref, start, count));
   }
 
-  evaluate(expression: string, _frameId: number | undefined): Promise<EvaluateResult> {
+  evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
     return this.inOrder(async () => {
-      throw new DebugError('UNSUPPORTED', `evaluating ${expression} is not supported yet`, 'Read values with inspect_variables.');
+      if (!this.reportedStop) throw new DebugError('INVALID_STATE', 'evaluation needs the program stopped', 'Wait for a stop, or pause it with execution_pause.');
+      return this.inspection.evaluate(expression, frameId ?? (await this.topFrameId()));
     });
+  }
+
+  /** The innermost frame of the user's code on the stopped thread. */
+  private async topFrameId(): Promise<number> {
+    const { frames } = await this.stack.frames(this.stopThread, 0, 50);
+    const top = frames.find((f) => f.id > 0);
+    if (!top) throw new DebugError('INVALID_STATE', 'the stopped thread runs no code of yours right now', 'Step back into your code (execution_step out) or pick a thread with inspect_threads.');
+    return top.id;
   }
 
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
@@ -263,7 +275,11 @@ export class DotnetDebugger implements HostApi {
       return;
     }
     if (owners.some((o) => o.kind === 'internal' && o.tag === asyncResumeTag)) {
-      if ((await this.stepper.resumed(threadId)) === 'stop') this.stopped('step', threadId, { description: 'Step' });
+      await this.stepper.resumed(threadId);
+      return;
+    }
+    if (owners.some((o) => o.kind === 'internal' && o.tag === awaiterResumeTag)) {
+      await this.stepper.awaiterResumed(threadId);
       return;
     }
     await this.requireNative().call('release', {});
@@ -326,6 +342,8 @@ export class DotnetDebugger implements HostApi {
   private stopped(reason: string, threadId: number, extra: { hitBreakpointIds?: number[]; description?: string; exception?: ExceptionInfo }): void {
     this.stack.clear();
     this.reportedStop = true;
+    this.stopThread = threadId;
+    this.inspection.exceptionThread = reason === 'exception' ? threadId : undefined;
     this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
   }
 

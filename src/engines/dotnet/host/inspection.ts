@@ -5,10 +5,17 @@
 import { DebugError } from '../../../core/errors.js';
 import type { EvaluateResult, ScopeInfo, VariableInfo } from '../../../core/types.js';
 import type { ModuleRegistry } from './moduleRegistry.js';
+import type { NativeType } from './nativeEvents.js';
 import type { CallArg, Native, SetTarget } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
+import { formatValue, type CsValue } from '../expressions/numeric.js';
+import { Evaluator } from './evaluation/evaluator.js';
+import type { EvalValue } from './evaluation/evalValue.js';
+import { Members } from './evaluation/members.js';
+import { TypeIndex } from './evaluation/typeIndex.js';
 import { ChildLister } from './values/childLister.js';
 import { FrameLocals } from './values/frameLocals.js';
+import { formatChar, formatEnum, quoteString } from './values/formatValue.js';
 import { FuncEval } from './values/funcEval.js';
 import { ElementType, isPrimitive, type NativeValue } from './values/nativeValue.js';
 import { TypeCatalog } from './values/typeCatalog.js';
@@ -30,7 +37,10 @@ export class Inspection {
   readonly reader: ValueReader;
   private readonly lister: ChildLister;
   private readonly locals: FrameLocals;
+  private readonly evaluator: Evaluator;
   private readonly entries = new Map<number, Entry>();
+  /** `$exception` at an exception stop: the thread it was thrown on. */
+  exceptionThread?: number;
   private nextRef = 1;
 
   constructor(
@@ -43,6 +53,62 @@ export class Inspection {
     this.reader = new ValueReader(native, this.catalog, this.funcEval);
     this.lister = new ChildLister(native, this.reader);
     this.locals = new FrameLocals(native, modules, this.reader);
+    const types = new TypeIndex(modules);
+    this.evaluator = new Evaluator(modules, this.locals, this.reader, new Members(native, this.catalog, this.reader, this.funcEval, types), types);
+  }
+
+  /** A C# expression in a frame of the stopped program. */
+  async evaluate(expression: string, frameId: number): Promise<EvaluateResult> {
+    const frame = this.frame(frameId);
+    const value = await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });
+    return this.answer(value, frame);
+  }
+
+  /** The same, answering the value itself (conditions, logpoints). */
+  async evaluateValue(expression: string, frame: FrameHandle): Promise<{ value: EvalValue; text: string }> {
+    const value = await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });
+    return { value, text: (await this.answer(value, frame)).value };
+  }
+
+  private async pseudoVariables(frame: FrameHandle): Promise<Record<string, NativeValue | undefined>> {
+    if (this.exceptionThread !== frame.threadId) return {};
+    const native = this.native();
+    const current = await native?.call('currentException', { threadId: frame.threadId }).catch(() => undefined);
+    return { $exception: current?.value };
+  }
+
+  private async answer(value: EvalValue, frame: FrameHandle): Promise<EvaluateResult> {
+    switch (value.kind) {
+      case 'object':
+        return this.result(value.value, frame);
+      case 'value':
+        return { value: this.constantText(value.value, value.enumType), type: value.enumType ? this.catalog.name(value.enumType) : value.value.type, ref: 0 };
+      case 'type':
+        return { value: `{${value.type.name}}`, type: 'type', ref: 0 };
+      case 'namespace':
+        return { value: `{namespace ${value.name}}`, type: 'namespace', ref: 0 };
+      case 'void':
+        return { value: 'the expression has no value (a void call)', type: 'void', ref: 0 };
+    }
+  }
+
+  private constantText(value: CsValue, enumType?: NativeType): string {
+    if (enumType) {
+      const info = this.catalog.enumInfo(enumType);
+      if (info && typeof value.value === 'bigint') return formatEnum(value.value, info.constants, info.flags);
+    }
+    switch (value.type) {
+      case 'string':
+        return quoteString(value.value);
+      case 'char':
+        return formatChar(Number(value.value));
+      case 'bool':
+        return String(value.value);
+      case 'null':
+        return 'null';
+      default:
+        return formatValue(value);
+    }
   }
 
   /** The program ran on: every handle is gone. */
@@ -105,7 +171,14 @@ export class Inspection {
   }
 
   context(frame: FrameHandle): ReadContext {
-    return { threadId: frame.threadId, frameIndex: frame.nativeIndex };
+    return {
+      threadId: frame.threadId,
+      frameIndex: frame.nativeIndex,
+      displayHole: async (expression, self) => {
+        const value = await this.evaluator.evaluate(expression, { frame, self, pseudo: {} });
+        return value.kind === 'object' ? (await this.reader.describe(value.value, { threadId: frame.threadId, frameIndex: frame.nativeIndex }, true)).value : value.kind === 'value' ? this.constantText(value.value, value.enumType) : '?';
+      },
+    };
   }
 
   private async info(name: string, value: NativeValue, context: ReadContext): Promise<VariableInfo> {

@@ -70,6 +70,10 @@ export class ModuleRegistry {
     return this.modules.get(handle);
   }
 
+  all(): LoadedModule[] {
+    return [...this.modules.values()];
+  }
+
   withSymbols(): LoadedModule[] {
     return [...this.modules.values()].filter((m) => m.symbols);
   }

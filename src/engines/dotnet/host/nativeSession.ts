@@ -33,6 +33,10 @@ export interface NativeCommands {
   newString: [{ threadId: number; text: string }, EvalOutcome];
   abortEval: [{ rude: boolean }, object];
   setValue: [{ target: SetTarget; source: CallArg }, object];
+  currentException: [{ threadId: number }, { value: NativeValue }];
+  keep: [{ h: number }, { kept: number }];
+  unkeep: [{ kept: number }, object];
+  sameObject: [{ h: number; kept: number }, { same: boolean }];
 }
 
 /** A field of a declaring type: module handle, TypeDef token, FieldDef token. */

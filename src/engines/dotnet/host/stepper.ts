@@ -8,11 +8,13 @@ import type { StepKind } from '../../../core/types.js';
 import type { BreakpointBook } from './breakpointBook.js';
 import type { ModuleRegistry } from './moduleRegistry.js';
 import type { Native } from './nativeSession.js';
+import type { AsyncAwaiters, Awaiter } from './asyncAwaiter.js';
 import type { StackReader } from './stackReader.js';
 
 /** A step that keeps landing on hidden code gives up after this many tries and stops where it is. */
 const MAX_RESTEPS = 12;
 const ASYNC_RESUME = 'async-resume';
+const AWAITER_RESUME = 'awaiter-resume';
 
 interface ActiveStep {
   threadId: number;
@@ -20,6 +22,8 @@ interface ActiveStep {
   attempts: number;
   /** Stepping over an await: the method that must resume. */
   awaitIn?: { module: number; methodToken: number };
+  /** Stepping out of (or off the end of) an async method: the state machine awaiting it. */
+  awaiter?: Awaiter;
 }
 
 /** What the debugger does after a step event: report the stop, or let the program run on. */
@@ -33,6 +37,7 @@ export class Stepper {
     private readonly stack: StackReader,
     private readonly modules: ModuleRegistry,
     private readonly breakpoints: BreakpointBook,
+    private readonly awaiters: AsyncAwaiters,
   ) {}
 
   get stepping(): boolean {
@@ -67,6 +72,21 @@ export class Stepper {
     return 'stop';
   }
 
+  /** A resume point of the awaiting async method was hit: the step ends there if it is our awaiter. */
+  async awaiterResumed(threadId: number): Promise<StepOutcome> {
+    const step = this.active;
+    if (!step?.awaiter || !(await this.awaiters.isAwaiter(threadId, step.awaiter))) {
+      await this.native()?.call('release', {});
+      return 'running';
+    }
+    await this.disarmAwaiter(step);
+    await this.native()?.call('cancelStep', {});
+    step.threadId = threadId;
+    step.kind = 'over';
+    await this.stepFromHere(step);
+    return 'running';
+  }
+
   /** An await the step was waiting for resumed (its resume breakpoint was hit on `threadId`). */
   async resumed(threadId: number): Promise<StepOutcome> {
     const step = this.active;
@@ -88,9 +108,19 @@ export class Stepper {
   }
 
   private async finish(): Promise<void> {
+    const step = this.active;
     this.active = undefined;
     await this.native()?.call('cancelStep', {});
     await this.breakpoints.removeInternal(ASYNC_RESUME);
+    if (step) await this.disarmAwaiter(step);
+  }
+
+  private async disarmAwaiter(step: ActiveStep): Promise<void> {
+    if (!step.awaiter) return;
+    const awaiter = step.awaiter;
+    step.awaiter = undefined;
+    await this.breakpoints.removeInternal(AWAITER_RESUME);
+    await this.awaiters.forget(awaiter);
   }
 
   private async stepFromHere(step: ActiveStep): Promise<void> {
@@ -105,6 +135,11 @@ export class Stepper {
     }
     const { module, methodToken, ilOffset } = top.handle;
     const range = symbols.statementRange(methodToken, ilOffset);
+    if (step.kind !== 'into' && !step.awaiter && symbols.asyncInfo(methodToken)) {
+      // Leaving an async method that is awaited resumes its awaiter, perhaps on another thread.
+      step.awaiter = await this.awaiters.find(top.handle).catch(() => undefined);
+      for (const target of step.awaiter?.resumes ?? []) await this.breakpoints.placeInternal(AWAITER_RESUME, step.awaiter!.module, target);
+    }
     if (step.kind === 'over' && range) {
       const awaits = (symbols.asyncInfo(methodToken)?.awaits ?? []).filter((a) => a.yieldOffset >= range.start && a.yieldOffset < range.end);
       for (const a of awaits) await this.breakpoints.placeInternal(ASYNC_RESUME, module, { methodToken: a.resumeMethod, ilOffset: a.resumeOffset });
@@ -120,3 +155,4 @@ export class Stepper {
 }
 
 export const asyncResumeTag = ASYNC_RESUME;
+export const awaiterResumeTag = AWAITER_RESUME;

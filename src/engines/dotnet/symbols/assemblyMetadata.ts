@@ -147,6 +147,14 @@ export class AssemblyMetadata {
     return csharpTypeKeyword(prefix + withTypeArguments(type.name, own));
   }
 
+  /** `Namespace.Name` of a type's base type (as its `extends` names it), or '' for none. */
+  baseTypeName(typeRid: number): string {
+    const extendsCoded = this.tables.row(Table.TypeDef, typeRid).extends!;
+    if (!extendsCoded) return '';
+    const base = decodeCoded(extendsCoded, Coded.TypeDefOrRef);
+    return this.typeNameOf(base.table, base.rid);
+  }
+
   /** The namespace-qualified names of the attribute types applied to a token. */
   attributeNames(target: number): string[] {
     return this.customAttributes(target).map((a) => a.type);

@@ -112,6 +112,17 @@ export function parameterNames(meta: AssemblyMetadata, methodRid: number): strin
   return names;
 }
 
+/** The value of a literal field (`const`, enum member): its element type and raw bytes. */
+export function literalOf(meta: AssemblyMetadata, fieldToken: number): { et: number; bytes: Buffer } | undefined {
+  const t = meta.tables;
+  for (let rid = 1; rid <= t.rowCount(Table.Constant); rid++) {
+    const row = t.row(Table.Constant, rid);
+    const parent = decodeCoded(row.parent!, Coded.HasConstant);
+    if (parent.table === Table.Field && token(Table.Field, parent.rid) === fieldToken) return { et: row.type! & 0xff, bytes: t.blob(row.value!) };
+  }
+  return undefined;
+}
+
 /** An enum's named values (literal static fields), for names and flags. */
 export function enumConstants(meta: AssemblyMetadata, typeRid: number): { name: string; value: bigint }[] {
   const values = new Map<number, bigint>();

@@ -4,6 +4,8 @@ import type { NativeType } from '../nativeEvents.js';
 export interface NativeValue {
   /** Handle for further reads; valid until the program runs on. */
   h: number;
+  /** The object's address, for reference equality (references to heap objects only). */
+  addr?: string;
   null?: boolean;
   /** CorElementType of the value itself (after references and boxes). */
   et?: number;

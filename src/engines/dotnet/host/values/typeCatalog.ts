@@ -71,6 +71,27 @@ export class TypeCatalog {
     return undefined;
   }
 
+  /** Every overload of this name with `argCount` parameters, most derived type first. */
+  findMethods(chain: NativeType[], name: string, argCount: number, wantStatic?: boolean): MethodRef[] {
+    const found: MethodRef[] = [];
+    for (const type of chain) {
+      const view = this.view(type);
+      if (!view) continue;
+      for (const m of methodsNamed(view.meta, tokenRid(view.token), name)) {
+        if (m.sig.params.length !== argCount || (wantStatic !== undefined && m.isStatic !== wantStatic)) continue;
+        found.push({ module: view.module, token: m.token, sig: m.sig, isStatic: m.isStatic, declaringModule: view.module, declaringType: view.token });
+      }
+    }
+    return found;
+  }
+
+  /** Whether the type is an enum (its base type is System.Enum). */
+  isEnum(type: NativeType | undefined): boolean {
+    const view = this.view(type);
+    if (!view) return false;
+    return view.meta.baseTypeName(tokenRid(view.token)) === 'System.Enum';
+  }
+
   enumInfo(type: NativeType): { constants: { name: string; value: bigint }[]; flags: boolean } | undefined {
     const view = this.view(type);
     if (!view) return undefined;

@@ -1,0 +1,87 @@
+/**
+ * What a C# (sub)expression evaluates to in the debugger: a C# value the evaluator computes with
+ * (constants, and primitives, strings, decimals and enums read from the program), an object of the
+ * program, a type or namespace name on its way to a static member, or nothing (a void call).
+ */
+import { boolValue, integralValue, floatingValue, nullValue, stringValue, type CsValue } from '../../expressions/numeric.js';
+import type { NativeType } from '../nativeEvents.js';
+import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValue.js';
+
+export interface TypeRef {
+  module: number;
+  token: number;
+  path?: string;
+  /** C# name, for messages. */
+  name: string;
+  /** Type arguments (generic types named with them). */
+  args: NativeType[];
+}
+
+export type EvalValue =
+  /** `origin`: the program's own value, when it came from the program (a struct's `this`, an argument). */
+  | { kind: 'value'; value: CsValue; origin?: NativeValue; enumType?: NativeType }
+  | { kind: 'object'; value: NativeValue }
+  | { kind: 'type'; type: TypeRef }
+  | { kind: 'namespace'; name: string }
+  | { kind: 'void' };
+
+const INTEGRAL: Record<number, 'sbyte' | 'byte' | 'short' | 'ushort' | 'int' | 'uint' | 'long' | 'ulong' | 'char'> = {
+  [ElementType.char]: 'char',
+  [ElementType.i1]: 'sbyte',
+  [ElementType.u1]: 'byte',
+  [ElementType.i2]: 'short',
+  [ElementType.u2]: 'ushort',
+  [ElementType.i4]: 'int',
+  [ElementType.u4]: 'uint',
+  [ElementType.i8]: 'long',
+  [ElementType.u8]: 'ulong',
+  [ElementType.i]: 'long',
+  [ElementType.u]: 'ulong',
+};
+
+/** A value read from the program: primitives and strings become C# values, the rest stays an object. */
+export function fromNative(value: NativeValue): EvalValue {
+  if (value.null) return { kind: 'object', value };
+  const et = value.et;
+  if (et === ElementType.boolean) return { kind: 'value', value: boolValue(value.v === 'true'), origin: value };
+  if (et === ElementType.r4 || et === ElementType.r8) return { kind: 'value', value: floatingValue(et === ElementType.r4 ? 'float' : 'double', Number(value.v)), origin: value };
+  if (isPrimitive(et) && INTEGRAL[et!]) return { kind: 'value', value: integralValue(INTEGRAL[et!]!, BigInt(value.v ?? '0')), origin: value };
+  return { kind: 'object', value };
+}
+
+/** The CorElementType of a C# value's type, for passing it to the program. */
+export function elementTypeOf(value: CsValue): number | undefined {
+  switch (value.type) {
+    case 'bool':
+      return ElementType.boolean;
+    case 'char':
+      return ElementType.char;
+    case 'sbyte':
+      return ElementType.i1;
+    case 'byte':
+      return ElementType.u1;
+    case 'short':
+      return ElementType.i2;
+    case 'ushort':
+      return ElementType.u2;
+    case 'int':
+      return ElementType.i4;
+    case 'uint':
+      return ElementType.u4;
+    case 'long':
+      return ElementType.i8;
+    case 'ulong':
+      return ElementType.u8;
+    case 'float':
+      return ElementType.r4;
+    case 'double':
+      return ElementType.r8;
+    default:
+      return undefined;
+  }
+}
+
+export const isNullValue = (v: EvalValue) => (v.kind === 'object' && !!v.value.null) || (v.kind === 'value' && v.value.type === 'null');
+export const nullEval = (): EvalValue => ({ kind: 'value', value: nullValue() });
+export const stringEval = (text: string): EvalValue => ({ kind: 'value', value: stringValue(text) });
+export const boolEval = (b: boolean): EvalValue => ({ kind: 'value', value: boolValue(b) });

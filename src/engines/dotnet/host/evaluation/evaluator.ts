@@ -1,0 +1,457 @@
+/**
+ * Evaluates a C# expression against a stopped frame: names are the frame's variables, then members
+ * of `this` (or of the object a [DebuggerDisplay] describes), then static members of the method's
+ * type, then types and namespaces. Operators follow C# (numeric promotion, string concatenation,
+ * short-circuits, `??`, `?.`); members and calls reach into the program (members.ts).
+ */
+import { DebugError } from '../../../../core/errors.js';
+import type { Expr, Pattern, TypeSyntax } from '../../expressions/ast.js';
+import {
+  convertExplicit,
+  evaluateBinary,
+  evaluateUnary,
+  formatValue,
+  SIZEOF,
+  stringValue,
+  type CsType,
+  type CsValue,
+} from '../../expressions/numeric.js';
+import { parseExpression } from '../../expressions/parser.js';
+import type { ModuleRegistry } from '../moduleRegistry.js';
+import type { FrameHandle } from '../stackReader.js';
+import type { FrameLocals } from '../values/frameLocals.js';
+import { ElementType, type NativeValue } from '../values/nativeValue.js';
+import type { ValueReader } from '../values/valueReader.js';
+import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type TypeRef } from './evalValue.js';
+import type { Members, Place } from './members.js';
+import type { TypeIndex } from './typeIndex.js';
+
+/** What names mean while one expression is evaluated. */
+export interface Scope {
+  frame: FrameHandle;
+  /** The object whose [DebuggerDisplay] is evaluated: its members come first. */
+  self?: NativeValue;
+  /** `$exception`, `$returnValue` when there are some. */
+  pseudo: Record<string, NativeValue | undefined>;
+}
+
+const PREDEFINED_CLR: Record<string, string> = {
+  bool: 'Boolean', byte: 'Byte', sbyte: 'SByte', short: 'Int16', ushort: 'UInt16', int: 'Int32', uint: 'UInt32', long: 'Int64',
+  ulong: 'UInt64', char: 'Char', float: 'Single', double: 'Double', decimal: 'Decimal', string: 'String', object: 'Object', nint: 'IntPtr', nuint: 'UIntPtr',
+};
+
+export class Evaluator {
+  constructor(
+    private readonly modules: ModuleRegistry,
+    private readonly locals: FrameLocals,
+    private readonly reader: ValueReader,
+    private readonly members: Members,
+    private readonly types: TypeIndex,
+  ) {}
+
+  async evaluate(text: string, scope: Scope): Promise<EvalValue> {
+    let ast: Expr;
+    try {
+      ast = parseExpression(text);
+    } catch (e) {
+      throw new DebugError('EVALUATION_FAILED', `${(e as Error).message}`, 'Write a C# expression: names, members, calls, operators, casts.');
+    }
+    return new Run(this, scope).eval(ast);
+  }
+
+  // The Run below reaches these through the evaluator.
+  get parts() {
+    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types };
+  }
+}
+
+/** One evaluation: the frame's variables are read once, on first use. */
+class Run {
+  private variables?: Map<string, NativeValue>;
+  private readonly place: Place;
+  private bindings: EvalValue[] = [];
+
+  constructor(
+    private readonly evaluator: Evaluator,
+    private readonly scope: Scope,
+  ) {
+    this.place = { threadId: scope.frame.threadId, frameIndex: scope.frame.nativeIndex };
+  }
+
+  async eval(e: Expr): Promise<EvalValue> {
+    switch (e.kind) {
+      case 'literal':
+        return { kind: 'value', value: e.value };
+      case 'interpolatedString': {
+        let text = '';
+        for (const part of e.parts) text += part.kind === 'text' ? part.text : pad(await this.toText(await this.eval(part.expression), part.format), part.alignment);
+        return stringEval(text);
+      }
+      case 'name':
+        return this.name(e.name);
+      case 'pseudoVariable': {
+        const value = this.scope.pseudo[e.name];
+        if (!value) throw new DebugError('EVALUATION_FAILED', `${e.name} has no value here`, e.name === '$exception' ? 'It exists at an exception stop.' : 'It exists right after a step out of a method that returned a value.');
+        return fromNative(value);
+      }
+      case 'this':
+      case 'base':
+        return this.self();
+      case 'predefinedType':
+        return { kind: 'type', type: this.predefined(e.name) };
+      case 'memberAccess':
+        return this.member(await this.eval(e.target), e.name);
+      case 'memberBinding':
+        return this.member(this.binding(), e.name);
+      case 'elementAccess':
+        return this.element(await this.eval(e.target), e.arguments);
+      case 'elementBinding':
+        return this.element(this.binding(), e.arguments);
+      case 'invocation':
+        return this.invoke(e.target, e.arguments);
+      case 'conditionalAccess': {
+        const target = await this.eval(e.target);
+        if (await this.isNull(target)) return nullEval();
+        this.bindings.push(target);
+        try {
+          return await this.eval(e.whenNotNull);
+        } finally {
+          this.bindings.pop();
+        }
+      }
+      case 'unary':
+        return { kind: 'value', value: evaluateUnary(e.operator, await this.csValue(await this.eval(e.operand))) };
+      case 'binary':
+        return this.binary(e.operator, e.left, e.right);
+      case 'conditional':
+        return (await this.truth(await this.eval(e.condition))) ? this.eval(e.whenTrue) : this.eval(e.whenFalse);
+      case 'cast':
+        return this.cast(await this.eval(e.operand), e.type, true);
+      case 'as':
+        return this.cast(await this.eval(e.operand), e.type, false);
+      case 'is':
+        return boolEval(await this.matches(await this.eval(e.operand), e.pattern));
+      case 'typeof':
+        return stringEval(this.typeName(e.type));
+      case 'default':
+        return this.defaultOf(e.type);
+      case 'sizeof': {
+        const size = e.type.kind === 'predefinedType' ? SIZEOF[e.type.name as CsType] : undefined;
+        if (size === undefined) throw new DebugError('EVALUATION_FAILED', `sizeof(${this.typeName(e.type)}) is not a constant`);
+        return { kind: 'value', value: { type: 'int', value: BigInt(size) } };
+      }
+      case 'nameof':
+        return stringEval(e.name);
+    }
+  }
+
+  private async name(name: string): Promise<EvalValue> {
+    const variable = (await this.frameVariables()).get(name);
+    if (variable) return fromNative(variable);
+    const self = this.scope.self ?? (await this.frameVariables()).get('this');
+    if (self && !self.null) {
+      try {
+        return await this.evaluator.parts.members.instance(self, name, this.place);
+      } catch (e) {
+        if (!(e instanceof DebugError) || !/has no member/.test(e.message)) throw e;
+      }
+    }
+    const declaring = this.declaringType();
+    if (declaring) {
+      try {
+        return await this.evaluator.parts.members.static(declaring, name, this.place);
+      } catch (e) {
+        if (!(e instanceof DebugError) || !/has no static member/.test(e.message)) throw e;
+      }
+    }
+    const type = this.evaluator.parts.types.find(name, 0, this.namespace());
+    if (type) return { kind: 'type', type };
+    if (this.evaluator.parts.types.isNamespace(name)) return { kind: 'namespace', name };
+    throw new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`, 'Names here: the frame\'s variables (inspect_variables), members of this, and types.');
+  }
+
+  private async member(target: EvalValue, name: string): Promise<EvalValue> {
+    const { members, types } = this.evaluator.parts;
+    switch (target.kind) {
+      case 'object':
+        return members.instance(target.value, name, this.place);
+      case 'type':
+        return members.static(target.type, name, this.place);
+      case 'namespace': {
+        const full = `${target.name}.${name}`;
+        const type = types.find(full, 0, '');
+        if (type) return { kind: 'type', type };
+        if (types.isNamespace(full)) return { kind: 'namespace', name: full };
+        throw new DebugError('EVALUATION_FAILED', `'${full}' is neither a type nor a namespace of the loaded modules`);
+      }
+      case 'value':
+        if (target.value.type === 'string' && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(target.value.value.length) } };
+        if (target.origin) return members.instance(target.origin, name, this.place);
+        throw new DebugError('EVALUATION_FAILED', `a ${target.value.type} constant has no member '${name}' here`);
+      case 'void':
+        throw new DebugError('EVALUATION_FAILED', 'the method returns nothing');
+    }
+  }
+
+  private async element(target: EvalValue, args: Expr[]): Promise<EvalValue> {
+    const indices = await Promise.all(args.map((a) => this.eval(a)));
+    if (target.kind === 'value' && target.value.type === 'string') {
+      const i = Number((await this.csValue(indices[0]!)).value);
+      const text = target.value.value;
+      if (!(i >= 0 && i < text.length)) throw new DebugError('EVALUATION_FAILED', `index ${i} is outside the string (length ${text.length})`);
+      return { kind: 'value', value: { type: 'char', value: BigInt(text.charCodeAt(i)) } };
+    }
+    if (target.kind !== 'object') throw new DebugError('EVALUATION_FAILED', 'only arrays, strings and objects with an indexer can be indexed');
+    return this.evaluator.parts.members.element(target.value, indices, this.place);
+  }
+
+  private async invoke(target: Expr, args: Expr[]): Promise<EvalValue> {
+    const values = [];
+    for (const arg of args) values.push(await this.eval(arg));
+    let receiver: EvalValue;
+    let name: string;
+    if (target.kind === 'memberAccess') {
+      receiver = await this.eval(target.target);
+      name = target.name;
+    } else if (target.kind === 'memberBinding') {
+      receiver = this.binding();
+      name = target.name;
+    } else if (target.kind === 'name') {
+      const self = this.scope.self ?? (await this.frameVariables()).get('this');
+      const declaring = this.declaringType();
+      receiver = self && !self.null ? { kind: 'object', value: self } : declaring ? { kind: 'type', type: declaring } : { kind: 'void' };
+      name = target.name;
+    } else {
+      throw new DebugError('EVALUATION_FAILED', 'only methods can be called');
+    }
+    if (name === 'ToString' && values.length === 0 && receiver.kind === 'value') return stringEval(formatValue(receiver.value));
+    const { members } = this.evaluator.parts;
+    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place);
+    if (receiver.kind === 'type') return members.call(receiver.type, name, values, this.place);
+    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place);
+    if (receiver.kind === 'value' && receiver.value.type === 'string') {
+      return members.call(await members.materialize(receiver.value.value, this.place), name, values, this.place);
+    }
+    throw new DebugError('EVALUATION_FAILED', `${name}() cannot be called on this value`);
+  }
+
+  private async binary(op: string, leftExpr: Expr, rightExpr: Expr): Promise<EvalValue> {
+    const left = await this.eval(leftExpr);
+    if (op === '&&' || op === '||') {
+      const l = await this.truth(left);
+      if (op === '&&' ? !l : l) return boolEval(l);
+      return boolEval(await this.truth(await this.eval(rightExpr)));
+    }
+    if (op === '??') return (await this.isNull(left)) ? this.eval(rightExpr) : left;
+    const right = await this.eval(rightExpr);
+    if ((op === '==' || op === '!=') && (isNullValue(left) || isNullValue(right))) {
+      const same = (await this.isNull(left)) && (await this.isNull(right));
+      return boolEval(op === '==' ? same : !same);
+    }
+    if ((op === '==' || op === '!=') && (left.kind === 'object' || right.kind === 'object')) {
+      const same = await this.referenceEquals(left, right);
+      if (same !== undefined) return boolEval(op === '==' ? same : !same);
+    }
+    if (op === '+' && (isString(left) || isString(right))) {
+      return stringEval((await this.toText(left)) + (await this.toText(right)));
+    }
+    return { kind: 'value', value: evaluateBinary(op as never, await this.csValue(left), await this.csValue(right)) };
+  }
+
+  /** Null, or a Nullable<T> without a value. */
+  private async isNull(v: EvalValue): Promise<boolean> {
+    if (isNullValue(v)) return true;
+    if (v.kind !== 'object' || this.evaluator.parts.reader.catalog.view(v.value.chain?.[0])?.fullName !== 'System.Nullable`1') return false;
+    const [hasValue] = await this.evaluator.parts.reader.fieldsByName(v.value, ['hasValue']);
+    return hasValue?.v !== 'true';
+  }
+
+  /** Reference equality of objects; undefined when the operands are values to compare by value. */
+  private async referenceEquals(left: EvalValue, right: EvalValue): Promise<boolean | undefined> {
+    const asObject = (v: EvalValue) => (v.kind === 'object' ? v.value : undefined);
+    const a = asObject(left);
+    const b = asObject(right);
+    if (isNullValue(left) || isNullValue(right)) return isNullValue(left) && isNullValue(right);
+    if (a && b && a.et !== ElementType.string && b.et !== ElementType.string && a.addr && b.addr && !isValueLike(a) && !isValueLike(b)) return a.addr === b.addr;
+    return undefined;
+  }
+
+  /** A C# value to compute with: strings, decimals and enums are read from the program's objects. */
+  private async csValue(v: EvalValue): Promise<CsValue> {
+    if (v.kind === 'value') return v.value;
+    if (v.kind !== 'object') throw new DebugError('EVALUATION_FAILED', `a ${v.kind} is not a value`);
+    const o = v.value;
+    if (o.null) return { type: 'null', value: null };
+    if (o.et === ElementType.string) return stringValue(o.str ?? '');
+    const view = this.evaluator.parts.reader.catalog.view(o.chain?.[0]);
+    const base = this.evaluator.parts.reader.catalog.view(o.chain?.[1])?.fullName;
+    const reader = this.evaluator.parts.reader;
+    if (base === 'System.Enum') {
+      const [raw] = await reader.fieldsByName(o, ['value__']);
+      return { type: 'long', value: BigInt(raw?.v ?? '0') };
+    }
+    if (view?.fullName === 'System.Decimal') {
+      const [flags, hi, lo] = await reader.fieldsByName(o, ['_flags', '_hi32', '_lo64']);
+      const f = Number(flags?.v ?? 0);
+      const mantissa = (BigInt(hi?.v ?? 0) << 64n) | BigInt(lo?.v ?? 0);
+      return { type: 'decimal', value: { mantissa: f & 0x80000000 ? -mantissa : mantissa, scale: (f >>> 16) & 0xff } };
+    }
+    if (view?.fullName === 'System.Nullable`1') {
+      const [hasValue, inner] = await reader.fieldsByName(o, ['hasValue', 'value']);
+      return hasValue?.v === 'true' && inner ? this.csValue(fromNative(inner)) : { type: 'null', value: null };
+    }
+    throw new DebugError('EVALUATION_FAILED', `${this.evaluator.parts.reader.catalog.name(o.chain?.[0])} is an object, not a number or string here`);
+  }
+
+  private async truth(v: EvalValue): Promise<boolean> {
+    const value = await this.csValue(v);
+    if (value.type !== 'bool') throw new DebugError('EVALUATION_FAILED', `Cannot implicitly convert type '${value.type}' to 'bool'`);
+    return value.value;
+  }
+
+  /** Text for string concatenation and interpolation: ToString() of objects (func-eval). */
+  private async toText(v: EvalValue, format?: string): Promise<string> {
+    if (isNullValue(v)) return '';
+    if (v.kind === 'value') return format ? applyFormat(v.value, format) : formatValue(v.value);
+    if (v.kind === 'object') {
+      if (v.value.et === ElementType.string) return v.value.str ?? '';
+      try {
+        return formatValue(await this.csValue(v));
+      } catch {
+        const described = await this.evaluator.parts.reader.describe(v.value, { threadId: this.place.threadId, frameIndex: this.place.frameIndex });
+        return described.value.replace(/^"(.*)"$/s, '$1');
+      }
+    }
+    throw new DebugError('EVALUATION_FAILED', 'a type name is not a value');
+  }
+
+  private async cast(v: EvalValue, type: TypeSyntax, throwing: boolean): Promise<EvalValue> {
+    if (type.kind === 'predefinedType' && type.name !== 'object' && type.name !== 'string') {
+      return { kind: 'value', value: convertExplicit(await this.csValue(v), type.name as CsType) };
+    }
+    if (isNullValue(v)) return nullEval();
+    if (await this.isOfType(v, type)) return v;
+    if (!throwing) return nullEval();
+    throw new DebugError('EVALUATION_FAILED', `InvalidCastException: the value is not a ${this.typeName(type)}`);
+  }
+
+  private async matches(v: EvalValue, pattern: Pattern): Promise<boolean> {
+    switch (pattern.kind) {
+      case 'notPattern':
+        return !(await this.matches(v, pattern.pattern));
+      case 'constantPattern': {
+        const constant = await this.eval(pattern.value);
+        if (isNullValue(constant)) return isNullValue(v);
+        if (isNullValue(v)) return false;
+        const result = evaluateBinary('==', await this.csValue(v), await this.csValue(constant));
+        return result.value === true;
+      }
+      case 'typePattern':
+        return !isNullValue(v) && (await this.isOfType(v, pattern.type));
+    }
+  }
+
+  private async isOfType(v: EvalValue, type: TypeSyntax): Promise<boolean> {
+    const wanted = this.typeName(type).replace(/\?$/, '');
+    if (v.kind === 'value') return v.value.type === wanted || (wanted === 'object' && v.value.type !== 'null');
+    if (v.kind !== 'object') return false;
+    if (wanted === 'object') return true;
+    if (v.value.et === ElementType.string) return wanted === 'string' || wanted === 'System.String';
+    const catalog = this.evaluator.parts.reader.catalog;
+    return (v.value.chain ?? []).some((t) => {
+      const name = catalog.name(t);
+      return name === wanted || name.endsWith(`.${wanted}`) || name.replace(/<.*>$/, '') === wanted;
+    });
+  }
+
+  private defaultOf(type: TypeSyntax | undefined): EvalValue {
+    if (type?.kind === 'predefinedType' && type.name !== 'string' && type.name !== 'object') {
+      return { kind: 'value', value: convertExplicit({ type: 'int', value: 0n }, type.name as CsType) };
+    }
+    return nullEval();
+  }
+
+  private async self(): Promise<EvalValue> {
+    const self = this.scope.self ?? (await this.frameVariables()).get('this');
+    if (!self) throw new DebugError('EVALUATION_FAILED', "'this' is not available in a static method");
+    return fromNative(self);
+  }
+
+  private binding(): EvalValue {
+    const value = this.bindings.at(-1);
+    if (!value) throw new DebugError('EVALUATION_FAILED', 'a member binding outside ?.');
+    return value;
+  }
+
+  private async frameVariables(): Promise<Map<string, NativeValue>> {
+    if (!this.variables) {
+      const children = this.scope.self ? [] : await this.evaluator.parts.locals.read(this.scope.frame);
+      this.variables = new Map(children.map((c) => [c.name, c.value]));
+    }
+    return this.variables;
+  }
+
+  /** The type whose method the frame runs (its static members are in scope). */
+  private declaringType(): TypeRef | undefined {
+    const symbols = this.evaluator.parts.modules.get(this.scope.frame.module)?.symbols;
+    const method = symbols?.metadata.methodByToken(this.scope.frame.methodToken);
+    if (!symbols || !method) return undefined;
+    let rid = method.declaringType;
+    // Lambdas and state machines run in compiler classes nested in the type the user wrote.
+    while (symbols.metadata.type(rid).name.startsWith('<') && symbols.metadata.type(rid).enclosing) rid = symbols.metadata.type(rid).enclosing!;
+    return { module: this.scope.frame.module, token: 0x02000000 | rid, path: this.evaluator.parts.modules.get(this.scope.frame.module)?.path, name: symbols.typeName(rid), args: [] };
+  }
+
+  private namespace(): string {
+    return this.declaringType()?.name.split('.').slice(0, -1).join('.') ?? '';
+  }
+
+  private predefined(name: string): TypeRef {
+    const type = this.evaluator.parts.types.find(`System.${PREDEFINED_CLR[name] ?? name}`, 0, '');
+    if (!type) throw new DebugError('EVALUATION_FAILED', `the type ${name} is not loaded`);
+    return type;
+  }
+
+  private typeName(type: TypeSyntax): string {
+    switch (type.kind) {
+      case 'predefinedType':
+        return type.name;
+      case 'namedType':
+        return type.segments.map((s) => (s.typeArguments.length ? `${s.name}<${s.typeArguments.map((t) => this.typeName(t)).join(', ')}>` : s.name)).join('.');
+      case 'arrayType':
+        return `${this.typeName(type.elementType)}[${','.repeat(type.rank - 1)}]`;
+      case 'nullableType':
+        return `${this.typeName(type.underlyingType)}?`;
+    }
+  }
+}
+
+const isString = (v: EvalValue) => (v.kind === 'value' && v.value.type === 'string') || (v.kind === 'object' && v.value.et === ElementType.string);
+const isValueLike = (v: NativeValue) => v.et === ElementType.valuetype || !!v.boxed;
+
+function pad(text: string, alignment?: number): string {
+  if (!alignment) return text;
+  return alignment > 0 ? text.padStart(alignment) : text.padEnd(-alignment);
+}
+
+/** The standard numeric formats interpolation holes use most (F, N, D, X, P); others print plainly. */
+function applyFormat(value: CsValue, format: string): string {
+  const m = /^([FfNnDdXxPp])(\d*)$/.exec(format);
+  if (!m || (typeof value.value !== 'bigint' && typeof value.value !== 'number')) return formatValue(value);
+  const n = Number(value.value);
+  const digits = m[2] ? Number(m[2]) : undefined;
+  switch (m[1]!.toUpperCase()) {
+    case 'F':
+      return n.toFixed(digits ?? 2);
+    case 'N':
+      return n.toLocaleString('en-US', { minimumFractionDigits: digits ?? 2, maximumFractionDigits: digits ?? 2 });
+    case 'D':
+      return String(value.value).padStart(digits ?? 0, '0');
+    case 'X': {
+      const hex = BigInt.asUintN(64, BigInt(value.value as bigint)).toString(16);
+      return (m[1] === 'X' ? hex.toUpperCase() : hex).padStart(digits ?? 0, '0');
+    }
+    default:
+      return `${(n * 100).toFixed(digits ?? 2)} %`;
+  }
+}
