@@ -63,7 +63,7 @@ describe.skipIf(!available)('dotnet engine (integration)', () => {
     expect(availability.available).toBe(true);
     expect(availability.version).toMatch(/^\d+\.\d+/);
     expect(dotnetFactory.capabilities.pause).toBe(true);
-    expect(dotnetFactory.capabilities.setVariable).toBe(false);
+    expect(dotnetFactory.capabilities.setVariable).toBe(true);
     expect(dotnetFactory.claims!(fixtureProject('hello'))).toBe(true);
   });
 

@@ -21,7 +21,8 @@ std::string ModulePath(ICorDebugModule* module) {
 
 int ModuleTable::Add(ComPtr<ICorDebugModule> module) {
   int handle = next_++;
-  modules_[handle] = std::move(module);
+  CORDB_ADDRESS base = BaseOf(module.Get());
+  modules_[handle] = {std::move(module), base};
   return handle;
 }
 
@@ -33,14 +34,17 @@ int ModuleTable::Remove(ICorDebugModule* module) {
 
 ComPtr<ICorDebugModule> ModuleTable::Get(int handle) const {
   auto it = modules_.find(handle);
-  return it == modules_.end() ? ComPtr<ICorDebugModule>() : it->second;
+  return it == modules_.end() ? ComPtr<ICorDebugModule>() : it->second.module;
 }
 
 int ModuleTable::HandleOf(ICorDebugModule* module) const {
   if (!module) return 0;
+  for (const auto& [handle, known] : modules_) {
+    if (known.module.Get() == module) return handle;
+  }
   CORDB_ADDRESS base = BaseOf(module);
   for (const auto& [handle, known] : modules_) {
-    if (known.Get() == module || (base != 0 && BaseOf(known.Get()) == base)) return handle;
+    if (base != 0 && known.base == base) return handle;
   }
   return 0;
 }

@@ -31,8 +31,12 @@ class ModuleTable {
                      bool& optimizationsDisabled);
 
  private:
+  struct Entry {
+    ComPtr<ICorDebugModule> module;
+    CORDB_ADDRESS base;
+  };
   int next_ = 1;
-  std::map<int, ComPtr<ICorDebugModule>> modules_;
+  std::map<int, Entry> modules_;
 };
 
 std::string ModulePath(ICorDebugModule* module);

@@ -82,12 +82,28 @@ std::vector<ComPtr<ICorDebugFrame>> WalkFrames(ICorDebugThread* thread, size_t m
 }
 
 ComPtr<ICorDebugFrame> FrameAt(ICorDebugThread* thread, size_t index) {
+  // The innermost frame from the lazy V3 stack walk, without walking the rest of the stack: a
+  // breakpoint's condition reads it at every hit.
+  if (index == 0) {
+    ComPtr<ICorDebugThread3> thread3;
+    ComPtr<ICorDebugStackWalk> walk;
+    ComPtr<ICorDebugFrame> first;
+    if (!Failed(ComPtr<ICorDebugThread>::Retain(thread).As(IID_ICorDebugThread3, thread3)) && !Failed(thread3->CreateStackWalk(walk.Out())) &&
+        walk->GetFrame(first.Out()) == S_OK && first) {
+      return first;
+    }
+  }
   auto frames = WalkFrames(thread, index + 1);
   return index < frames.size() ? frames[index] : ComPtr<ICorDebugFrame>();
 }
 
 std::string FramesJson(ICorDebugThread* thread, size_t start, size_t count, const ModuleTable& modules) {
   constexpr size_t kMaxFrames = 10000;
+  if (start == 0 && count == 1) {
+    // The top frame alone (a step's end, a breakpoint's condition): no stack walk; `total` unknown (-1).
+    auto top = FrameAt(thread, 0);
+    return JsonObject().Raw("frames", "[" + FrameJson(top, modules) + "]").Int("total", -1).Done();
+  }
   auto frames = WalkFrames(thread, kMaxFrames);
   std::string items = "[";
   for (size_t i = start; i < frames.size() && i < start + count; ++i) {

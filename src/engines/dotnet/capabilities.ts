@@ -1,12 +1,12 @@
 import type { EngineCapabilities } from '../../core/types.js';
 
-/** What the .NET engine can do: source-level debugging from Portable PDBs; values come with part 3. */
+/** What the .NET engine can do: source-level debugging from Portable PDBs, values and C# expressions. */
 export const dotnetCapabilities: EngineCapabilities = {
-  conditionalBreakpoints: false,
-  hitConditionalBreakpoints: false,
-  logPoints: false,
+  conditionalBreakpoints: true,
+  hitConditionalBreakpoints: true,
+  logPoints: true,
   functionBreakpoints: true,
-  setVariable: false,
+  setVariable: true,
   pause: true,
   attach: true,
   restart: false,
@@ -16,7 +16,7 @@ export const dotnetCapabilities: EngineCapabilities = {
   ],
   notes: [
     'Launch (.dll, apphost, .csproj or project folder, built with `dotnet build -c Debug`) or attach by pid; line breakpoints (verified / pending until the module loads / moved), function breakpoints (`Method`, `Type.Method`, `Namespace.Type.Method`), stopOnEntry, the stack with C# names, step over / into / out with Just My Code (async-aware), pause, exceptions with type and message, output and exit code.',
-    'Not yet for .NET: variables, evaluation, conditions, hit counts, logpoints and set variable.',
+    'Values as C# shows them ([DebuggerDisplay], ToString() overrides, collections by their items, hoisted and captured variables under their names); inspect_evaluate takes C# expressions (members, calls and property getters by func-eval, indexers, operators, casts, ?., ??, interpolation, $exception) with a 5 s limit per evaluation; conditions, hit counts and logpoints ({expr} holes); set value of primitives, strings, enums and null.',
     'Code with symbols (a .pdb beside the dll or embedded) is "my code"; the rest shows as [external code] and is stepped over.',
     "Without libdbgshim (Linux) the addon uses the runtime's own libmscordbi; the debuggee must share TMPDIR and /dev/shm with debugbridge.",
   ],

@@ -16,11 +16,14 @@ export type Owner = { kind: 'user'; id: number; function: boolean } | { kind: 'i
 interface Location {
   nativeId: number;
   module: number;
+  target: CodeTarget;
   owners: Owner[];
 }
 
 interface UserRecord {
   spec: BreakpointSpec | FunctionBreakpointSpec;
+  /** Hits whose condition held, for the hit condition. */
+  hits: number;
   file?: string;
   /** Location keys this record holds. */
   placed: Set<string>;
@@ -42,7 +45,19 @@ export class BreakpointBook {
   constructor(
     private readonly native: () => Native | undefined,
     private readonly modules: ModuleRegistry,
+    /** Checks a condition, hit condition or log message when it is set (throws INVALID_ARGUMENT). */
+    private readonly validate: (spec: BreakpointSpec | FunctionBreakpointSpec) => void = () => undefined,
   ) {}
+
+  spec(id: number): BreakpointSpec | FunctionBreakpointSpec | undefined {
+    return this.records.get(id)?.spec;
+  }
+
+  /** Counts a hit whose condition held; answers the count. */
+  countHit(id: number): number {
+    const record = this.records.get(id);
+    return record ? ++record.hits : 0;
+  }
 
   /** Replaces the line breakpoints of `file`; answers one binding per spec. */
   async setLines(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
@@ -50,7 +65,8 @@ export class BreakpointBook {
       if (record.file === file) await this.drop(id);
     }
     for (const spec of specs) {
-      this.records.set(spec.id, { spec, file, placed: new Set() });
+      this.validate(spec);
+      this.records.set(spec.id, { spec, file, placed: new Set(), hits: 0 });
       for (const module of this.modules.withSymbols()) await this.bindIn(spec.id, module);
     }
     return specs.map((s) => this.binding(s.id));
@@ -62,7 +78,8 @@ export class BreakpointBook {
       if ('function' in record.spec) await this.drop(id);
     }
     for (const spec of specs) {
-      this.records.set(spec.id, { spec, placed: new Set() });
+      this.validate(spec);
+      this.records.set(spec.id, { spec, placed: new Set(), hits: 0 });
       for (const module of this.modules.withSymbols()) await this.bindIn(spec.id, module);
     }
     return specs.map((s) => this.binding(s.id));
@@ -95,6 +112,12 @@ export class BreakpointBook {
 
   async removeInternal(tag: string): Promise<void> {
     for (const [key, location] of [...this.locations]) await this.release(key, location, { kind: 'internal', tag });
+  }
+
+  /** Where a native breakpoint is: the frame it stops in, known without a stack walk. */
+  whereIs(nativeId: number): { module: number; methodToken: number; ilOffset: number } | undefined {
+    const location = this.byNativeId.get(nativeId);
+    return location && { module: location.module, ...location.target };
   }
 
   /** Who owns a native breakpoint that was hit. */
@@ -161,7 +184,7 @@ export class BreakpointBook {
       const native = this.native();
       if (!native) throw new Error('the program is not being debugged');
       const { id } = await native.call('createBreakpoint', { module, token: target.methodToken, ilOffset: target.ilOffset });
-      location = { nativeId: id, module, owners: [] };
+      location = { nativeId: id, module, target, owners: [] };
       this.locations.set(key, location);
       this.byNativeId.set(id, location);
     }

@@ -22,6 +22,7 @@ import type {
 import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
 import { BreakpointBook } from './breakpointBook.js';
+import { BreakpointRules } from './breakpointRules.js';
 import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
 import type { NativeEvent } from './nativeEvents.js';
 import { Native } from './nativeSession.js';
@@ -37,9 +38,10 @@ const RESUME_RELAY_FD = 3;
 export class DotnetDebugger implements HostApi {
   private native?: Native;
   private readonly modules = new ModuleRegistry();
-  private readonly breakpoints = new BreakpointBook(() => this.native, this.modules);
   private readonly stack = new StackReader(() => this.native, this.modules);
   private readonly inspection = new Inspection(() => this.native, this.modules, this.stack);
+  private readonly breakpoints: BreakpointBook = new BreakpointBook(() => this.native, this.modules, (spec) => this.rules.validate(spec));
+  private readonly rules = new BreakpointRules(this.breakpoints, this.inspection);
   private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection.reader);
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
   private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
@@ -264,10 +266,22 @@ export class DotnetDebugger implements HostApi {
     const owners = this.breakpoints.ownersOf(nativeId);
     const users = owners.flatMap((o) => (o.kind === 'user' ? [o] : []));
     if (users.length > 0) {
-      await this.stepper.cancel();
-      const reason = users.every((u) => u.function) ? 'function breakpoint' : 'breakpoint';
-      this.stopped(reason, threadId, { hitBreakpointIds: users.map((u) => u.id) });
-      return;
+      const ids = users.map((u) => u.id);
+      const where = this.rules.needsFrame(ids) ? this.breakpoints.whereIs(nativeId) : undefined;
+      const decision = await this.rules.decide(ids, where && { threadId, nativeIndex: 0, ...where });
+      for (const line of decision.logs) this.emit({ type: 'output', category: 'console', text: `${line}\n` });
+      if (decision.stop.length === 0 && !owners.some((o) => o.kind === 'internal')) {
+        this.resumed();
+        await this.requireNative().call('release', {});
+        return;
+      }
+      if (decision.stop.length > 0) {
+        await this.stepper.cancel();
+        const stopping = users.filter((u) => decision.stop.includes(u.id));
+        const reason = stopping.every((u) => u.function) ? 'function breakpoint' : 'breakpoint';
+        this.stopped(reason, threadId, { hitBreakpointIds: decision.stop, description: decision.description });
+        return;
+      }
     }
     if (owners.some((o) => o.kind === 'internal' && o.tag === ENTRY)) {
       await this.breakpoints.removeInternal(ENTRY);

@@ -64,6 +64,11 @@ export class Inspection {
     return this.answer(value, frame);
   }
 
+  /** Checks an expression's syntax (throws EVALUATION_FAILED). */
+  parse(expression: string): void {
+    this.evaluator.parse(expression);
+  }
+
   /** The same, answering the value itself (conditions, logpoints). */
   async evaluateValue(expression: string, frame: FrameHandle): Promise<{ value: EvalValue; text: string }> {
     const value = await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });

@@ -47,6 +47,7 @@ const STATE_MACHINE_HOISTED_LOCAL_SCOPES = '6da9a61e-f8c7-4874-be62-68bc5630df71
 export class PortablePdb {
   readonly tables: MetadataTables;
   private readonly pointsCache = new Map<number, SequencePoint[]>();
+  private scopesByMethod?: Map<number, number[]>;
   private documentNames?: string[];
   private kickoffByMoveNext?: Map<number, number>;
   private moveNextByKickoff?: Map<number, number>;
@@ -92,10 +93,16 @@ export class PortablePdb {
   /** Scopes of a method, outermost first, each with its variables' slots and names. */
   localScopes(methodRid: number): LocalScope[] {
     const t = this.tables;
+    if (!this.scopesByMethod) {
+      this.scopesByMethod = new Map();
+      for (let rid = 1; rid <= t.rowCount(Table.LocalScope); rid++) {
+        const method = t.row(Table.LocalScope, rid).method!;
+        this.scopesByMethod.set(method, [...(this.scopesByMethod.get(method) ?? []), rid]);
+      }
+    }
     const scopes: LocalScope[] = [];
-    for (let rid = 1; rid <= t.rowCount(Table.LocalScope); rid++) {
+    for (const rid of this.scopesByMethod.get(methodRid) ?? []) {
       const row = t.row(Table.LocalScope, rid);
-      if (row.method !== methodRid) continue;
       const vars = t.listRange(Table.LocalScope, rid, 'variableList', Table.LocalVariable);
       const consts = t.listRange(Table.LocalScope, rid, 'constantList', Table.LocalConstant);
       const variables: LocalScope['variables'] = [];

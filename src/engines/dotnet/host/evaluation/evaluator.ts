@@ -41,6 +41,8 @@ const PREDEFINED_CLR: Record<string, string> = {
 };
 
 export class Evaluator {
+  private readonly parsed = new Map<string, Expr>();
+
   constructor(
     private readonly modules: ModuleRegistry,
     private readonly locals: FrameLocals,
@@ -50,13 +52,22 @@ export class Evaluator {
   ) {}
 
   async evaluate(text: string, scope: Scope): Promise<EvalValue> {
-    let ast: Expr;
-    try {
-      ast = parseExpression(text);
-    } catch (e) {
-      throw new DebugError('EVALUATION_FAILED', `${(e as Error).message}`, 'Write a C# expression: names, members, calls, operators, casts.');
+    return new Run(this, scope).eval(this.parse(text));
+  }
+
+  /** Parsed once: a breakpoint condition is evaluated at every hit. */
+  parse(text: string): Expr {
+    let ast = this.parsed.get(text);
+    if (!ast) {
+      try {
+        ast = parseExpression(text);
+      } catch (e) {
+        throw new DebugError('EVALUATION_FAILED', `${(e as Error).message}`, 'Write a C# expression: names, members, calls, operators, casts.');
+      }
+      if (this.parsed.size > 500) this.parsed.clear();
+      this.parsed.set(text, ast);
     }
-    return new Run(this, scope).eval(ast);
+    return ast;
   }
 
   // The Run below reaches these through the evaluator.

@@ -40,7 +40,8 @@ export interface ReadContext {
   displayHole?: (expression: string, self: NativeValue) => Promise<string>;
 }
 
-const MAX_STRING_CHARS = 4_000;
+/** Below the server's own cap on a value (core/valueText.ts), so the full length stays in the text. */
+const MAX_STRING_CHARS = 900;
 const PRIMITIVE_TYPES: Record<number, string> = {
   0x02: 'bool',
   0x03: 'char',

@@ -1,0 +1,107 @@
+/**
+ * What a user breakpoint does when the program reaches it, decided here in the debugger host with no
+ * round trip to the server: its condition (a C# expression) must hold, its hit condition must accept
+ * the hit count, and a logpoint prints its message (`{expr}` holes evaluated) instead of stopping.
+ */
+import { DebugError } from '../../../core/errors.js';
+import { parseHitCondition } from '../../../core/hitCondition.js';
+import type { BreakpointSpec, FunctionBreakpointSpec } from '../../../core/types.js';
+import type { BreakpointBook } from './breakpointBook.js';
+import type { Inspection } from './inspection.js';
+import type { FrameHandle } from './stackReader.js';
+
+type Spec = BreakpointSpec | FunctionBreakpointSpec;
+
+export interface HitDecision {
+  /** The breakpoints that stop the program (empty: it runs on). */
+  stop: number[];
+  /** Why, when a condition could not be evaluated. */
+  description?: string;
+  /** Logpoint lines to print. */
+  logs: string[];
+}
+
+export class BreakpointRules {
+  constructor(
+    private readonly book: BreakpointBook,
+    private readonly inspection: Inspection,
+  ) {}
+
+  /** Throws INVALID_ARGUMENT for a hit condition or an expression that cannot be parsed. */
+  validate(spec: Spec): void {
+    if (spec.hitCondition?.trim()) parseHitCondition(spec.hitCondition);
+    const expressions = [spec.condition, ...('logMessage' in spec && spec.logMessage ? holes(spec.logMessage) : [])];
+    for (const expression of expressions) {
+      if (!expression?.trim()) continue;
+      try {
+        this.inspection.parse(expression);
+      } catch (e) {
+        throw new DebugError('INVALID_ARGUMENT', `breakpoint #${spec.id}: ${expression}: ${(e as Error).message}`, 'Write the condition as a C# expression.');
+      }
+    }
+  }
+
+  /** Whether deciding needs the frame (a condition or a logpoint): reading it costs a stack walk. */
+  needsFrame(ids: number[]): boolean {
+    return ids.some((id) => {
+      const spec = this.book.spec(id);
+      return !!spec && (!!spec.condition?.trim() || ('logMessage' in spec && spec.logMessage !== undefined));
+    });
+  }
+
+  async decide(ids: number[], frame: FrameHandle | undefined): Promise<HitDecision> {
+    const decision: HitDecision = { stop: [], logs: [] };
+    for (const id of ids) {
+      const spec = this.book.spec(id);
+      if (!spec) continue;
+      if (spec.condition?.trim()) {
+        const held = await this.holds(spec.condition, frame).catch((e: unknown) => e as Error);
+        if (held instanceof Error) {
+          decision.stop.push(id);
+          decision.description = `The condition of breakpoint #${id} (${spec.condition}) could not be evaluated: ${held.message}`;
+          continue;
+        }
+        if (!held) continue;
+      }
+      const count = this.book.countHit(id);
+      if (spec.hitCondition?.trim() && !parseHitCondition(spec.hitCondition)(count)) continue;
+      if ('logMessage' in spec && spec.logMessage !== undefined) {
+        decision.logs.push(await this.message(spec.logMessage, frame));
+        continue;
+      }
+      decision.stop.push(id);
+    }
+    return decision;
+  }
+
+  private async holds(condition: string, frame: FrameHandle | undefined): Promise<boolean> {
+    if (!frame) throw new Error('the breakpoint is in code without symbols');
+    const { value } = await this.inspection.evaluateValue(condition, frame);
+    if (value.kind !== 'value' || value.value.type !== 'bool') throw new Error('the condition is not a bool');
+    return value.value.value;
+  }
+
+  /** `{expr}` holes evaluated; a hole that fails shows its error in angle brackets. */
+  private async message(template: string, frame: FrameHandle | undefined): Promise<string> {
+    const parts = template.split(/(\{[^{}]+\})/);
+    let out = '';
+    for (const part of parts) {
+      if (!/^\{[^{}]+\}$/.test(part)) {
+        out += part;
+        continue;
+      }
+      try {
+        if (!frame) throw new Error('no frame');
+        const { text } = await this.inspection.evaluateValue(part.slice(1, -1), frame);
+        out += text.replace(/^"(.*)"$/s, '$1');
+      } catch (e) {
+        out += `<${(e as Error).message}>`;
+      }
+    }
+    return out;
+  }
+}
+
+function holes(message: string): string[] {
+  return [...message.matchAll(/\{([^{}]+)\}/g)].map((m) => m[1]!);
+}

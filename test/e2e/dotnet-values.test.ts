@@ -1,0 +1,242 @@
+/**
+ * .NET values and C# expressions through the real MCP server: every value kind as C# shows it,
+ * children and paging, [DebuggerDisplay], evaluation (with func-eval, a throwing and a never-ending
+ * getter), set value, conditions, hit counts, logpoints, `$exception` and debug_probe.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { McpTestClient } from '../../src/demo/mcpClient.js';
+import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
+import { buildFixture } from '../fixtures/dotnet/fixtures.js';
+import { fixtureSource } from '../fixtures/dotnet/markers.js';
+import { requireRuntime } from '../support/runtimes.js';
+
+const run = process.platform === 'linux' && requireRuntime('dotnet', findDotnet() !== undefined);
+
+interface Variable {
+  name: string;
+  value: string;
+  type?: string;
+  path: string;
+  hasChildren: boolean;
+}
+interface Wait {
+  sessionId: string;
+  status: string;
+  stop?: { reason: string; frame: { name: string; line: number }; hitBreakpointIds: number[] };
+  exitCode?: number;
+}
+
+describe.runIf(run)('.NET values and expressions through MCP', () => {
+  let client: McpTestClient;
+  let lab: string;
+  const values = fixtureSource('lab', 'Values.cs');
+  const thrower = fixtureSource('lab', 'Thrower.cs');
+
+  beforeAll(async () => {
+    lab = buildFixture('lab');
+    client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-dotnet-values-')) } });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  afterEach(async () => {
+    const { structured } = await client.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
+    for (const s of structured.sessions) {
+      if (['running', 'stopped', 'initializing'].includes(s.state)) await client.call('session_stop', { sessionId: s.sessionId });
+    }
+  });
+
+  async function stopAtValues(): Promise<string> {
+    const r = await client.call<Wait>('session_launch', {
+      program: lab,
+      args: ['values'],
+      breakpoints: [{ file: values.path, line: values.line('values') }],
+      waitForStop: true,
+      timeoutMs: 30_000,
+    });
+    expect(r.structured.status, r.text).toBe('stopped');
+    return r.structured.sessionId;
+  }
+
+  async function variables(sessionId: string, args: Record<string, unknown> = {}): Promise<Variable[]> {
+    const r = await client.call<{ variables: Variable[] }>('inspect_variables', { sessionId, count: 100, ...args });
+    expect(r.isError, r.text).toBe(false);
+    return r.structured.variables;
+  }
+
+  async function evaluate(sessionId: string, expression: string): Promise<{ isError: boolean; text: string; value?: string; type?: string }> {
+    const r = await client.call<{ value: string; type?: string }>('inspect_evaluate', { sessionId, expression });
+    return { isError: r.isError, text: r.text, value: r.structured.value, type: r.structured.type };
+  }
+
+  it('shows every kind of value as C# does', async () => {
+    const sessionId = await stopAtValues();
+    const byName = new Map((await variables(sessionId)).map((v) => [v.name, `${v.value} (${v.type})`]));
+    expect(Object.fromEntries(byName)).toMatchObject({
+      flag: 'true (bool)',
+      small: '200 (byte)',
+      tiny: '-5 (sbyte)',
+      unsignedNumber: '4000000000 (uint)',
+      longValue: '-9000000000 (long)',
+      huge: '18000000000000000000 (ulong)',
+      single: '1.5 (float)',
+      real: '0.1 (double)',
+      money: '19.99 (decimal)',
+      letter: "'x' (char)",
+      text: '"say \\"hi\\"\\n" (string)',
+      nothing: 'null (string)',
+      when: '2024-01-02T03:04:05.0000000 (UTC) (System.DateTime)',
+      span: '01:02:03.5000000 (System.TimeSpan)',
+      id: '01234567-89ab-cdef-0123-456789abcdef (System.Guid)',
+      color: 'Green (Lab.Color)',
+      access: 'Read | Write (Lab.Access)',
+      maybe: 'null (int?)',
+      some: '5 (int?)',
+      person: 'Person { Name = Ada, Age = 36 } (Lab.Person)',
+      pair: '(2, "two") (System.ValueTuple<int, string>)',
+      order: 'Order #7 for ACME (2 lines) (Lab.Order)',
+      temperature: '21.5 C (Lab.Temperature)',
+      numbers: 'int[3] (int[])',
+      grid: 'int[2, 2] (int[,])',
+      list: 'Count = 3 (System.Collections.Generic.List<int>)',
+      dictionary: 'Count = 2 (System.Collections.Generic.Dictionary<string, int>)',
+      boxed: '42 (int)',
+    });
+  });
+
+  it('lists children: fields and auto-properties, hidden members left out, collections by their items', async () => {
+    const sessionId = await stopAtValues();
+    const names = async (path: string) => (await variables(sessionId, { path })).map((v) => `${v.name}=${v.value}`);
+    expect(await names('order')).toEqual(['Id=7', 'Customer="ACME"', 'Lines=Count = 2']);
+    expect(await names('point')).toEqual(['X=3', 'Y=4']);
+    expect(await names('grid')).toEqual(['[0, 0]=1', '[0, 1]=2', '[1, 0]=3', '[1, 1]=4']);
+    expect(await names('dictionary')).toEqual(['["one"]=1', '["two"]=2']);
+    expect(await names('set')).toEqual(['[0]="a"']);
+    expect(await names('queue')).toEqual(['[0]=1', '[1]=2']);
+    expect(await names('stack')).toEqual(['[0]=2', '[1]=1']);
+    expect(await names('order.Lines')).toEqual(['[0]="bolt"', '[1]="nut"']);
+    const page = await client.call<{ variables: Variable[]; more: boolean }>('inspect_variables', { sessionId, path: 'big', start: 999_998, count: 5 });
+    expect(page.structured.variables.map((v) => v.value)).toEqual(['999998', '999999']);
+    expect(page.structured.more).toBe(false);
+    const long = await evaluate(sessionId, 'longText');
+    expect(long.value).toMatch(/^"z{100,}"… \(100000 chars\)$/);
+  });
+
+  it('evaluates C# expressions: members, calls, indexers, operators, statics, enums, strings', async () => {
+    const sessionId = await stopAtValues();
+    const cases: [string, string, string][] = [
+      ['number + 1', '43', 'int'],
+      ['number * 2.5', '105', 'double'],
+      ['money * 2', '39.98', 'decimal'],
+      ['(long)number << 40', '46179488366592', 'long'],
+      ['order.Lines.Count', '2', 'int'],
+      ['order.Total', '5.0', 'decimal'],
+      ['order.Describe("#", 5)', '"   #7"', 'string'],
+      ['point.Length', '5', 'double'],
+      ['grid[1, 0]', '3', 'int'],
+      ['dictionary["two"]', '2', 'int'],
+      ['list[2] + numbers[0]', '31', 'int'],
+      ['color == Color.Green', 'true', 'bool'],
+      ['(int)Color.Blue', '2', 'int'],
+      ['maybe ?? -1', '-1', 'int'],
+      ['maybe == null', 'true', 'bool'],
+      ['some + 1', '6', 'int'],
+      ['nothing?.Length', 'null', 'null'],
+      ['Order.Created', '1', 'int'],
+      ['Math.Max(3, 7)', '7', 'int'],
+      ['int.MaxValue', '2147483647', 'int'],
+      ['text.ToUpper().Length', '9', 'int'],
+      ['$"{number} and {order.Customer}"', '"42 and ACME"', 'string'],
+      ['boxed is int', 'true', 'bool'],
+      ['temperature.ToString()', '"21.5 C"', 'string'],
+      ['order.Lines.Count > 1 && order.Id == 7 ? "many" : "few"', '"many"', 'string'],
+    ];
+    for (const [expression, value, type] of cases) {
+      const r = await evaluate(sessionId, expression);
+      expect({ expression, value: r.value, type: r.type, error: r.isError ? r.text : undefined }).toEqual({ expression, value, type, error: undefined });
+    }
+  });
+
+  it('answers EVALUATION_FAILED for a throwing getter and aborts one that never returns, and goes on', async () => {
+    const sessionId = await stopAtValues();
+    const boom = await evaluate(sessionId, 'tricky.Boom');
+    expect(boom.isError).toBe(true);
+    expect(boom.text).toMatch(/^EVALUATION_FAILED: .*System\.InvalidOperationException: getter failed/);
+    const forever = await evaluate(sessionId, 'tricky.Forever');
+    expect(forever.isError).toBe(true);
+    expect(forever.text).toMatch(/^EVALUATION_FAILED: .*aborted/);
+    const after = await evaluate(sessionId, 'number + 1');
+    expect(after.value).toBe('43');
+    const bad = await evaluate(sessionId, 'nope + 1');
+    expect(bad.text).toMatch(/^EVALUATION_FAILED: The name 'nope' does not exist/);
+  }, 60_000);
+
+  it('sets locals, fields, array elements and enums, and the program sees the new values', async () => {
+    const sessionId = await stopAtValues();
+    const set = async (name: string, value: string) => {
+      const r = await client.call('inspect_set_variable', { sessionId, name, value });
+      expect(r.isError, r.text).toBe(false);
+    };
+    await set('number', '99');
+    await set('text', '"changed"');
+    await set('order.Id', '8');
+    await set('numbers[0]', '100');
+    await set('color', 'Color.Blue');
+    await set('nothing', '"now"');
+    expect((await evaluate(sessionId, 'number')).value).toBe('99');
+    await client.call('breakpoint_remove', { sessionId, all: true });
+    const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 20_000 });
+    expect(end.structured.exitCode).toBe(0);
+    const output = await client.call<{ output: string }>('session_output', { sessionId });
+    expect(output.structured.output).toContain('number=99 text=changed order=8 numbers0=100 color=Blue nothing=now');
+  });
+
+  it('stops where a condition holds, on the nth hit, and prints logpoints without stopping', async () => {
+    const line = values.line('count');
+    const conditional = await client.call<Wait>('session_launch', { program: lab, args: ['count', '50'], breakpoints: [{ file: values.path, line, condition: 'i == 42' }], waitForStop: true });
+    expect((await evaluate(conditional.structured.sessionId, 'i')).value).toBe('42');
+    await client.call('session_stop', { sessionId: conditional.structured.sessionId });
+
+    const third = await client.call<Wait>('session_launch', { program: lab, args: ['count', '50'], breakpoints: [{ file: values.path, line, hitCondition: '3' }], waitForStop: true });
+    expect((await evaluate(third.structured.sessionId, 'i')).value).toBe('2');
+    await client.call('session_stop', { sessionId: third.structured.sessionId });
+
+    const logged = await client.call<Wait>('session_launch', { program: lab, args: ['count', '4'], breakpoints: [{ file: values.path, line, logMessage: 'i={i} total={total}' }], waitForStop: true });
+    expect(logged.structured.status).toBe('exited');
+    const output = await client.call<{ output: string }>('session_output', { sessionId: logged.structured.sessionId });
+    // A logpoint runs before its line: `total` is the value before `total += i % 7`.
+    expect(output.structured.output).toContain('i=0 total=0\ni=1 total=0\ni=2 total=1\ni=3 total=3');
+  });
+
+  it('refuses a condition that is not C#', async () => {
+    const r = await client.call<Wait>('session_launch', { program: lab, args: ['count', '3'], stopOnEntry: true, waitForStop: true });
+    const set = await client.call('breakpoint_set', { sessionId: r.structured.sessionId, file: values.path, line: values.line('count'), condition: 'i ==' });
+    expect(set.isError).toBe(true);
+    expect(set.text).toMatch(/^INVALID_ARGUMENT: /);
+  });
+
+  it('reads $exception at an exception stop', async () => {
+    const r = await client.call<Wait>('session_launch', { program: lab, args: ['throw'], waitForStop: true });
+    expect(r.structured.stop?.reason).toBe('exception');
+    const message = await evaluate(r.structured.sessionId, '$exception.Message');
+    expect(message.value).toBe('"invalid: the order was empty"');
+    const local = await evaluate(r.structured.sessionId, 'detail.Length');
+    expect(local.value).toBe(String('invalid: the order was empty'.length));
+    void thrower;
+  });
+
+  it('runs debug_probe on .NET: locals and expressions at each hit', async () => {
+    const r = await client.call<{ hits: { values: { expression: string; value?: string }[] }[] }>('debug_probe', {
+      program: lab,
+      args: ['count', '3'],
+      breakpoints: [{ file: values.path, line: values.line('count') }],
+      expressions: ['i * 10'],
+      maxHits: 3,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured.hits.map((h) => h.values[0]?.value)).toEqual(['0', '10', '20']);
+  });
+});
