@@ -22,7 +22,8 @@ export interface BuiltStop {
 
 export async function buildStop(engine: Engine, event: StoppedEvent): Promise<BuiltStop> {
   const { frames } = await engine.stackTrace(event.threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[] }));
-  const top = frames[0];
+  // Stopped in code without source (a pause in the runtime): show the innermost frame that has some.
+  const top = frames.find((f) => f.file) ?? frames[0];
   const stop: Stop = {
     reason: event.reason,
     threadId: event.threadId,

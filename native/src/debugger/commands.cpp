@@ -181,6 +181,7 @@ const std::unordered_map<std::string, Command>& Table() {
       {"abortEval", AbortEval},
       {"setValue", SetValue},
       {"currentException", CurrentException},
+      {"returnValue", ReturnValue},
       {"keep", Keep},
       {"unkeep", Unkeep},
       {"sameObject", SameObject},

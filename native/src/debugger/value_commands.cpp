@@ -198,6 +198,7 @@ void Call(DebugSession& s, const Args& a, Reply& reply) {
     args.push_back(value);
   }
   const Args& literals = a["args"];
+  bool construct = a["construct"].Bool();
   auto begin = [&](ICorDebugEval* eval) -> HRESULT {
     std::vector<ICorDebugValue*> raw;
     for (size_t i = 0; i < args.size(); ++i) {
@@ -218,6 +219,10 @@ void Call(DebugSession& s, const Args& a, Reply& reply) {
     for (auto& t : typeArgs) types.push_back(t.Get());
     ComPtr<ICorDebugEval2> eval2;
     if (Failed(ComPtr<ICorDebugEval>::Retain(eval).As(IID_ICorDebugEval2, eval2))) return E_NOINTERFACE;
+    if (construct) {
+      return eval2->NewParameterizedObject(function.Get(), static_cast<ULONG32>(types.size()), types.empty() ? nullptr : types.data(),
+                                           static_cast<ULONG32>(raw.size()), raw.empty() ? nullptr : raw.data());
+    }
     return eval2->CallParameterizedFunction(function.Get(), static_cast<ULONG32>(types.size()), types.empty() ? nullptr : types.data(),
                                             static_cast<ULONG32>(raw.size()), raw.empty() ? nullptr : raw.data());
   };
@@ -246,6 +251,19 @@ void CurrentException(DebugSession& s, const Args& a, Reply& reply) {
   ComPtr<ICorDebugValue> exception;
   if (Failed(thread->GetCurrentException(exception.Out())) || !exception) return reply.Fail("NO_VALUE", "the thread is not stopped on an exception");
   reply.Ok(JsonObject().Raw("value", Describe(s, exception)).Done());
+}
+
+void ReturnValue(DebugSession& s, const Args& a, Reply& reply) {
+  ComPtr<ICorDebugThread> thread;
+  ComPtr<ICorDebugILFrame> frame;
+  Status status = ThreadFrame(s, a, thread, frame);
+  if (!status.Ok()) return reply.Fail(status);
+  ComPtr<ICorDebugILFrame3> frame3;
+  ComPtr<ICorDebugValue> value;
+  HRESULT hr = E_NOINTERFACE;
+  if (!Failed(frame.As(IID_ICorDebugILFrame3, frame3))) hr = frame3->GetReturnValueForILOffset(a["ilOffset"].Uint(), value.Out());
+  if (Failed(hr) || !value) return reply.Fail("NO_VALUE", "the runtime kept no return value for that call", hr);
+  reply.Ok(JsonObject().Raw("value", Describe(s, value)).Done());
 }
 
 void Keep(DebugSession& s, const Args& a, Reply& reply) {

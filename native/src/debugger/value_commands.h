@@ -16,12 +16,17 @@ void Fields(DebugSession& s, const Args& a, Reply& reply);
 void StaticField(DebugSession& s, const Args& a, Reply& reply);
 /** {h, start, count} → {values: [value]} (elements in row-major order) */
 void Items(DebugSession& s, const Args& a, Reply& reply);
-/** {threadId, module, method, args: [arg], typeArgsFrom?: h, declaringModule?, declaringType?} → later {value} | {exception} | {void} */
+/**
+ * {threadId, module, method, args: [arg], typeArgsFrom?: h, declaringModule?, declaringType?, construct?}
+ * → later {value} | {exception} | {void}; `construct`: `method` is a constructor and a new object is made.
+ */
 void Call(DebugSession& s, const Args& a, Reply& reply);
 /** {threadId, text} → later {value} */
 void NewString(DebugSession& s, const Args& a, Reply& reply);
 /** {threadId} → {value} (the exception the thread is stopped on) */
 void CurrentException(DebugSession& s, const Args& a, Reply& reply);
+/** {threadId, frameIndex, ilOffset} → {value} (what the call at that IL offset returned, after a step out) */
+void ReturnValue(DebugSession& s, const Args& a, Reply& reply);
 /** {rude} → {} */
 void AbortEval(DebugSession& s, const Args& a, Reply& reply);
 /** {h} → {kept} (0 when not an object); {kept} → {}; {h, kept} → {same} */

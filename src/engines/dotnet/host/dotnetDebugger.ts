@@ -138,8 +138,9 @@ export class DotnetDebugger implements HostApi {
     return this.lastException;
   }
 
+  /** Frame id 0 is "[external code]": its scopes are those of the innermost frame of the user's code. */
   scopes(frameId: number): Promise<ScopeInfo[]> {
-    return this.inOrder(() => this.inspection.scopes(frameId));
+    return this.inOrder(async () => this.inspection.scopes(frameId || (await this.topFrameId())));
   }
 
   variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]> {
@@ -149,7 +150,7 @@ export class DotnetDebugger implements HostApi {
   evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
     return this.inOrder(async () => {
       if (!this.reportedStop) throw new DebugError('INVALID_STATE', 'evaluation needs the program stopped', 'Wait for a stop, or pause it with execution_pause.');
-      return this.inspection.evaluate(expression, frameId ?? (await this.topFrameId()));
+      return this.inspection.evaluate(expression, frameId || (await this.topFrameId()));
     });
   }
 
@@ -358,6 +359,7 @@ export class DotnetDebugger implements HostApi {
     this.reportedStop = true;
     this.stopThread = threadId;
     this.inspection.exceptionThread = reason === 'exception' ? threadId : undefined;
+    this.inspection.returnSite = reason === 'step' ? this.stepper.returnSite : undefined;
     this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
   }
 

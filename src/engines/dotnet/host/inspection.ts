@@ -19,6 +19,7 @@ import { formatChar, formatEnum, quoteString } from './values/formatValue.js';
 import { FuncEval } from './values/funcEval.js';
 import { ElementType, isPrimitive, type NativeValue } from './values/nativeValue.js';
 import { TypeCatalog } from './values/typeCatalog.js';
+import { TypeProxies } from './values/typeProxy.js';
 import { ValueReader, type Child, type ChildSource, type ReadContext } from './values/valueReader.js';
 
 type Container = { kind: 'locals'; frame: FrameHandle } | { kind: 'children'; source: ChildSource; context: ReadContext };
@@ -41,6 +42,8 @@ export class Inspection {
   private readonly entries = new Map<number, Entry>();
   /** `$exception` at an exception stop: the thread it was thrown on. */
   exceptionThread?: number;
+  /** `$returnValue` after a step out: the call it returned from. */
+  returnSite?: { threadId: number; ilOffset: number };
   private nextRef = 1;
 
   constructor(
@@ -51,9 +54,9 @@ export class Inspection {
     this.catalog = new TypeCatalog(modules);
     this.funcEval = new FuncEval(native, this.catalog);
     this.reader = new ValueReader(native, this.catalog, this.funcEval);
-    this.lister = new ChildLister(native, this.reader);
-    this.locals = new FrameLocals(native, modules, this.reader);
     const types = new TypeIndex(modules);
+    this.lister = new ChildLister(native, this.reader, new TypeProxies(this.catalog, this.funcEval, types), this.funcEval);
+    this.locals = new FrameLocals(native, modules, this.reader);
     this.evaluator = new Evaluator(modules, this.locals, this.reader, new Members(native, this.catalog, this.reader, this.funcEval, types), types);
   }
 
@@ -76,10 +79,16 @@ export class Inspection {
   }
 
   private async pseudoVariables(frame: FrameHandle): Promise<Record<string, NativeValue | undefined>> {
-    if (this.exceptionThread !== frame.threadId) return {};
     const native = this.native();
-    const current = await native?.call('currentException', { threadId: frame.threadId }).catch(() => undefined);
-    return { $exception: current?.value };
+    const pseudo: Record<string, NativeValue | undefined> = {};
+    if (native && this.exceptionThread === frame.threadId) {
+      pseudo.$exception = (await native.call('currentException', { threadId: frame.threadId }).catch(() => undefined))?.value;
+    }
+    const site = this.returnSite;
+    if (native && site?.threadId === frame.threadId && frame.nativeIndex === 0) {
+      pseudo.$returnValue = (await native.call('returnValue', { threadId: frame.threadId, frameIndex: 0, ilOffset: site.ilOffset }).catch(() => undefined))?.value;
+    }
+    return pseudo;
   }
 
   private async answer(value: EvalValue, frame: FrameHandle): Promise<EvaluateResult> {
@@ -142,12 +151,12 @@ export class Inspection {
       children = (await this.localsOf(entry, container.frame)).slice(from, from + take);
     } else {
       context = container.context;
-      children = (await this.lister.page(container.source, from, take)).children;
+      children = (await this.lister.page(container.source, from, take, context)).children;
     }
     const infos: VariableInfo[] = [];
     for (const child of children) {
       entry.listed.set(child.name, child);
-      infos.push(await this.info(child.name, child.value, context));
+      infos.push(await this.info(child.name, child.value, context, child.source));
     }
     return infos;
   }
@@ -186,9 +195,10 @@ export class Inspection {
     };
   }
 
-  private async info(name: string, value: NativeValue, context: ReadContext): Promise<VariableInfo> {
+  private async info(name: string, value: NativeValue, context: ReadContext, source?: ChildSource): Promise<VariableInfo> {
     const described = await this.reader.describe(value, context);
-    const ref = described.children ? this.store({ kind: 'children', source: described.children, context }) : 0;
+    const children = source ?? described.children;
+    const ref = children ? this.store({ kind: 'children', source: children, context }) : 0;
     return { name, value: described.value, type: described.type, ref, indexedVariables: described.count };
   }
 
@@ -206,7 +216,9 @@ export class Inspection {
   private async reread(entry: Entry, name: string): Promise<NativeValue | undefined> {
     entry.locals = undefined;
     const children =
-      entry.container.kind === 'locals' ? await this.localsOf(entry, entry.container.frame) : (await this.lister.page(entry.container.source, 0, 10_000)).children;
+      entry.container.kind === 'locals'
+        ? await this.localsOf(entry, entry.container.frame)
+        : (await this.lister.page(entry.container.source, 0, 10_000, entry.container.context)).children;
     const child = children.find((c) => c.name === name);
     if (child) entry.listed.set(name, child);
     return child?.value;

@@ -27,13 +27,23 @@ export interface NativeCommands {
   staticField: [FieldRef & { threadId: number; frameIndex: number; h?: number }, { value: NativeValue }];
   items: [{ h: number; start: number; count: number }, { values: (NativeValue | null)[]; count: number }];
   call: [
-    { threadId: number; module: number; method: number; args: CallArg[]; typeArgsFrom?: number; declaringModule?: number; declaringType?: number },
+    {
+      threadId: number;
+      module: number;
+      method: number;
+      args: CallArg[];
+      typeArgsFrom?: number;
+      declaringModule?: number;
+      declaringType?: number;
+      construct?: boolean;
+    },
     EvalOutcome,
   ];
   newString: [{ threadId: number; text: string }, EvalOutcome];
   abortEval: [{ rude: boolean }, object];
   setValue: [{ target: SetTarget; source: CallArg }, object];
   currentException: [{ threadId: number }, { value: NativeValue }];
+  returnValue: [{ threadId: number; frameIndex: number; ilOffset: number }, { value: NativeValue }];
   keep: [{ h: number }, { kept: number }];
   unkeep: [{ kept: number }, object];
   sameObject: [{ h: number; kept: number }, { same: boolean }];

@@ -24,13 +24,25 @@ interface ActiveStep {
   awaitIn?: { module: number; methodToken: number };
   /** Stepping out of (or off the end of) an async method: the state machine awaiting it. */
   awaiter?: Awaiter;
+  /** The method a step out leaves (to find the call that returned, for `$returnValue`). */
+  leaving?: { module: number; methodToken: number };
 }
 
 /** What the debugger does after a step event: report the stop, or let the program run on. */
 export type StepOutcome = 'stop' | 'running';
 
+/** After a step out: the call instruction in the caller whose return value the runtime can give. */
+export interface ReturnSite {
+  threadId: number;
+  ilOffset: number;
+}
+
+const CALL_OPCODES = new Set([0x28 /* call */, 0x6f /* callvirt */, 0x73 /* newobj */]);
+
 export class Stepper {
   private active?: ActiveStep;
+  /** Where the last step out returned to, for `$returnValue`. */
+  returnSite?: ReturnSite;
 
   constructor(
     private readonly native: () => Native | undefined,
@@ -47,6 +59,7 @@ export class Stepper {
   /** Starts a step and lets the program run. */
   async start(threadId: number, kind: StepKind): Promise<void> {
     await this.cancel();
+    this.returnSite = undefined;
     this.active = { threadId, kind, attempts: 0 };
     await this.stepFromHere(this.active);
   }
@@ -68,6 +81,7 @@ export class Stepper {
       await this.stepFromHere(step);
       return 'running';
     }
+    if (step.kind === 'out' && top && symbols && step.leaving) this.returnSite = this.callSite(threadId, top.handle, step.leaving);
     await this.finish();
     return 'stop';
   }
@@ -102,6 +116,22 @@ export class Stepper {
     return 'running';
   }
 
+  /**
+   * The call that returned to the caller: in the caller's current statement, the call instruction
+   * (opcode and 4-byte token) naming the method the step left (same module: its MethodDef token).
+   */
+  private callSite(threadId: number, caller: { module: number; methodToken: number; ilOffset: number }, left: { module: number; methodToken: number }): ReturnSite | undefined {
+    const symbols = this.modules.get(caller.module)?.symbols;
+    const method = symbols?.metadata.methodByToken(caller.methodToken);
+    const range = symbols?.statementRange(caller.methodToken, caller.ilOffset);
+    if (!symbols || !method || !range || left.module !== caller.module) return undefined;
+    const il = symbols.metadata.ilCode(method);
+    for (let at = range.start; at + 5 <= Math.min(range.end, il.length); at++) {
+      if (CALL_OPCODES.has(il[at]!) && il.readUInt32LE(at + 1) === left.methodToken) return { threadId, ilOffset: at };
+    }
+    return undefined;
+  }
+
   async cancel(): Promise<void> {
     if (!this.active) return;
     await this.finish();
@@ -134,6 +164,7 @@ export class Stepper {
       return;
     }
     const { module, methodToken, ilOffset } = top.handle;
+    if (step.kind === 'out') step.leaving ??= { module, methodToken };
     const range = symbols.statementRange(methodToken, ilOffset);
     if (step.kind !== 'into' && !step.awaiter && symbols.asyncInfo(methodToken)) {
       // Leaving an async method that is awaited resumes its awaiter, perhaps on another thread.

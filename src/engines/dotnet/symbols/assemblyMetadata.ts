@@ -155,6 +155,15 @@ export class AssemblyMetadata {
     return this.typeNameOf(base.table, base.rid);
   }
 
+  /** A method's IL code (after its tiny or fat header), or an empty buffer. */
+  ilCode(method: MethodInfo): Buffer {
+    const size = this.ilSize(method);
+    const header = method.rva ? this.image.at(method.rva, 2) : undefined;
+    if (!header || size === 0) return Buffer.alloc(0);
+    const headerSize = (header[0]! & 0x3) === 0x2 ? 1 : ((header.readUInt16LE(0) >>> 12) & 0xf) * 4;
+    return this.image.at(method.rva + headerSize, size) ?? Buffer.alloc(0);
+  }
+
   /** The namespace-qualified names of the attribute types applied to a token. */
   attributeNames(target: number): string[] {
     return this.customAttributes(target).map((a) => a.type);

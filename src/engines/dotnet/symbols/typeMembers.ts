@@ -14,6 +14,7 @@ export interface FieldInfo {
   name: string;
   isStatic: boolean;
   isLiteral: boolean;
+  isPublic: boolean;
   type: TypeSig;
   /** For `<Name>k__BackingField`: the property it backs. */
   propertyName?: string;
@@ -25,6 +26,8 @@ export interface PropertyInfo {
   name: string;
   getter?: number;
   isStatic: boolean;
+  /** Its getter is public. */
+  isPublic: boolean;
   hidden: boolean;
 }
 
@@ -34,6 +37,9 @@ export interface DebuggerAttributes {
   hidden: boolean;
 }
 
+/** Field and method access (the low 3 bits of their flags), II.23.1.5 / II.23.1.10. */
+const ACCESS_MASK = 0x7;
+const PUBLIC = 0x6;
 const FIELD_STATIC = 0x10;
 const FIELD_LITERAL = 0x40;
 const METHOD_STATIC = 0x10;
@@ -53,6 +59,7 @@ export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
       name,
       isStatic: (row.flags! & FIELD_STATIC) !== 0,
       isLiteral: (row.flags! & FIELD_LITERAL) !== 0,
+      isPublic: (row.flags! & ACCESS_MASK) === PUBLIC,
       type: fieldSig(meta.tables.blob(row.signature!)),
       propertyName: BACKING_FIELD.exec(name)?.[1],
       hidden: debuggerAttributes(meta, tok).hidden,
@@ -83,6 +90,7 @@ export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyI
       name: t.string(t.row(Table.Property, rid).name!),
       getter: getterInfo?.token,
       isStatic: getterInfo ? (getterInfo.flags & METHOD_STATIC) !== 0 : false,
+      isPublic: getterInfo ? (getterInfo.flags & ACCESS_MASK) === PUBLIC : false,
       hidden: debuggerAttributes(meta, token(Table.Property, rid)).hidden,
     });
   }

@@ -5,20 +5,28 @@
  * (`["key"]`), each with where it lives for set value.
  */
 import type { Native } from '../nativeSession.js';
+import type { FuncEval } from './funcEval.js';
 import type { NativeValue } from './nativeValue.js';
-import type { Child, ChildSource, ValueReader } from './valueReader.js';
+import type { TypeProxies } from './typeProxy.js';
+import type { Child, ChildSource, ReadContext, ValueReader } from './valueReader.js';
 
 export class ChildLister {
   constructor(
     private readonly native: () => Native | undefined,
     private readonly reader: ValueReader,
+    private readonly proxies: TypeProxies,
+    private readonly funcEval: FuncEval,
   ) {}
 
   /** Children [start, start + count) and how many there are in all. */
-  async page(source: ChildSource, start: number, count: number): Promise<{ children: Child[]; total: number }> {
+  async page(source: ChildSource, start: number, count: number, context: ReadContext): Promise<{ children: Child[]; total: number }> {
     switch (source.kind) {
-      case 'object':
-        return slice(await this.fields(source.value), start, count);
+      case 'object': {
+        const proxy = source.raw ? undefined : await this.proxies.proxyFor(source.value, context.threadId);
+        if (!proxy) return slice(await this.fields(source.value), start, count);
+        const raw: Child = { name: '[Raw View]', value: source.value, source: { kind: 'object', value: source.value, raw: true } };
+        return slice([...(await this.fields(proxy, true)), ...(await this.properties(proxy, context)), raw], start, count);
+      }
       case 'array':
         return this.elements(source.value, start, count, source.value.len ?? 0, (i) => indexName(i, source.value.dims));
       case 'list':
@@ -30,15 +38,15 @@ export class ChildLister {
     }
   }
 
-  /** Instance fields from the most derived type down; statics are read through Type.Field. */
-  private async fields(value: NativeValue): Promise<Child[]> {
+  /** Instance fields from the most derived type down (a proxy's public ones only); statics are read through Type.Field. */
+  private async fields(value: NativeValue, publicOnly = false): Promise<Child[]> {
     const wanted: { name: string; module: number; type: number; field: number }[] = [];
     const seen = new Set<string>();
     for (const type of value.chain ?? []) {
       const view = this.reader.catalog.view(type);
       if (!view) continue;
       for (const f of view.fields) {
-        if (f.isStatic) continue;
+        if (f.isStatic || (publicOnly && !f.isPublic && !f.propertyName)) continue;
         const name = f.propertyName ?? f.name;
         if (name.startsWith('<') || (f.hidden && !f.propertyName) || seen.has(name)) continue;
         if (f.propertyName && view.properties.find((p) => p.name === f.propertyName)?.hidden) continue;
@@ -52,6 +60,21 @@ export class ChildLister {
       const read = values[i];
       return read && 'h' in read ? [{ name: w.name, value: read, home: { kind: 'field' as const, h: value.h, module: w.module, type: w.type, field: w.field } }] : [];
     });
+  }
+
+  /** Property values by their getters (func-eval): a proxy's members are mostly computed. */
+  private async properties(value: NativeValue, context: ReadContext): Promise<Child[]> {
+    const out: Child[] = [];
+    for (const type of value.chain ?? []) {
+      const view = this.reader.catalog.view(type);
+      for (const property of view?.properties ?? []) {
+        if (property.isStatic || !property.isPublic || property.hidden || !property.getter || view!.fields.some((f) => f.propertyName === property.name)) continue;
+        const method = { module: view!.module, token: property.getter, sig: { hasThis: true, genericParams: 0, returnType: { kind: 'other' as const, et: 0 }, params: [] }, isStatic: false, declaringModule: view!.module, declaringType: view!.token };
+        const read = await this.funcEval.call(context.threadId, method, value, [], property.name).catch(() => undefined);
+        if (read) out.push({ name: property.name, value: read });
+      }
+    }
+    return out;
   }
 
   private async elements(array: NativeValue, start: number, count: number, total: number, name: (i: number) => string) {

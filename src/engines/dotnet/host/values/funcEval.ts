@@ -40,6 +40,14 @@ export class FuncEval {
     return this.result(outcome, what);
   }
 
+  /** A new object of the constructor's type (`ctor` with its arguments). */
+  async construct(threadId: number, ctor: { module: number; token: number }, args: CallArg[], what: string): Promise<NativeValue> {
+    const outcome = await this.run(what, this.requireNative().call('call', { threadId, module: ctor.module, method: ctor.token, args, construct: true }));
+    const value = await this.result(outcome, what);
+    if (!value) throw new DebugError('EVALUATION_FAILED', `${what} made no object`);
+    return value;
+  }
+
   async newString(threadId: number, text: string): Promise<NativeValue> {
     const outcome = await this.run('creating a string', this.requireNative().call('newString', { threadId, text }));
     const value = await this.result(outcome, 'creating a string');

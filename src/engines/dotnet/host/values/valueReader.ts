@@ -19,7 +19,8 @@ export interface Described {
 }
 
 export type ChildSource =
-  | { kind: 'object'; value: NativeValue }
+  /** `raw`: the object's own fields even when its type has a [DebuggerTypeProxy]. */
+  | { kind: 'object'; value: NativeValue; raw?: boolean }
   | { kind: 'array'; value: NativeValue }
   | { kind: 'list'; array: NativeValue; count: number }
   | { kind: 'ring'; array: NativeValue; head: number; count: number; newestFirst: boolean }
@@ -30,6 +31,8 @@ export interface Child {
   value: NativeValue;
   /** Where it lives, for set value. */
   home?: SetTarget;
+  /** Its children, when they are not the ones its value would have (the raw view of a proxied object). */
+  source?: ChildSource;
 }
 
 /** Where evaluations run: the stopped thread (func-eval) and the frame (statics, DebuggerDisplay). */
