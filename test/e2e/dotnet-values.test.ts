@@ -112,6 +112,7 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     const names = async (path: string) => (await variables(sessionId, { path })).map((v) => `${v.name}=${v.value}`);
     expect(await names('order')).toEqual(['Id=7', 'Customer="ACME"', 'Lines=Count = 2']);
     expect(await names('point')).toEqual(['X=3', 'Y=4']);
+    expect(await names('pair')).toEqual(['count=2', 'label="two"']);
     expect(await names('grid')).toEqual(['[0, 0]=1', '[0, 1]=2', '[1, 0]=3', '[1, 1]=4']);
     expect(await names('dictionary')).toEqual(['["one"]=1', '["two"]=2']);
     expect(await names('set')).toEqual(['[0]="a"']);

@@ -156,7 +156,8 @@ export class Inspection {
     const infos: VariableInfo[] = [];
     for (const child of children) {
       entry.listed.set(child.name, child);
-      infos.push(await this.info(child.name, child.value, context, child.source));
+      const source = child.source ?? (child.tupleNames ? { kind: 'object' as const, value: child.value, tupleNames: child.tupleNames } : undefined);
+      infos.push(await this.info(child.name, child.value, context, source));
     }
     return infos;
   }

@@ -24,7 +24,8 @@ export interface SequencePoint {
 export interface LocalScope {
   startOffset: number;
   endOffset: number;
-  variables: { slot: number; name: string; hidden: boolean }[];
+  /** `tupleNames`: a tuple-typed local's element names (`(int count, string label)`), when it has some. */
+  variables: { slot: number; name: string; hidden: boolean; tupleNames?: (string | undefined)[] }[];
   constants: { name: string; signature: Buffer }[];
 }
 
@@ -43,6 +44,7 @@ export interface AsyncSteppingInfo {
 
 const ASYNC_METHOD_STEPPING_INFORMATION = '54fd2ac5-e925-401a-9c2a-f94f171072f8';
 const STATE_MACHINE_HOISTED_LOCAL_SCOPES = '6da9a61e-f8c7-4874-be62-68bc5630df71';
+const TUPLE_ELEMENT_NAMES = 'ed9fdf71-8879-4747-8ed3-fe5ede3ce710';
 
 export class PortablePdb {
   readonly tables: MetadataTables;
@@ -108,7 +110,8 @@ export class PortablePdb {
       const variables: LocalScope['variables'] = [];
       for (let v = vars.first; v <= vars.last; v++) {
         const variable = t.row(Table.LocalVariable, v);
-        variables.push({ slot: variable.index!, name: t.string(variable.name!), hidden: (variable.attributes! & 1) !== 0 });
+        const names = this.tupleElementNames(token(Table.LocalVariable, v));
+        variables.push({ slot: variable.index!, name: t.string(variable.name!), hidden: (variable.attributes! & 1) !== 0, ...(names ? { tupleNames: names } : {}) });
       }
       const constants: LocalScope['constants'] = [];
       for (let c = consts.first; c <= consts.last; c++) {
@@ -156,6 +159,17 @@ export class PortablePdb {
       scopes.push({ startOffset: start, endOffset: start + r.u32() });
     }
     return scopes;
+  }
+
+  /** Tuple element names of a local: null-terminated UTF-8 names, empty for an unnamed element. */
+  private tupleElementNames(local: number): (string | undefined)[] | undefined {
+    const blob = this.customDebugInformation(local, TUPLE_ELEMENT_NAMES);
+    if (!blob) return undefined;
+    return blob
+      .toString('utf8')
+      .split('\0')
+      .slice(0, -1)
+      .map((n) => n || undefined);
   }
 
   private customDebugInformation(parent: number, kind: string): Buffer | undefined {

@@ -23,7 +23,7 @@ export class ChildLister {
     switch (source.kind) {
       case 'object': {
         const proxy = source.raw ? undefined : await this.proxies.proxyFor(source.value, context.threadId);
-        if (!proxy) return slice(await this.fields(source.value), start, count);
+        if (!proxy) return slice(withTupleNames(await this.fields(source.value), source.tupleNames), start, count);
         const raw: Child = { name: '[Raw View]', value: source.value, source: { kind: 'object', value: source.value, raw: true } };
         return slice([...(await this.fields(proxy, true)), ...(await this.properties(proxy, context)), raw], start, count);
       }
@@ -126,6 +126,16 @@ export class ChildLister {
     if (!native) throw new Error('the program is not being debugged any more');
     return native;
   }
+}
+
+/** `Item1`… under the names the variable's declaration gave them (`(int count, string label)`). */
+function withTupleNames(children: Child[], names: (string | undefined)[] | undefined): Child[] {
+  if (!names) return children;
+  return children.map((c) => {
+    const index = /^Item(\d)$/.exec(c.name)?.[1];
+    const name = index ? names[Number(index) - 1] : undefined;
+    return name ? { ...c, name } : c;
+  });
 }
 
 function slice(all: Child[], start: number, count: number): { children: Child[]; total: number } {

@@ -52,7 +52,7 @@ export class FrameLocals {
       const value = locals[variable.slot];
       if (!value || variable.hidden) continue;
       if (CLOSURE_LOCALS.test(variable.name)) out.push(...(await this.flatten(value, 0)));
-      else out.push({ name: variable.name, value, home: home('local', variable.slot) });
+      else out.push({ name: variable.name, value, home: home('local', variable.slot), tupleNames: variable.tupleNames });
     }
     return dedupe(out);
   }

@@ -20,7 +20,7 @@ export interface Described {
 
 export type ChildSource =
   /** `raw`: the object's own fields even when its type has a [DebuggerTypeProxy]. */
-  | { kind: 'object'; value: NativeValue; raw?: boolean }
+  | { kind: 'object'; value: NativeValue; raw?: boolean; tupleNames?: (string | undefined)[] }
   | { kind: 'array'; value: NativeValue }
   | { kind: 'list'; array: NativeValue; count: number }
   | { kind: 'ring'; array: NativeValue; head: number; count: number; newestFirst: boolean }
@@ -33,6 +33,8 @@ export interface Child {
   home?: SetTarget;
   /** Its children, when they are not the ones its value would have (the raw view of a proxied object). */
   source?: ChildSource;
+  /** A tuple's element names, from the declaration of the variable holding it. */
+  tupleNames?: (string | undefined)[];
 }
 
 /** Where evaluations run: the stopped thread (func-eval) and the frame (statics, DebuggerDisplay). */
