@@ -153,6 +153,9 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       ['$"{number} and {order.Customer}"', '"42 and ACME"', 'string'],
       ['boxed is int', 'true', 'bool'],
       ['temperature.ToString()', '"21.5 C"', 'string'],
+      ['list.Sum()', '60', 'int'],
+      ['order.Lines.First()', '"bolt"', 'string'],
+      ['numbers.Max() + list.Count()', '6', 'int'],
       ['order.Lines.Count > 1 && order.Id == 7 ? "many" : "few"', '"many"', 'string'],
     ];
     for (const [expression, value, type] of cases) {

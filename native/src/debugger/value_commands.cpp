@@ -189,6 +189,15 @@ void Call(DebugSession& s, const Args& a, Reply& reply) {
   if (!module || Failed(module->GetFunctionFromToken(a["method"].Uint(), function.Out()))) return reply.Fail("NO_METHOD", "the method is not in a loaded module");
   std::vector<ComPtr<ICorDebugType>> typeArgs;
   if (a["typeArgsFrom"].Has()) typeArgs = TypeParameters(TypeIn(s.Values().Get(static_cast<int>(a["typeArgsFrom"].Int())), s, a, "declaringModule", "declaringType"));
+  if (a["methodTypeArgsFrom"].Has()) {
+    // A generic method whose type arguments are those of an argument's type (Enumerable.Sum<int> on a List<int>).
+    ComPtr<ICorDebugValue2> typed;
+    ComPtr<ICorDebugType> type;
+    auto target = Target(s.Values().Get(static_cast<int>(a["methodTypeArgsFrom"].Int())));
+    if (target && !Failed(target.As(IID_ICorDebugValue2, typed)) && !Failed(typed->GetExactType(type.Out()))) {
+      for (auto& t : TypeParameters(type)) typeArgs.push_back(t);
+    }
+  }
   std::vector<ComPtr<ICorDebugValue>> args;
   for (const auto& arg : a["args"].Items()) {
     ComPtr<ICorDebugValue> value = s.Values().Get(static_cast<int>(arg["h"].Int()));

@@ -36,6 +36,7 @@ export interface NativeCommands {
       declaringModule?: number;
       declaringType?: number;
       construct?: boolean;
+      methodTypeArgsFrom?: number;
     },
     EvalOutcome,
   ];

@@ -90,6 +90,10 @@ export class Members {
     const chain = isType ? [this.asNativeType(target)] : this.chainOf(target);
     if (!isType && target.null) throw nullReference(name);
     const method = this.overload(chain, name, args, isType);
+    if (!method && !isType) {
+      const extension = await this.extension(target, name, args, place);
+      if (extension) return extension;
+    }
     if (!method) {
       const owner = isType ? target.name : this.catalog.name(chain[0] ?? target.type);
       throw new DebugError('EVALUATION_FAILED', `'${owner}' has no ${isType ? 'static ' : ''}method ${name} taking ${args.length} argument(s)`);
@@ -98,6 +102,29 @@ export class Members {
     for (const [i, arg] of args.entries()) converted.push(await this.argument(arg, method.sig.params[i]!, place));
     const label = `${isType ? target.name : this.catalog.name(chain[0])}.${name}()`;
     return this.result(await this.funcEval.call(place.threadId, method, isType ? undefined : target, converted, label));
+  }
+
+  /**
+   * An extension method (`list.Sum()`, `order.Lines.Any()`): a static method marked [Extension]
+   * whose first parameter takes the object, in System.Linq.Enumerable and the user's static classes. A
+   * generic one gets the type arguments of the object's type (List<int> → Sum<int>).
+   */
+  private async extension(target: NativeValue, name: string, args: EvalValue[], place: Place): Promise<EvalValue | undefined> {
+    const withTarget: EvalValue[] = [{ kind: 'object', value: target }, ...args];
+    for (const owner of this.types.extensionOwners()) {
+      const native = this.asNativeType(owner);
+      const view = this.catalog.view(native);
+      if (!view) continue;
+      const method = this.catalog
+        .findMethods([native], name, withTarget.length, true)
+        .find((m) => view.meta.attributeNames(m.token).includes('System.Runtime.CompilerServices.ExtensionAttribute') && fitness(m.sig, withTarget) >= 0);
+      if (!method) continue;
+      const converted: CallArg[] = [];
+      for (const [i, arg] of withTarget.entries()) converted.push(await this.argument(arg, method.sig.params[i]!, place));
+      const generic = method.sig.genericParams > 0 ? target.h : undefined;
+      return this.result(await this.funcEval.call(place.threadId, method, undefined, converted, `${owner.name}.${name}()`, generic));
+    }
+    return undefined;
   }
 
   /** `target[index, …]`: array elements, else the `this[…]` indexer (get_Item). */

@@ -29,6 +29,22 @@ export class TypeIndex {
     return undefined;
   }
 
+  /** Static classes that hold extension methods: LINQ's Enumerable, and those of the user's modules. */
+  extensionOwners(): TypeRef[] {
+    const owners: TypeRef[] = [];
+    const linq = this.find('System.Linq.Enumerable', 0, '');
+    if (linq) owners.push(linq);
+    for (const module of this.modules.withSymbols()) {
+      const meta = module.symbols!.metadata;
+      for (let rid = 1; rid <= meta.typeCount; rid++) {
+        if (meta.attributeNames(token(Table.TypeDef, rid)).includes('System.Runtime.CompilerServices.ExtensionAttribute')) {
+          owners.push({ module: module.handle, token: token(Table.TypeDef, rid), path: module.path, name: meta.csharpTypeName(rid), args: [] });
+        }
+      }
+    }
+    return owners;
+  }
+
   /** Whether `name` is a namespace of a loaded module (so `System.Collections` can continue to a type). */
   isNamespace(name: string): boolean {
     for (const module of this.modules.all()) this.index(module.handle, module.path);

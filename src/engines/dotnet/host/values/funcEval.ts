@@ -22,7 +22,7 @@ export class FuncEval {
   ) {}
 
   /** Calls `method` (on `self` unless static); undefined for a void method. */
-  async call(threadId: number, method: MethodRef, self: NativeValue | undefined, args: CallArg[], what: string): Promise<NativeValue | undefined> {
+  async call(threadId: number, method: MethodRef, self: NativeValue | undefined, args: CallArg[], what: string, methodTypeArgsFrom?: number): Promise<NativeValue | undefined> {
     // A struct's own methods take the struct itself, never the box around it.
     const thisArg: CallArg[] = method.isStatic || !self ? [] : [{ h: self.h, unbox: self.et === ElementType.valuetype }];
     const outcome = await this.run(
@@ -35,6 +35,7 @@ export class FuncEval {
         typeArgsFrom: self && !method.isStatic ? self.h : undefined,
         declaringModule: method.declaringModule,
         declaringType: method.declaringType,
+        methodTypeArgsFrom,
       }),
     );
     return this.result(outcome, what);
