@@ -12,8 +12,12 @@ import {
   type CsType,
   type CsValue,
   CSharpOperationError,
+  defaultValue,
   evaluateBinary,
   evaluateUnary,
+  floatingValue,
+  integralValue,
+  SIZEOF,
   formatDouble,
   formatSingle,
   formatValue,
@@ -187,6 +191,16 @@ describe('C# values', () => {
     expect(constant('(byte)300')).toEqual({ type: 'byte', value: 44n, constant: true });
     expect(evaluateBinary('+', variable('5u'), constant('1'))).toEqual({ type: 'uint', value: 6n });
     expect(evaluateBinary('+', variable('5u'), variable('1'))).toEqual({ type: 'long', value: 6n });
+  });
+
+  it('builds values from raw numbers, and knows sizeof and default of the predefined types', () => {
+    expect(integralValue('byte', 300)).toEqual({ type: 'byte', value: 44n });
+    expect(integralValue('int', 0xffffffffn)).toEqual({ type: 'int', value: -1n });
+    expect(integralValue('char', 65)).toEqual({ type: 'char', value: 65n });
+    expect(floatingValue('float', 0.1)).toEqual({ type: 'float', value: Math.fround(0.1) });
+    expect(floatingValue('double', 0.1)).toEqual({ type: 'double', value: 0.1 });
+    expect([SIZEOF.bool, SIZEOF.char, SIZEOF.int, SIZEOF.double, SIZEOF.decimal, SIZEOF.string]).toEqual([1, 2, 4, 8, 16, undefined]);
+    expect(['int', 'double', 'decimal', 'bool', 'string'].map((t) => outcome(() => defaultValue(t as CsType)))).toEqual(['int:0', 'double:0', 'decimal:0', 'bool:False', 'null']);
   });
 
   it('implicit conversions: numeric widening, constants in range, null to string, errors like CS0266', () => {

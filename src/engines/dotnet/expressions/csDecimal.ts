@@ -14,9 +14,8 @@ export interface CsDecimal {
   scale: number;
 }
 
-export const DECIMAL_MAX_SCALE = 28;
+const DECIMAL_MAX_SCALE = 28;
 const LIMIT = 1n << 96n;
-export const DECIMAL_MAX_MANTISSA = LIMIT - 1n;
 
 const pow10Cache: bigint[] = [1n];
 export function pow10(n: number): bigint {
@@ -28,7 +27,7 @@ const abs = (n: bigint) => (n < 0n ? -n : n);
 const decimalOverflow = () => valueOverflow('a Decimal');
 
 /** numerator / denominator (denominator > 0) rounded half to even. */
-export function divideRoundHalfEven(numerator: bigint, denominator: bigint): bigint {
+function divideRoundHalfEven(numerator: bigint, denominator: bigint): bigint {
   const q = numerator / denominator;
   const r2 = abs(numerator % denominator) * 2n;
   if (r2 < denominator || (r2 === denominator && (q & 1n) === 0n)) return q;
@@ -40,7 +39,7 @@ export function divideRoundHalfEven(numerator: bigint, denominator: bigint): big
  * half to even) that make the mantissa fit in 96 bits and the scale at most 28. A negative scale
  * is first multiplied out.
  */
-export function fitDecimal(mantissa: bigint, scale: number): CsDecimal {
+function fitDecimal(mantissa: bigint, scale: number): CsDecimal {
   if (scale < 0) {
     mantissa *= pow10(-scale);
     scale = 0;
@@ -197,7 +196,7 @@ function withStickyDigit(mantissa: bigint, places: number): bigint {
 const DOUBLE_POWERS_10 = Array.from({ length: 81 }, (_, i) => Number(`1e${i}`));
 
 /** Math.Round: to nearest, ties to even. */
-export function roundHalfEven(x: number): number {
+function roundHalfEven(x: number): number {
   const floor = Math.floor(x);
   const diff = x - floor;
   if (diff > 0.5) return floor + 1;

@@ -6,7 +6,7 @@
  */
 import type { CsDecimal } from './csDecimal.js';
 
-export const INTEGRAL_TYPES = ['sbyte', 'byte', 'short', 'ushort', 'int', 'uint', 'long', 'ulong', 'char'] as const;
+const INTEGRAL_TYPES = ['sbyte', 'byte', 'short', 'ushort', 'int', 'uint', 'long', 'ulong', 'char'] as const;
 export type IntegralType = (typeof INTEGRAL_TYPES)[number];
 export type FloatingType = 'float' | 'double';
 export type NumericType = IntegralType | FloatingType | 'decimal';
@@ -52,13 +52,16 @@ export function wrapIntegral(t: IntegralType, value: bigint): bigint {
   return signed ? BigInt.asIntN(bits, value) : BigInt.asUintN(bits, value);
 }
 
+/** A value of an integral type from a debuggee's raw number, wrapped into the type's range. */
 export function integralValue(type: IntegralType, value: bigint | number): IntegralValue {
   return { type, value: wrapIntegral(type, typeof value === 'number' ? BigInt(Math.trunc(value)) : value) };
 }
 
+/** A float or double value (a float rounded to single precision). */
 export function floatingValue(type: FloatingType, value: number): FloatingValue {
   return { type, value: type === 'float' ? Math.fround(value) : value };
 }
+
 
 export const boolValue = (value: boolean): CsValue => ({ type: 'bool', value });
 export const stringValue = (value: string): CsValue => ({ type: 'string', value });

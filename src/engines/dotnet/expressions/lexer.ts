@@ -45,8 +45,8 @@ const PUNCTUATION = [
 const IDENTIFIER_START = /[\p{L}\p{Nl}_]/u;
 const IDENTIFIER_PART = /[\p{L}\p{Nl}\p{Nd}\p{Pc}\p{Mn}\p{Mc}\p{Cf}_]/u;
 
-export const isIdentifierStart = (c: string | undefined) => c !== undefined && IDENTIFIER_START.test(c);
-export const isIdentifierPart = (c: string | undefined) => c !== undefined && IDENTIFIER_PART.test(c);
+const isIdentifierStart = (c: string | undefined) => c !== undefined && IDENTIFIER_START.test(c);
+const isIdentifierPart = (c: string | undefined) => c !== undefined && IDENTIFIER_PART.test(c);
 const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '9';
 
 /** The tokens of text[start, end), ending with an `end` token at `end`. */
@@ -75,7 +75,7 @@ function scanToken(text: string, i: number, end: number): Token {
   if (c === "'") return scanCharLiteral(text, i, end);
   if (c === '"') return scanString(text, i, end, false);
   if (c === '@' && next === '"') return scanString(text, i, end, true);
-  if ((c === '$' && (next === '"' || next === '@')) || (c === '@' && next === '$')) return scanInterpolatedString(text, i, end);
+  if ((c === '$' && (next === '"' || next === '@' || next === '$')) || (c === '@' && next === '$')) return scanInterpolatedString(text, i, end);
   if (c === '$' && isIdentifierStart(next)) {
     const stop = identifierEnd(text, i + 1, end);
     return { kind: 'pseudoVariable', text: text.slice(i, stop), start: i, end: stop };

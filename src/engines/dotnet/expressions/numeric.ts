@@ -104,6 +104,8 @@ const cannotApplyUnary = (op: string, t: CsType) =>
 /** The predefined operator's operand type for two numeric operands, or C#'s compile error. */
 function resolveBinary(op: ValueBinaryOperator, l: CsValue, r: CsValue): NumericType {
   const shift = SHIFTS.has(op);
+  // Fast path: operands of one candidate type match it exactly, and an exact match always wins.
+  if (l.type === r.type && !shift && binaryCandidates(op).includes(l.type as NumericType)) return l.type as NumericType;
   const applicable = binaryCandidates(op).filter((t) => isImplicitlyConvertible(l, t) && isImplicitlyConvertible(r, shift ? 'int' : t));
   if (applicable.length === 0) throw cannotApply(op, l.type, r.type);
   const best = bestCandidate(applicable, (c, o) => {

@@ -196,7 +196,9 @@ class Parser {
     if (this.lambdaAhead()) throw refuse(open, 'lambdas are not supported');
     const start = this.s.position;
     this.s.next();
+    if ((this.s.isIdentifier('dynamic') || this.s.is('void')) && this.s.is(')', 1)) parseType(this.s); // says why not
     const type = tryParseType(this.s);
+    if (type && this.s.is(',')) throw refuse(open, 'tuples are not supported');
     if (type && this.s.is(')')) {
       this.s.next();
       if (isOnlyType(type) || startsCastOperand(this.s.peek())) {

@@ -47,6 +47,8 @@ function precedence(e: Expr): number {
     case 'unary':
     case 'cast':
       return UNARY;
+    case 'conditionalAccess':
+      return UNARY; // primary, but as a target it needs parentheses: (a?.b).c is not a?.b.c
     case 'literal':
       return isNegative(e.value) ? UNARY : PRIMARY;
     default:

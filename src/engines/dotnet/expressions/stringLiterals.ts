@@ -177,7 +177,13 @@ function scanHole(text: string, open: number, end: number, stringStart: number):
   for (; i < end; i++) {
     const c = text[i]!;
     if (c === '"' || c === "'" || (c === '@' && text[i + 1] === '"') || ((c === '$' || c === '@') && /["@$]/.test(text[i + 1] ?? ''))) {
-      i = skipLiteral(text, i, end) - 1;
+      try {
+        i = skipLiteral(text, i, end) - 1;
+      } catch (e) {
+        // Most often the string's own closing quote, the hole left open.
+        if (e instanceof CSharpSyntaxError && e.reason.startsWith('unterminated')) throw unterminated();
+        throw e;
+      }
     } else if (c === '(' || c === '[' || c === '{') {
       depth++;
     } else if ((c === ')' || c === ']' || c === '}') && depth > 0) {

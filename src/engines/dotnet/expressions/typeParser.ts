@@ -112,7 +112,7 @@ function parseArrayRanks(s: TokenStream, element: TypeSyntax): TypeSyntax {
 }
 
 /** `<T, U>` at the cursor. */
-export function parseTypeArgumentList(s: TokenStream): TypeSyntax[] {
+function parseTypeArgumentList(s: TokenStream): TypeSyntax[] {
   const open = s.expect('<');
   if (s.is('>') || s.is(',')) {
     throw new CSharpSyntaxError('unbound generic types (List<>) are not supported: give the type arguments', open.start, s.peek().end);
