@@ -234,6 +234,21 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     void thrower;
   });
 
+  it('shows captured and hoisted variables under their source names', async () => {
+    const closure = await client.call<Wait>('session_launch', { program: lab, args: ['closure'], breakpoints: [{ file: values.path, line: values.line('closure') }], waitForStop: true });
+    expect(closure.structured.stop?.frame.name).toBe('Lab.Values.Closure.<lambda>');
+    const captured = Object.fromEntries((await variables(closure.structured.sessionId)).map((v) => [v.name, v.value]));
+    expect(captured).toMatchObject({ x: '2', factor: '3', start: '1' });
+    expect((await evaluate(closure.structured.sessionId, 'x * factor + start')).value).toBe('7');
+    await client.call('session_stop', { sessionId: closure.structured.sessionId });
+
+    const shapes = fixtureSource('lab', 'Shapes.cs');
+    const hoisted = await client.call<Wait>('session_launch', { program: lab, args: ['async'], breakpoints: [{ file: shapes.path, line: shapes.line('async-return') }], waitForStop: true });
+    const locals = Object.fromEntries((await variables(hoisted.structured.sessionId)).map((v) => [v.name, v.value]));
+    expect(locals).toMatchObject({ text: '"abc"', length: '3' });
+    expect(Object.keys(locals).filter((n) => n.includes('<') || n.includes('__'))).toEqual([]);
+  });
+
   it('shows a [DebuggerTypeProxy] instead of the raw fields, which stay under [Raw View]', async () => {
     const sessionId = await stopAtValues();
     expect((await variables(sessionId, { path: 'bag' })).map((v) => `${v.name}=${v.value}`)).toEqual(['Items=int[3]', '[Raw View]={Lab.Bag}']);

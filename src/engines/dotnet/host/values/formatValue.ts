@@ -1,34 +1,8 @@
 /**
- * Values as C# writes them in a debugger: literals for primitives (`42`, `1.5`, `'x'`, `true`),
- * quoted and escaped strings, and the framework structs a debugger reads from their fields
- * (decimal, DateTime, TimeSpan, Guid) and enums by name. Pure functions, unit-tested.
+ * Values as C# writes them in a debugger: quoted and escaped strings and chars, and the framework
+ * structs a debugger reads from their fields (decimal, DateTime, TimeSpan, Guid) and enums by name.
+ * Numbers are written by expressions/csFormat.ts (.NET's own ToString()). Pure functions.
  */
-
-/** Shortest text that reads back as the same float32 (like .NET Core 3.0+ `float.ToString()`). */
-export function formatSingle(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (!Number.isFinite(value)) return value > 0 ? '∞' : '-∞';
-  for (let digits = 1; digits <= 9; digits++) {
-    const text = value.toPrecision(digits);
-    if (Math.fround(Number(text)) === value) return dotnetNumber(Number(text));
-  }
-  return dotnetNumber(value);
-}
-
-export function formatDouble(value: number): string {
-  if (Number.isNaN(value)) return 'NaN';
-  if (!Number.isFinite(value)) return value > 0 ? '∞' : '-∞';
-  return dotnetNumber(value);
-}
-
-/** JavaScript's shortest round-trip digits in .NET's layout: `1E+21`, `1E-07`. */
-function dotnetNumber(value: number): string {
-  if (Object.is(value, -0)) return '-0';
-  const text = String(value);
-  const exp = /^(-?[\d.]+)e([+-])(\d+)$/.exec(text);
-  if (!exp) return text;
-  return `${exp[1]}E${exp[2]}${exp[3]!.padStart(2, '0')}`;
-}
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '"': '\\"', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\0': '\\0', '\b': '\\b', '\f': '\\f', '\v': '\\v' };
 

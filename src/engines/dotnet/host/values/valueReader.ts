@@ -5,7 +5,8 @@
  * [DebuggerDisplay], else their ToString() override (func-eval), else `{Type}`.
  */
 import type { FieldRef, Native, SetTarget } from '../nativeSession.js';
-import { formatChar, formatDateTime, formatDecimal, formatDouble, formatEnum, formatGuid, formatSingle, formatTimeSpan, quoteString } from './formatValue.js';
+import { formatDouble, formatSingle } from '../../expressions/numeric.js';
+import { formatChar, formatDateTime, formatDecimal, formatEnum, formatGuid, formatTimeSpan, quoteString } from './formatValue.js';
 import type { FuncEval } from './funcEval.js';
 import { ElementType, isPrimitive, type NativeValue } from './nativeValue.js';
 import type { TypeCatalog, TypeView } from './typeCatalog.js';

@@ -1,0 +1,32 @@
+/**
+ * Hit conditions as debuggers write them: "3" stops on the third hit, ">= 3", "> 3", "< 3", "<= 3",
+ * "!= 3" compare the hit count, "% 3" stops on every third hit.
+ */
+import { DebugError } from './errors.js';
+
+const HIT_CONDITION = /^\s*(==|===|>=|<=|>|<|!=|%)?\s*(\d+)\s*$/;
+
+/** A test of the hit count (counted from 1), or INVALID_ARGUMENT for text that is not a hit condition. */
+export function parseHitCondition(text: string): (count: number) => boolean {
+  const m = HIT_CONDITION.exec(text);
+  if (!m) {
+    throw new DebugError('INVALID_ARGUMENT', `"${text}" is not a hit condition.`, 'Use a number (stop on that hit) or an operator and a number: ">= 3", "% 2".');
+  }
+  const n = Number(m[2]);
+  switch (m[1] ?? '==') {
+    case '>=':
+      return (c) => c >= n;
+    case '<=':
+      return (c) => c <= n;
+    case '>':
+      return (c) => c > n;
+    case '<':
+      return (c) => c < n;
+    case '!=':
+      return (c) => c !== n;
+    case '%':
+      return (c) => n > 0 && c % n === 0;
+    default:
+      return (c) => c === n;
+  }
+}
