@@ -317,12 +317,28 @@ export class DotnetEngine implements Engine {
         if (event.reason === 'new') this.modules++;
         break;
       case 'error':
-        // The debugger is gone or broken: end the program too, nothing can drive it now.
         if (this.finished) return;
-        this.debuggee?.kill();
-        break;
+        void this.debuggerBroke(event.message);
+        return;
     }
     this.emit(event);
+  }
+
+  /**
+   * The debugger is gone or broken. A program that was killed can take libmscordbi down with it:
+   * when the program has ended the session says so; otherwise the program ends too (nothing can
+   * drive it now) and the session fails with the reason.
+   */
+  private async debuggerBroke(message: string): Promise<void> {
+    const ended = this.debuggee ? await withTimeout(this.debuggee.exited, 300, 'exit').catch(() => undefined) : undefined;
+    if (ended && !ended.execErrno) {
+      this.runtimeExited = true;
+      this.markRuntimeExited();
+      await this.finishWith(ended);
+      return;
+    }
+    this.debuggee?.kill();
+    this.emit({ type: 'error', message });
   }
 
   /** ICorDebug saw the process go; the exit code comes from the keeper (launch) or is unknown (attach). */
