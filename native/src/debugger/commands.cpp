@@ -173,6 +173,7 @@ const std::unordered_map<std::string, Command>& Table() {
       {"step", Step},
       {"cancelStep", CancelStep},
       {"frameValues", FrameValues},
+      {"variable", Variable},
       {"fields", Fields},
       {"staticField", StaticField},
       {"items", Items},

@@ -129,6 +129,13 @@ void FrameValues(DebugSession& s, const Args& a, Reply& reply) {
   reply.Ok(JsonObject().Raw("arguments", arguments).Raw("locals", locals).Done());
 }
 
+void Variable(DebugSession& s, const Args& a, Reply& reply) {
+  ComPtr<ICorDebugValue> value;
+  Status status = Home(s, a, value);
+  if (!status.Ok()) return reply.Fail(status);
+  reply.Ok(JsonObject().Raw("value", Describe(s, value)).Done());
+}
+
 void Fields(DebugSession& s, const Args& a, Reply& reply) {
   auto target = Target(s.Values().Get(static_cast<int>(a["h"].Int())));
   ComPtr<ICorDebugObjectValue> object;

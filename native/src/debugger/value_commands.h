@@ -10,6 +10,8 @@ namespace dbg {
 
 /** {threadId, frameIndex} → {arguments: [value], locals: [value | null]} */
 void FrameValues(DebugSession& s, const Args& a, Reply& reply);
+/** {threadId, frameIndex, kind: "local" | "argument", index} → {value} (one variable: cheaper than all of them) */
+void Variable(DebugSession& s, const Args& a, Reply& reply);
 /** {h, fields: [{module, type, field}]} → {values: [value | {error}]} (instance fields, declaring type by token) */
 void Fields(DebugSession& s, const Args& a, Reply& reply);
 /** {module, type, field, threadId, frameIndex, h?} → {value} (h: an object whose exact type instantiates a generic type) */

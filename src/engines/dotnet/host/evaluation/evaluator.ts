@@ -78,7 +78,7 @@ export class Evaluator {
 
 /** One evaluation: the frame's variables are read once, on first use. */
 class Run {
-  private variables?: Map<string, NativeValue>;
+  private readonly variables = new Map<string, NativeValue | undefined>();
   private readonly place: Place;
   private bindings: EvalValue[] = [];
 
@@ -157,9 +157,9 @@ class Run {
   }
 
   private async name(name: string): Promise<EvalValue> {
-    const variable = (await this.frameVariables()).get(name);
+    const variable = await this.variable(name);
     if (variable) return fromNative(variable);
-    const self = this.scope.self ?? (await this.frameVariables()).get('this');
+    const self = this.scope.self ?? (await this.variable('this'));
     if (self && !self.null) {
       try {
         return await this.evaluator.parts.members.instance(self, name, this.place);
@@ -228,7 +228,7 @@ class Run {
       receiver = this.binding();
       name = target.name;
     } else if (target.kind === 'name') {
-      const self = this.scope.self ?? (await this.frameVariables()).get('this');
+      const self = this.scope.self ?? (await this.variable('this'));
       const declaring = this.declaringType();
       receiver = self && !self.null ? { kind: 'object', value: self } : declaring ? { kind: 'type', type: declaring } : { kind: 'void' };
       name = target.name;
@@ -383,7 +383,7 @@ class Run {
   }
 
   private async self(): Promise<EvalValue> {
-    const self = this.scope.self ?? (await this.frameVariables()).get('this');
+    const self = this.scope.self ?? (await this.variable('this'));
     if (!self) throw new DebugError('EVALUATION_FAILED', "'this' is not available in a static method");
     return fromNative(self);
   }
@@ -394,12 +394,11 @@ class Run {
     return value;
   }
 
-  private async frameVariables(): Promise<Map<string, NativeValue>> {
-    if (!this.variables) {
-      const children = this.scope.self ? [] : await this.evaluator.parts.locals.read(this.scope.frame);
-      this.variables = new Map(children.map((c) => [c.name, c.value]));
-    }
-    return this.variables;
+  /** A variable of the frame, read once per evaluation (none when evaluating for [DebuggerDisplay]). */
+  private async variable(name: string): Promise<NativeValue | undefined> {
+    if (this.scope.self) return undefined;
+    if (!this.variables.has(name)) this.variables.set(name, await this.evaluator.parts.locals.find(this.scope.frame, name));
+    return this.variables.get(name);
   }
 
   /** The type whose method the frame runs (its static members are in scope). */

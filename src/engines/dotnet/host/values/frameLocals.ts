@@ -25,6 +25,31 @@ export class FrameLocals {
     private readonly reader: ValueReader,
   ) {}
 
+  /**
+   * One variable by name, read alone when it is a plain argument or local (a condition reads one or
+   * two at every hit); undefined when the frame has no such name.
+   */
+  async find(frame: FrameHandle, name: string): Promise<NativeValue | undefined> {
+    const native = this.native();
+    const symbols = this.modules.get(frame.module)?.symbols;
+    if (!native || !symbols) return undefined;
+    const method = symbols.metadata.method(tokenRid(frame.methodToken));
+    const isStatic = (method.flags & METHOD_STATIC) !== 0;
+    const typeName = symbols.metadata.type(method.declaringType).name;
+    const compilerThis = !isStatic && (typeName.startsWith('<>c') || /^<.+>d__\d+/.test(typeName));
+    const scopes = symbols.localScopes(frame.methodToken).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset);
+    const closures = scopes.some((s) => s.variables.some((v) => CLOSURE_LOCALS.test(v.name)));
+    const local = scopes.flatMap((s) => s.variables).filter((v) => v.name === name && !v.hidden).pop();
+    const position = parameterNames(symbols.metadata, method.rid).indexOf(name);
+    const read = (kind: 'local' | 'argument', index: number) =>
+      native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, kind, index }).then((r) => r.value);
+    if (local) return read('local', local.slot);
+    if (position >= 0) return read('argument', isStatic ? position : position + 1);
+    if (name === 'this' && !isStatic && !compilerThis) return read('argument', 0);
+    if (!compilerThis && !closures) return undefined;
+    return (await this.read(frame)).find((c) => c.name === name)?.value;
+  }
+
   async read(frame: FrameHandle): Promise<Child[]> {
     const native = this.native();
     const symbols = this.modules.get(frame.module)?.symbols;
