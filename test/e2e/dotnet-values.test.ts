@@ -174,6 +174,10 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     expect(forever.text).toMatch(/^EVALUATION_FAILED: .*aborted/);
     const after = await evaluate(sessionId, 'number + 1');
     expect(after.value).toBe('43');
+    await client.call('breakpoint_set', { sessionId, file: values.path, line: values.line('total') });
+    const stopped = await evaluate(sessionId, 'order.Total');
+    expect(stopped.text).toMatch(/^EVALUATION_FAILED: .*reached a breakpoint/);
+    expect((await evaluate(sessionId, 'order.Id')).value).toBe('7');
     const bad = await evaluate(sessionId, 'nope + 1');
     expect(bad.text).toMatch(/^EVALUATION_FAILED: The name 'nope' does not exist/);
   }, 60_000);
