@@ -18,6 +18,7 @@
         "native/src/debugger/object_reader.cpp",
         "native/src/debugger/stack_walker.cpp",
         "native/src/debugger/step_controller.cpp",
+        "native/src/debugger/thread_commands.cpp",
         "native/src/debugger/type_json.cpp",
         "native/src/debugger/eval_runner.cpp",
         "native/src/debugger/value_commands.cpp",

@@ -6,6 +6,7 @@
 #include "../util/json.h"
 #include "object_reader.h"
 #include "stack_walker.h"
+#include "thread_commands.h"
 #include "value_commands.h"
 
 namespace dbg {
@@ -183,6 +184,8 @@ const std::unordered_map<std::string, Command>& Table() {
       {"setValue", SetValue},
       {"currentException", CurrentException},
       {"returnValue", ReturnValue},
+      {"blockingObjects", BlockingObjects},
+      {"setIp", SetIp},
       {"keep", Keep},
       {"unkeep", Unkeep},
       {"sameObject", SameObject},

@@ -46,6 +46,8 @@ export interface NativeCommands {
   setValue: [{ target: SetTarget; source: CallArg }, object];
   currentException: [{ threadId: number }, { value: NativeValue }];
   returnValue: [{ threadId: number; frameIndex: number; ilOffset: number }, { value: NativeValue }];
+  blockingObjects: [{ threadId: number }, { waits: { reason: 'lock' | 'wait'; timeout: number; owner?: number; value?: NativeValue }[] }];
+  setIp: [{ threadId: number; ilOffset: number; check?: boolean }, object];
   keep: [{ h: number }, { kept: number }];
   unkeep: [{ kept: number }, object];
   sameObject: [{ h: number; kept: number }, { same: boolean }];
