@@ -4,7 +4,7 @@
  * MCP client gets, and is gone — with every process it started — after `daemon stop`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,6 +63,23 @@ async function daemonPid(env: NodeJS.ProcessEnv): Promise<number> {
   const status = await debugbridge(env, 'daemon', 'status');
   expect(status.code, status.stderr).toBe(0);
   return Number(/\(pid (\d+)\)/.exec(status.stdout)![1]);
+}
+
+/**
+ * Three commands at the same moment, each of which starts a daemon when none answers: they must all
+ * reach the same daemon, and every other daemon started for them must end by itself. Answers its pid.
+ */
+async function startAtOnce(env: NodeJS.ProcessEnv, runtimeDir: string): Promise<number> {
+  const commands = await Promise.all([debugbridge(env, 'daemon', 'start'), debugbridge(env, 'call', 'session_list'), debugbridge(env, 'daemon', 'start')]);
+  for (const c of commands) expect(c.code, c.stderr).toBe(0);
+  const reached = commands.filter((c) => /\(pid \d+\)/.test(c.stdout)).map((c) => Number(/\(pid (\d+)\)/.exec(c.stdout)![1]));
+  expect(new Set(reached).size).toBe(1);
+  const [winner] = reached;
+  // Every daemon these commands started runs by now (spawn returns after exec); the losers exit on their own.
+  expect(await waitGone(daemonsOf(runtimeDir).filter((pid) => pid !== winner), 30_000)).toEqual([]);
+  expect(daemonsOf(runtimeDir)).toEqual([winner]);
+  expect(await daemonPid(env)).toBe(winner);
+  return winner;
 }
 
 describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('debugbridge call from a shell (python)', () => {
@@ -136,7 +153,7 @@ describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('de
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/stopped \(pid \d+; ended 1 running session\)/);
     expect(isAlive(daemon)).toBe(false);
-    expect(await waitGone(processes, 5000)).toEqual([]);
+    expect(await waitGone(processes, 15_000)).toEqual([]);
     expect(existsSync(join(runtimeDir, 'daemon.sock'))).toBe(false);
     expect((await debugbridge(env, 'daemon', 'status')).code).toBe(1);
   });
@@ -144,11 +161,12 @@ describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('de
 
 describe.runIf(onLinux)('debugbridge daemon', () => {
   it('ends by itself after its idle time without a client', async () => {
-    const env = shellEnv(mkdtempSync(join(tmpdir(), 'dbb-shell-idle-')), { DEBUGBRIDGE_DAEMON_IDLE_MS: '1000' });
+    // Long enough for `daemon start` to connect to the daemon it started, even on a busy machine.
+    const env = shellEnv(mkdtempSync(join(tmpdir(), 'dbb-shell-idle-')), { DEBUGBRIDGE_DAEMON_IDLE_MS: '3000' });
     const started = await debugbridge(env, 'daemon', 'start');
     expect(started.stdout).toMatch(/running \(pid \d+\)/);
     const pid = Number(/\(pid (\d+)\)/.exec(started.stdout)![1]);
-    expect(await waitGone([pid], 15_000)).toEqual([]);
+    expect(await waitGone([pid], 30_000)).toEqual([]);
     expect((await debugbridge(env, 'daemon', 'status')).code).toBe(1);
   });
 
@@ -156,18 +174,20 @@ describe.runIf(onLinux)('debugbridge daemon', () => {
     const runtimeDir = mkdtempSync(join(tmpdir(), 'dbb-shell-race-'));
     const env = shellEnv(runtimeDir);
     try {
-      const answers = await Promise.all([1, 2, 3].map(() => debugbridge(env, 'call', 'session_list')));
-      expect(answers.map((a) => a.code)).toEqual([0, 0, 0]);
-      await new Promise((r) => setTimeout(r, 500)); // time for a daemon that lost the race to go
-      const daemons = daemonsOf(runtimeDir);
-      expect(daemons).toHaveLength(1);
+      const first = await startAtOnce(env, runtimeDir);
 
-      process.kill(daemons[0], 'SIGKILL');
-      expect(await waitGone(daemons, 5000)).toEqual([]);
+      process.kill(first, 'SIGKILL');
+      expect(await waitGone([first], 15_000)).toEqual([]);
       expect(existsSync(join(runtimeDir, 'daemon.sock'))).toBe(true); // left behind by the killed daemon
-      const again = await debugbridge(env, 'call', 'session_list');
-      expect(again.code, again.stderr).toBe(0);
-      expect(daemonsOf(runtimeDir)).toEqual([await daemonPid(env)]);
+      const second = await startAtOnce(env, runtimeDir);
+
+      // Killed while it held the startup lock: the lock names a process that is gone.
+      process.kill(second, 'SIGKILL');
+      expect(await waitGone([second], 15_000)).toEqual([]);
+      mkdirSync(join(runtimeDir, 'daemon.lock'));
+      writeFileSync(join(runtimeDir, 'daemon.lock', `${second}.0`), '');
+      await startAtOnce(env, runtimeDir);
+      expect(readdirSync(runtimeDir).filter((name) => name.startsWith('daemon.lock'))).toEqual([]);
     } finally {
       await debugbridge(env, 'daemon', 'stop');
     }
