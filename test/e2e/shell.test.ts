@@ -22,6 +22,11 @@ const line = (marker: string) => markerLine(program, `BP:${marker}`);
 const hasDebugpy = ['/usr/bin/python3', 'python3'].some((py) => hasCommand(py, ['-c', 'import debugpy']));
 // Process checks read /proc.
 const onLinux = process.platform === 'linux';
+/**
+ * What a test may take before it counts as hung: each runs many CLI processes (the workflow twelve,
+ * one after the other), and the slowest took 16 s at load 18 on 2 cores.
+ */
+const BUDGET_MS = 180_000;
 
 interface Shell {
   code: number;
@@ -82,7 +87,7 @@ async function startAtOnce(env: NodeJS.ProcessEnv, runtimeDir: string): Promise<
   return winner;
 }
 
-describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('debugbridge call from a shell (python)', () => {
+describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('debugbridge call from a shell (python)', { timeout: BUDGET_MS }, () => {
   const runtimeDir = mkdtempSync(join(tmpdir(), 'dbb-shell-run-'));
   const env = shellEnv(runtimeDir);
   afterAll(async () => {
@@ -159,7 +164,7 @@ describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('de
   });
 });
 
-describe.runIf(onLinux)('debugbridge daemon', () => {
+describe.runIf(onLinux)('debugbridge daemon', { timeout: BUDGET_MS }, () => {
   it('ends by itself after its idle time without a client', async () => {
     // Long enough for `daemon start` to connect to the daemon it started, even on a busy machine.
     const env = shellEnv(mkdtempSync(join(tmpdir(), 'dbb-shell-idle-')), { DEBUGBRIDGE_DAEMON_IDLE_MS: '3000' });
