@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { homedir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult, InitializeResult, JSONRPCMessage, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DebugError } from '../core/errors.js';
@@ -51,8 +52,14 @@ export class DaemonClient {
 
   /** Connects to the daemon, starting one when none answers. */
   static async connect(paths: DaemonPaths): Promise<DaemonClient> {
-    const socket = (await openSocket(paths.socket)) ?? (await startDaemon(paths));
-    return DaemonClient.over(socket);
+    const running = await DaemonClient.connectIfRunning(paths);
+    if (running) return running;
+    const started = await startDaemon(paths);
+    const client = await DaemonClient.over(started.socket);
+    // The daemon this command started lost to one started at the same moment: it is exiting. A
+    // command leaves no process of its own behind, so it answers once that one is gone.
+    if ((await client.status()).pid !== started.pid) await Promise.race([started.gone, sleep(START_TIMEOUT_MS, undefined, { ref: false })]);
+    return client;
   }
 
   private static async over(socket: Socket): Promise<DaemonClient> {
@@ -132,19 +139,24 @@ function openSocket(path: string): Promise<Socket | undefined> {
  * Starts `debugbridge daemon run` detached and connects once it listens. Commands that come at the
  * same moment each start one; all of them connect to the one that gets the socket (daemon.ts).
  */
-async function startDaemon(paths: DaemonPaths): Promise<Socket> {
+async function startDaemon(paths: DaemonPaths): Promise<{ socket: Socket; pid?: number; gone: Promise<void> }> {
   ensurePrivateDir(paths.dir);
   const logFd = openLog(paths.log);
   // The daemon outlives this shell's folder: its own cwd is the home folder, launches get the caller's cwd.
   const child = spawn(process.execPath, [CLI, 'daemon', 'run'], { detached: true, stdio: ['ignore', logFd, logFd], cwd: homedir(), windowsHide: true });
   closeSync(logFd);
   let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
   child.unref();
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
     const socket = await openSocket(paths.socket);
-    if (socket) return socket;
+    if (socket) return { socket, pid: child.pid, gone };
     // Exit code 0: another daemon got the socket; it is about to listen.
     if (exited !== undefined && exited !== 0) break;
     await new Promise((r) => setTimeout(r, 50));

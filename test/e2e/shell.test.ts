@@ -72,7 +72,8 @@ async function daemonPid(env: NodeJS.ProcessEnv): Promise<number> {
 
 /**
  * Three commands at the same moment, each of which starts a daemon when none answers: they must all
- * reach the same daemon, and every other daemon started for them must end by itself. Answers its pid.
+ * reach the same daemon, and every other daemon started for them must be gone when they answer
+ * (each waits for its own). Answers its pid.
  */
 async function startAtOnce(env: NodeJS.ProcessEnv, runtimeDir: string): Promise<number> {
   const commands = await Promise.all([debugbridge(env, 'daemon', 'start'), debugbridge(env, 'call', 'session_list'), debugbridge(env, 'daemon', 'start')]);
@@ -80,8 +81,6 @@ async function startAtOnce(env: NodeJS.ProcessEnv, runtimeDir: string): Promise<
   const reached = commands.filter((c) => /\(pid \d+\)/.test(c.stdout)).map((c) => Number(/\(pid (\d+)\)/.exec(c.stdout)![1]));
   expect(new Set(reached).size).toBe(1);
   const [winner] = reached;
-  // Every daemon these commands started runs by now (spawn returns after exec); the losers exit on their own.
-  expect(await waitGone(daemonsOf(runtimeDir).filter((pid) => pid !== winner), 30_000)).toEqual([]);
   expect(daemonsOf(runtimeDir)).toEqual([winner]);
   expect(await daemonPid(env)).toBe(winner);
   return winner;
