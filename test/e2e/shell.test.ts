@@ -51,7 +51,7 @@ async function debugbridge(env: NodeJS.ProcessEnv, ...args: string[]): Promise<S
 
 /** Live `debugbridge daemon run` processes serving this runtime folder. */
 function daemonsOf(runtimeDir: string): number[] {
-  return readdirSync('/proc')
+  const found = readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name) && isAlive(Number(name)))
     .filter((name) => {
       try {
@@ -62,6 +62,9 @@ function daemonsOf(runtimeDir: string): number[] {
       }
     })
     .map(Number);
+  // A process a daemon has just forked (its Python adapter) has the daemon's command line until it runs its own program.
+  const forked = new Set(found.flatMap((pid) => descendants(pid)));
+  return found.filter((pid) => !forked.has(pid));
 }
 
 async function daemonPid(env: NodeJS.ProcessEnv): Promise<number> {
@@ -78,8 +81,8 @@ async function daemonPid(env: NodeJS.ProcessEnv): Promise<number> {
 async function startAtOnce(env: NodeJS.ProcessEnv, runtimeDir: string): Promise<number> {
   const commands = await Promise.all([debugbridge(env, 'daemon', 'start'), debugbridge(env, 'call', 'session_list'), debugbridge(env, 'daemon', 'start')]);
   for (const c of commands) expect(c.code, c.stderr).toBe(0);
-  const reached = commands.filter((c) => /\(pid \d+\)/.test(c.stdout)).map((c) => Number(/\(pid (\d+)\)/.exec(c.stdout)![1]));
-  expect(new Set(reached).size).toBe(1);
+  const reached = [commands[0], commands[2]].map((c) => Number(/\(pid (\d+)\)/.exec(c.stdout)?.[1]));
+  expect(reached[0]).toBe(reached[1]);
   const [winner] = reached;
   expect(daemonsOf(runtimeDir)).toEqual([winner]);
   expect(await daemonPid(env)).toBe(winner);
