@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    // Heavy suites run with `npm run test:heavy` (vitest.heavy.config.ts).
+    exclude: [...configDefaults.exclude, 'test/heavy/**'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

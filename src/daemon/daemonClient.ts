@@ -5,9 +5,10 @@
  * SDK client and its schemas, which would double the time every shell command takes.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, truncateSync } from 'node:fs';
 import { createConnection, type Socket } from 'node:net';
 import { homedir } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult, InitializeResult, JSONRPCMessage, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DebugError } from '../core/errors.js';
@@ -16,10 +17,11 @@ import { LineTransport } from '../server/lineTransport.js';
 import { loadCatalog } from '../server/toolCatalog.js';
 import { VERSION } from '../version.js';
 import { ensurePrivateDir, type DaemonPaths } from './daemonPaths.js';
-import { answers, STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
+import { STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
+const LOG_CAP_BYTES = 1 << 20;
 /** The protocol version the server was built with (any version gets an answer in the server's own). */
 const PROTOCOL_VERSION = loadCatalog(VERSION)?.latestProtocolVersion ?? '2025-06-18';
 
@@ -52,10 +54,12 @@ export class DaemonClient {
   static async connect(paths: DaemonPaths): Promise<DaemonClient> {
     const running = await DaemonClient.connectIfRunning(paths);
     if (running) return running;
-    await startDaemon(paths);
-    const socket = await openSocket(paths.socket);
-    if (!socket) throw new DebugError('DAEMON_UNAVAILABLE', `The debugbridge daemon started but ${paths.socket} does not answer.`, 'Run `debugbridge daemon status`, or `debugbridge daemon run` to see it in the foreground.');
-    return DaemonClient.over(socket);
+    const started = await startDaemon(paths);
+    const client = await DaemonClient.over(started.socket);
+    // The daemon this command started lost to one started at the same moment: it is exiting. A
+    // command leaves no process of its own behind, so it answers once that one is gone.
+    if ((await client.status()).pid !== started.pid) await Promise.race([started.gone, sleep(START_TIMEOUT_MS, undefined, { ref: false })]);
+    return client;
   }
 
   private static async over(socket: Socket): Promise<DaemonClient> {
@@ -131,25 +135,47 @@ function openSocket(path: string): Promise<Socket | undefined> {
   });
 }
 
-/** Starts `debugbridge daemon run` detached and waits until its socket answers. */
-async function startDaemon(paths: DaemonPaths): Promise<void> {
+/**
+ * Starts `debugbridge daemon run` detached and connects once it listens. Commands that come at the
+ * same moment each start one; all of them connect to the one that gets the socket (daemon.ts).
+ */
+async function startDaemon(paths: DaemonPaths): Promise<{ socket: Socket; pid?: number; gone: Promise<void> }> {
   ensurePrivateDir(paths.dir);
-  const logFd = openSync(paths.log, 'w', 0o600);
+  const logFd = openLog(paths.log);
   // The daemon outlives this shell's folder: its own cwd is the home folder, launches get the caller's cwd.
   const child = spawn(process.execPath, [CLI, 'daemon', 'run'], { detached: true, stdio: ['ignore', logFd, logFd], cwd: homedir(), windowsHide: true });
   closeSync(logFd);
   let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
+  const gone = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exited = code;
+      resolve();
+    }),
+  );
   child.unref();
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (await answers(paths.socket)) return;
-    // Exit code 0: another command started a daemon at the same moment, and that one listens.
+    const socket = await openSocket(paths.socket);
+    if (socket) return { socket, pid: child.pid, gone };
+    // Exit code 0: another daemon got the socket; it is about to listen.
     if (exited !== undefined && exited !== 0) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const log = readTail(paths.log);
   throw new DebugError('DAEMON_UNAVAILABLE', `The debugbridge daemon did not start${exited !== undefined ? ` (exit code ${exited})` : ''}.${log ? `\nIts log:\n${log}` : ''}`, `Run \`debugbridge daemon run\` to see it fail in the foreground.`);
+}
+
+/**
+ * The log every daemon started here appends to: daemons started at the same moment share it, and a
+ * new daemon keeps what the one before it (perhaps killed) wrote. Cut when it outgrows LOG_CAP_BYTES.
+ */
+function openLog(path: string): number {
+  try {
+    if (statSync(path).size > LOG_CAP_BYTES) truncateSync(path);
+  } catch {
+    // no log yet
+  }
+  return openSync(path, 'a', 0o600);
 }
 
 function readTail(file: string): string {

@@ -1,7 +1,7 @@
 /**
  * Where the shell daemon lives: a folder only this user can enter (the XDG runtime dir, else one
  * under the OS temp dir that is checked to be ours and private), holding the socket (mode 0600),
- * the daemon's record (pid, version) and its log. On Windows the socket is a named pipe.
+ * the lock a starting daemon holds until it listens, and the daemons' log. On Windows the socket is a named pipe.
  */
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
@@ -11,7 +11,7 @@ import { DebugError } from '../core/errors.js';
 export interface DaemonPaths {
   dir: string;
   socket: string;
-  record: string;
+  lock: string;
   log: string;
 }
 
@@ -28,7 +28,7 @@ export function daemonPaths(env: NodeJS.ProcessEnv = process.env): DaemonPaths {
   const owner = process.getuid?.() ?? userName();
   const dir = env.DEBUGBRIDGE_RUNTIME_DIR || (env.XDG_RUNTIME_DIR ? join(env.XDG_RUNTIME_DIR, 'debugbridge') : join(tmpdir(), `debugbridge-${owner}`));
   const socket = process.platform === 'win32' ? `\\\\.\\pipe\\debugbridge-${userName()}-${Buffer.from(dir).toString('hex').slice(-16)}` : join(dir, 'daemon.sock');
-  return { dir, socket, record: join(dir, 'daemon.json'), log: join(dir, 'daemon.log') };
+  return { dir, socket, lock: join(dir, 'daemon.lock'), log: join(dir, 'daemon.log') };
 }
 
 /** Creates the folder if needed and refuses one that another user owns or others can enter. */

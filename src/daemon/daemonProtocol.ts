@@ -1,11 +1,9 @@
 /**
  * What the shell daemon and its clients share besides MCP: two requests outside the tool set
- * (status, stop), the record the daemon leaves beside its socket, and a liveness probe. Nothing
+ * (status, stop) and a liveness probe. Nothing
  * here loads zod or the MCP SDK: a shell command must start fast.
  */
-import { readFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import type { DaemonPaths } from './daemonPaths.js';
 
 export const DEFAULT_IDLE_MS = 30 * 60 * 1000;
 
@@ -24,29 +22,14 @@ export type DaemonStatus = {
   idleShutdownMs: number;
 };
 
-export interface DaemonRecord {
-  pid: number;
-  version: string;
-  startedAt: number;
-  socket: string;
-}
-
-export function readRecord(paths: DaemonPaths): DaemonRecord | undefined {
-  try {
-    return JSON.parse(readFileSync(paths.record, 'utf8')) as DaemonRecord;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether something accepts connections on the socket. */
-export function answers(socket: string): Promise<boolean> {
+/** Connects and hangs up: undefined when something accepted, else why not (ENOENT: no socket; ECONNREFUSED: nobody listens on it). */
+export function connectError(socket: string): Promise<string | undefined> {
   return new Promise((resolve) => {
     const probe = createConnection(socket);
     probe.once('connect', () => {
       probe.destroy();
-      resolve(true);
+      resolve(undefined);
     });
-    probe.once('error', () => resolve(false));
+    probe.once('error', (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
   });
 }

@@ -1,16 +1,28 @@
 /** Process-tree checks for "no process left behind" tests (Linux /proc). */
 import { readdirSync, readFileSync } from 'node:fs';
 
-function parentOf(pid: number): number | undefined {
+/** The fields of /proc/<pid>/stat after the command name (state, ppid, pgrp, …), or undefined for a process that is gone. */
+function statOf(pid: number): string[] | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces and parentheses: fields start after the last ')'.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (fields[0] === 'Z') return undefined; // a zombie is already gone
-    return Number(fields[1]);
+    return fields[0] === 'Z' ? undefined : fields; // a zombie is already gone
   } catch {
     return undefined;
   }
+}
+
+function parentOf(pid: number): number | undefined {
+  const fields = statOf(pid);
+  return fields && Number(fields[1]);
+}
+
+/** The live processes of process group `group`. */
+export function groupMembers(group: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name) && Number(statOf(Number(name))?.[2]) === group)
+    .map(Number);
 }
 
 /** Every live descendant of `root`. */

@@ -1,0 +1,84 @@
+/**
+ * What the shell daemon serves once it has its socket (daemon.ts claims it): one SessionManager
+ * that outlives the shell commands, serving MCP to each command that connects. It ends after
+ * DEBUGBRIDGE_DAEMON_IDLE_MS (default 30 minutes) with no client connected, on `daemon stop`, or on
+ * SIGTERM/SIGINT/SIGHUP, ending every session's processes first.
+ */
+import type { Server, Socket } from 'node:net';
+import { z } from 'zod';
+import { EngineRegistry } from '../core/engineRegistry.js';
+import { SessionManager } from '../core/sessionManager.js';
+import { createServer } from '../server/createServer.js';
+import { LineTransport } from '../server/lineTransport.js';
+import { stderrLogger } from '../server/stdioServer.js';
+import { loadCatalog } from '../server/toolCatalog.js';
+import { VERSION } from '../version.js';
+import type { DaemonPaths } from './daemonPaths.js';
+import { DEFAULT_IDLE_MS, STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
+
+const StatusRequest = z.object({ method: z.literal(STATUS_METHOD) });
+const StopRequest = z.object({ method: z.literal(STOP_METHOD) });
+
+/** Serves on `listener`, which listens on the daemon's socket, until the daemon stops. */
+export function serveDaemon(listener: Server, paths: DaemonPaths): void {
+  const log = stderrLogger((process.env.DEBUGBRIDGE_LOG as never) ?? 'info');
+  const idleMs = Number(process.env.DEBUGBRIDGE_DAEMON_IDLE_MS) || DEFAULT_IDLE_MS;
+  const startedAt = Date.now();
+  const registry = new EngineRegistry();
+  registry.prewarm(['python']);
+  const manager = new SessionManager({ log, registry });
+  const catalog = loadCatalog(VERSION);
+  const clients = new Set<Socket>();
+  let lastClientAt = Date.now();
+
+  const status = (): DaemonStatus => ({
+    pid: process.pid,
+    version: VERSION,
+    startedAt,
+    socket: paths.socket,
+    sessions: manager.list().length,
+    activeSessions: manager.list().filter((s) => s.active).length,
+    idleShutdownMs: idleMs,
+  });
+
+  let stopping: Promise<void> | undefined;
+  const stop = (why: string) =>
+    (stopping ??= (async () => {
+      log('info', `daemon stopping: ${why}`);
+      setTimeout(() => process.exit(0), 10_000).unref();
+      // Closing removes the socket file (libuv unlinks it before closing it), so from here on a
+      // command starts a new daemon instead of connecting to this one.
+      listener.close();
+      for (const socket of clients) socket.destroy();
+      await manager.disposeAll();
+      process.exit(0);
+    })());
+
+  listener.on('connection', (socket: Socket) => {
+    clients.add(socket);
+    // Writes to a client that went away fail here, not as an uncaught error.
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clients.delete(socket);
+      lastClientAt = Date.now();
+    });
+    const server = createServer(manager, VERSION, catalog?.tools);
+    server.server.setRequestHandler(StatusRequest, () => status());
+    server.server.setRequestHandler(StopRequest, () => {
+      // Answer first: the client waits for the process to be gone.
+      setImmediate(() => void stop('daemon stop'));
+      return status();
+    });
+    server.connect(new LineTransport(() => undefined, socket, socket)).catch((e: unknown) => log('warning', `client connection: ${(e as Error).message}`));
+  });
+  log('info', `daemon ${process.pid} listening on ${paths.socket}; idle shutdown after ${idleMs} ms`);
+
+  setInterval(() => {
+    if (clients.size === 0 && Date.now() - lastClientAt >= idleMs) void stop(`idle for ${idleMs} ms`);
+  }, Math.min(idleMs, 30_000)).unref();
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGHUP', () => void stop('SIGHUP'));
+  process.on('uncaughtException', (e) => log('error', `uncaught: ${e.stack ?? e.message}`));
+  process.on('unhandledRejection', (e) => log('error', `unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+}
