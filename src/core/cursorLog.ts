@@ -19,17 +19,33 @@ export interface CursorSlice<T> {
   dropped: number;
 }
 
+export interface CursorLogLimits<T> {
+  /** The size of an entry (e.g. its characters), for a cap on the total size as well as the count. */
+  weigh(value: T): number;
+  maxWeight: number;
+}
+
 export class CursorLog<T> {
   private readonly entries: CursorEntry<T>[] = [];
   private nextSeq = 1;
+  private weight = 0;
   private readonly waiters = new Set<() => void>();
 
-  constructor(private readonly capacity: number) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly limits?: CursorLogLimits<T>,
+  ) {}
 
   append(value: T): CursorEntry<T> {
     const entry = { seq: this.nextSeq++, at: Date.now(), value };
     this.entries.push(entry);
-    if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
+    const weigh = this.limits?.weigh ?? (() => 0);
+    this.weight += weigh(value);
+    let drop = 0;
+    const over = () => this.entries.length - drop > this.capacity || (this.limits !== undefined && this.weight > this.limits.maxWeight);
+    // The newest entry stays even when it alone is over the size cap.
+    while (drop < this.entries.length - 1 && over()) this.weight -= weigh(this.entries[drop++].value);
+    if (drop) this.entries.splice(0, drop);
     for (const wake of [...this.waiters]) wake();
     return entry;
   }

@@ -16,10 +16,16 @@ export function describeEvent(event: Exclude<EngineEvent, { type: 'stopped' | 'o
     case 'process':
       return { type: 'process', summary: `Process ${event.pid ?? '?'} started${event.name ? `: ${event.name}` : ''}`, data: { pid: event.pid } };
     case 'exited':
-      return { type: 'exited', summary: `Program exited with code ${event.exitCode ?? 'unknown'}${event.signal ? ` (${event.signal})` : ''}`, data: { exitCode: event.exitCode, signal: event.signal } };
+      return { type: 'exited', summary: `The program ${describeExit(event.exitCode, event.signal)}`, data: { exitCode: event.exitCode, signal: event.signal } };
     case 'terminated':
       return { type: 'terminated', summary: 'Debug session ended by the runtime' };
     case 'error':
       return { type: 'error', summary: `Engine failure: ${event.message}` };
   }
+}
+
+/** How a program ended, in the one wording every runtime shares: "exited with code 3", "was killed by SIGKILL". */
+export function describeExit(exitCode: number | undefined, signal: string | undefined): string {
+  if (signal) return `was killed by ${signal}`;
+  return exitCode === undefined ? 'exited (exit code unknown)' : `exited with code ${exitCode}`;
 }

@@ -46,7 +46,22 @@ export interface VariablesAnswer {
   /** More children exist past this page. */
   more: boolean;
   total?: number;
+  /** Set when the answer was cut to fit its size cap or time budget. */
+  cut?: AnswerCut;
 }
+
+/** What an answer cut short left out, and how to read it. */
+export interface AnswerCut {
+  reason: 'size' | 'time';
+  /** Where the listed level goes on: pass it as `start`. Undefined when every item of the page is there. */
+  nextStart?: number;
+  /** Paths whose children were not (all) expanded: pass one as `path`. */
+  unexpanded: string[];
+}
+
+/** The size (characters of the structured answer) and time an inspect_variables answer may take. */
+export const VARIABLES_ANSWER_CHARS = 64_000;
+export const VARIABLES_BUDGET_MS = 5_000;
 
 export interface ValueAnswer {
   value: string;
@@ -56,6 +71,14 @@ export interface ValueAnswer {
 }
 
 const CHILDREN_PER_NESTED_LEVEL = 20;
+
+/** What is left of an answer's size and time; `cut` says which one ran out first. */
+interface Budget {
+  chars: number;
+  deadline: number;
+  cut?: 'size' | 'time';
+  unexpanded?: string[];
+}
 
 export class Inspector {
   constructor(private readonly engine: Engine) {}
@@ -77,8 +100,10 @@ export class Inspector {
       if (!scope) throw new DebugError('VARIABLE_NOT_FOUND', 'This frame has no scopes.', 'Pick another frame with frameIndex.');
       container = { ref: scope.ref, path: undefined, label: scope.name, total: scope.namedVariables };
     }
-    const page = await this.children(container.ref, container.path, q.start, q.count, 0, q.depth);
-    return { container: container.label, variables: page.views, scopes: scopeViews, more: page.more, total: container.total };
+    const budget: Budget = { chars: VARIABLES_ANSWER_CHARS, deadline: Date.now() + VARIABLES_BUDGET_MS };
+    const page = await this.children(container.ref, container.path, q.start, q.count, 0, q.depth, budget);
+    const cut = budget.cut ? { reason: budget.cut, nextStart: page.nextStart, unexpanded: budget.unexpanded ?? [] } : undefined;
+    return { container: container.label, variables: page.views, scopes: scopeViews, more: page.more, total: container.total, cut };
   }
 
   async evaluate(frameId: number | undefined, expression: string): Promise<ValueAnswer> {
@@ -110,19 +135,41 @@ export class Inspector {
     return { value: capText(r.value, VALUE_CHARS), type: r.type, ref: r.ref, hasChildren: r.ref > 0 };
   }
 
-  private async children(ref: number, parentPath: string | undefined, start: number, count: number, level: number, depth: number) {
+  /**
+   * One page of `ref`'s children, each followed by its own children down to `depth`. Stops where
+   * the budget runs out, noting it in the budget; `nextStart` is where the page goes on then.
+   */
+  private async children(ref: number, parentPath: string | undefined, start: number, count: number, level: number, depth: number, budget: Budget) {
     const vars = (await this.engine.variables(ref, start, count + 1)).filter((v) => !isGroupingNode(v.name));
     const more = vars.length > count;
     const views: VariableView[] = [];
-    for (const v of vars.slice(0, count)) {
+    const page = vars.slice(0, count);
+    for (let i = 0; i < page.length; i++) {
+      const v = page[i];
       const path = v.evaluateName && (!parentPath || !isMemberName(v.name)) ? v.evaluateName : joinPath(parentPath, v.name);
-      views.push({ name: v.name, value: capText(v.value, VALUE_CHARS), type: v.type, path, hasChildren: v.ref > 0, ref: v.ref, level });
+      const view = { name: v.name, value: capText(v.value, VALUE_CHARS), type: v.type, path, hasChildren: v.ref > 0, ref: v.ref, level };
+      const size = JSON.stringify(view).length;
+      if (budget.cut || size > budget.chars) {
+        budget.cut ??= 'size';
+        return { views, more: true, nextStart: start + i };
+      }
+      budget.chars -= size;
+      views.push(view);
       if (v.ref > 0 && depth > 1) {
-        const nested = await this.children(v.ref, path, 0, CHILDREN_PER_NESTED_LEVEL, level + 1, depth - 1);
+        if (Date.now() > budget.deadline) budget.cut ??= 'time';
+        if (budget.cut) {
+          (budget.unexpanded ??= []).push(path);
+          return { views, more, nextStart: i + 1 < page.length || more ? start + i + 1 : undefined };
+        }
+        const nested = await this.children(v.ref, path, 0, CHILDREN_PER_NESTED_LEVEL, level + 1, depth - 1, budget);
         views.push(...nested.views);
+        if (budget.cut) {
+          if (nested.nextStart !== undefined || nested.views.length === 0) (budget.unexpanded ??= []).push(path);
+          return { views, more, nextStart: i + 1 < page.length || more ? start + i + 1 : undefined };
+        }
       }
     }
-    return { views, more };
+    return { views, more, nextStart: undefined as number | undefined };
   }
 
   private async resolvePath(frameId: number, scopes: ScopeInfo[], path: string): Promise<{ ref: number; value: string; total?: number }> {

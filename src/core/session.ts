@@ -9,7 +9,7 @@ import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
 import { Inspector } from './inspector.js';
-import { describeEvent } from './eventSummary.js';
+import { describeEvent, describeExit } from './eventSummary.js';
 import { waitUntil } from './waitUntil.js';
 import type { OutputChunk, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
 import { buildStop } from './stopBuilder.js';
@@ -28,25 +28,48 @@ export interface SessionConfig {
   attach?: { pid?: number; host?: string; port?: number };
 }
 
+/** How a session ended. `wasRunning`: the program was still running, so ending the session terminated it (or detached from it). */
+export interface SessionEnd {
+  exitCode?: number;
+  exitSignal?: string;
+  outputTail: string;
+  wasRunning: boolean;
+}
+
 export interface SessionHooks {
   /** Something the agent should hear about without asking (stop, exit, failure). */
   notify(session: Session, level: LogLevel, message: string): void;
   /** Configuration or breakpoints changed: persist them. */
   changed(session: Session): void;
+  /** The run is over (exited, failed or ended): its engine has been released. */
+  ended?(session: Session): void;
   log(level: LogLevel, message: string): void;
 }
 
 const ACTIVE_STATES: SessionStateName[] = ['initializing', 'running', 'stopped'];
 const OUTPUT_TAIL_CHARS = 2000;
 const OUTPUT_TAIL_LINES = 15;
+/** Program output kept per session; older output falls off (session_output says how much). */
+const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
 
 export class Session {
   readonly events = new CursorLog<SessionEvent>(2000);
-  readonly output = new CursorLog<OutputChunk>(5000);
+  readonly output = new CursorLog<OutputChunk>(5000, { weigh: (chunk) => chunk.text.length, maxWeight: OUTPUT_KEPT_CHARS });
   readonly breakpoints: BreakpointRegistry;
   readonly startedAt = Date.now();
+  /** When the agent last called on this session (or a call of it was still waiting). */
+  lastActivity = Date.now();
 
   private engineInstance?: Engine;
+  /** What the last engine could tell when it was released, for diagnostics after the end. */
+  private releasedDiagnostics?: ReturnType<Engine['diagnostics']>;
+  private pidValue?: number;
+  private exitSignalValue?: string;
+  private endedAtValue?: number;
+  /** Starting, restarting and ending replace the run: they go one at a time. */
+  private runQueue: Promise<unknown> = Promise.resolve();
+  /** Aborts the start in progress when the session is stopped meanwhile. */
+  private starting?: AbortController;
   private stateName: SessionStateName = 'initializing';
   private currentStop?: Stop;
   /** Counts stops; a waiter wants a stop numbered above what it saw when it started. */
@@ -81,9 +104,25 @@ export class Session {
   get exitCode(): number | undefined {
     return this.exitCodeValue;
   }
+  /** The signal that killed the program, when one did. */
+  get exitSignal(): string | undefined {
+    return this.exitSignalValue;
+  }
+  /** When the run ended; undefined while it is active. */
+  get endedAt(): number | undefined {
+    return this.active ? undefined : this.endedAtValue;
+  }
   private get engine(): Engine {
-    if (!this.engineInstance) throw new DebugError('INVALID_STATE', `Session ${this.id} has not started.`, 'Wait for session_launch to answer.');
+    if (!this.engineInstance) {
+      if (!this.active) throw new DebugError('INVALID_STATE', `Session ${this.id} is ${this.stateName}.`, 'The program is not running: session_restart runs it again.');
+      throw new DebugError('INVALID_STATE', `Session ${this.id} has not started.`, 'Wait for session_launch to answer.');
+    }
     return this.engineInstance;
+  }
+
+  /** The agent used the session now. */
+  touch(): void {
+    this.lastActivity = Date.now();
   }
 
   snapshot(): SessionSnapshot {
@@ -92,9 +131,10 @@ export class Session {
       language: this.config.language,
       program: this.config.program,
       state: this.stateName,
-      pid: this.engineInstance?.pid,
+      pid: this.engineInstance?.pid ?? this.pidValue,
       stop: this.stop,
       exitCode: this.exitCodeValue,
+      exitSignal: this.exitSignalValue,
       error: this.errorText,
       startedAt: this.startedAt,
       run: this.runNumber,
@@ -104,8 +144,39 @@ export class Session {
 
   // ── lifecycle ──────────────────────────────────────────────────────────────────────────────
 
-  /** Starts (or restarts) the program with every breakpoint armed; resolves once it runs. */
-  async start(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  /** Starts the program with every breakpoint armed; resolves once it runs. */
+  start(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(() => this.startRun(timeoutMs, signal));
+  }
+
+  /** Ends the run there is (if any) and starts a new one, as one step: concurrent restarts go in turn. */
+  restart(timeoutMs: number, signal?: AbortSignal): Promise<void> {
+    return this.exclusive(async () => {
+      await this.endRun(false);
+      await this.startRun(timeoutMs, signal);
+    });
+  }
+
+  /** Ends the session: terminates the debuggee (or detaches) and releases the engine. A start in progress is cancelled. */
+  end(detach: boolean): Promise<SessionEnd> {
+    this.starting?.abort();
+    return this.exclusive(() => this.endRun(detach));
+  }
+
+  /** Ends everything now, whatever is in progress (the server is going away). */
+  async dispose(): Promise<void> {
+    this.starting?.abort();
+    await this.engineInstance?.dispose().catch(() => undefined);
+    if (this.active) this.setState('terminated');
+  }
+
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const next = this.runQueue.then(work, work);
+    this.runQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async startRun(timeoutMs: number, signal?: AbortSignal): Promise<void> {
     this.runNumber++;
     const run = this.runNumber;
     this.breakpoints.resetBindings();
@@ -113,7 +184,10 @@ export class Session {
     this.stopSeq = this.builtStopSeq = 0;
     this.currentStop = undefined;
     this.exitCodeValue = undefined;
+    this.exitSignalValue = undefined;
     this.errorText = undefined;
+    this.pidValue = undefined;
+    this.releasedDiagnostics = undefined;
     const t0 = performance.now();
     const engine = this.factory.create({
       emit: (event) => {
@@ -122,8 +196,9 @@ export class Session {
       log: (level, message) => this.hooks.log(level, `[${this.id}] ${message}`),
     });
     this.engineInstance = engine;
+    const stopped = (this.starting = new AbortController());
     const timeout = AbortSignal.timeout(timeoutMs);
-    const aborted = signal ? AbortSignal.any([signal, timeout]) : timeout;
+    const aborted = AbortSignal.any([timeout, stopped.signal, ...(signal ? [signal] : [])]);
     const common = {
       breakpoints: this.breakpoints.lineSpecs(),
       functionBreakpoints: this.breakpoints.functionSpecs(),
@@ -145,9 +220,9 @@ export class Session {
             aborted,
           );
       const result = await raceAbort(work, aborted, () =>
-        signal?.aborted
-          ? new DebugError('CANCELLED', 'The launch was cancelled.', 'Launch again when ready.')
-          : new DebugError('TIMEOUT', `The program did not start within ${timeoutMs} ms.`, 'Check session_diagnostics and session_output, or raise timeoutMs.'),
+        timeout.aborted
+          ? new DebugError('TIMEOUT', `The program did not start within ${timeoutMs} ms; its processes were ended.`, 'Check session_diagnostics and session_output, or raise timeoutMs.')
+          : new DebugError('CANCELLED', `The ${this.config.attach ? 'attach' : 'launch'} was cancelled${stopped.signal.aborted ? ': the session was stopped' : ''}.`, 'Launch again when ready.'),
       );
       for (const binding of result.breakpoints) this.breakpoints.applyBinding(binding);
       this.launchTimings = { startMs: Math.round(performance.now() - t0) };
@@ -156,14 +231,15 @@ export class Session {
     } catch (e) {
       const error = toDebugError(e, this.config.attach ? 'ATTACH_FAILED' : 'LAUNCH_FAILED');
       this.fail(error.message);
+      // Every process of the run is gone before the failure is answered.
       await engine.dispose().catch(() => undefined);
       throw error;
+    } finally {
+      if (this.starting === stopped) this.starting = undefined;
     }
   }
 
-  /** Ends the session: terminates the debuggee (or detaches) and releases the engine. */
-  /** `wasRunning`: the program was still running, so ending the session terminated it (or detached from it). */
-  async end(detach: boolean): Promise<{ exitCode?: number; outputTail: string; wasRunning: boolean }> {
+  private async endRun(detach: boolean): Promise<SessionEnd> {
     const engine = this.engineInstance;
     const wasActive = this.active;
     if (engine && wasActive) {
@@ -177,13 +253,25 @@ export class Session {
     await engine?.dispose().catch(() => undefined);
     // The exit that terminate causes is part of ending the session, not an exit of its own.
     if (wasActive) this.setState('terminated');
-    this.record({ type: 'ended', summary: detach ? 'Detached; the program runs on.' : 'Session ended.' });
-    return { exitCode: this.exitCodeValue, outputTail: this.outputTail(), wasRunning: wasActive };
+    if (engine) this.record({ type: 'ended', summary: detach ? 'Detached; the program runs on.' : 'Session ended.' });
+    return { exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, outputTail: this.outputTail(), wasRunning: wasActive };
   }
 
-  async dispose(): Promise<void> {
-    await this.engineInstance?.dispose().catch(() => undefined);
-    if (this.active) this.setState('terminated');
+  /** Once the run is over its engine (processes, sockets, child-process objects) is let go. */
+  private release(): void {
+    const engine = this.engineInstance;
+    if (!engine) return;
+    void engine
+      .dispose()
+      .catch(() => undefined)
+      .then(() => {
+        if (this.engineInstance !== engine || this.active) return; // a new run started meanwhile
+        this.pidValue = engine.pid;
+        this.releasedDiagnostics = engine.diagnostics();
+        this.engineInstance = undefined;
+        this.frames.clear();
+        this.hooks.ended?.(this);
+      });
   }
 
   // ── waiting ────────────────────────────────────────────────────────────────────────────────
@@ -199,13 +287,21 @@ export class Session {
     const outcome = await waitUntil(
       { subscribe: (listener) => (this.changeListeners.add(listener), () => this.changeListeners.delete(listener)) },
       () => (this.builtStopSeq > seenSeq && this.stateName === 'stopped' ? 'stopped' : !this.active ? 'ended' : undefined),
-      { timeoutMs, signal, onTick: (ms) => onProgress?.(`waiting for a stop: ${this.stateName}, ${Math.round(ms / 1000)} s`) },
+      {
+        timeoutMs,
+        signal,
+        onTick: (ms) => {
+          this.touch(); // waiting on the session is using it
+          onProgress?.(`waiting for a stop: ${this.stateName}, ${Math.round(ms / 1000)} s`);
+        },
+      },
     );
+    this.touch();
     const base = { state: this.stateName, waitedMs: Date.now() - t0 };
     if (outcome.kind === 'cancelled') return { ...base, status: 'timeout', error: 'cancelled by the client' };
     if (outcome.kind === 'timeout') return { ...base, status: 'timeout' };
     if (outcome.value === 'stopped') return { ...base, status: 'stopped', stop: this.currentStop };
-    return { ...base, status: 'exited', exitCode: this.exitCodeValue, error: this.errorText, outputTail: this.outputTail() };
+    return { ...base, status: 'exited', exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, error: this.errorText, outputTail: this.outputTail() };
   }
 
   // ── execution ──────────────────────────────────────────────────────────────────────────────
@@ -365,7 +461,7 @@ export class Session {
   diagnostics() {
     return {
       ...this.snapshot(),
-      engine: this.engineInstance?.diagnostics(),
+      engine: this.engineInstance?.diagnostics() ?? this.releasedDiagnostics,
       recentEvents: this.events.last(15).map((e) => ({ at: e.at, ...e.value })),
       timings: this.launchTimings,
     };
@@ -393,8 +489,9 @@ export class Session {
         break;
       case 'exited':
         this.exitCodeValue = event.exitCode;
+        this.exitSignalValue = event.signal;
         if (this.active) this.setState('exited');
-        this.hooks.notify(this, 'info', `Session ${this.id}: the program exited with code ${event.exitCode ?? 'unknown'}.`);
+        this.hooks.notify(this, 'info', `Session ${this.id}: the program ${describeExit(event.exitCode, event.signal)}.`);
         break;
       case 'terminated':
         if (this.active) this.setState(this.exitCodeValue !== undefined ? 'exited' : 'terminated');
@@ -451,7 +548,12 @@ export class Session {
 
   private setState(state: SessionStateName): void {
     if (this.stateName === state) return;
+    const wasActive = this.active;
     this.stateName = state;
+    if (wasActive && !this.active) {
+      this.endedAtValue = Date.now();
+      this.release();
+    }
     this.changed();
   }
 

@@ -35,6 +35,8 @@ export interface WaitResult {
   status: WaitStatus;
   stop?: Stop;
   exitCode?: number;
+  /** The signal that killed the program, when one did. */
+  exitSignal?: string;
   state: SessionStateName;
   /** Set when the wait ended because the session failed or was cancelled. */
   error?: string;
@@ -63,6 +65,7 @@ export interface SessionSnapshot {
   pid?: number;
   stop?: Stop;
   exitCode?: number;
+  exitSignal?: string;
   error?: string;
   startedAt: number;
   run: number;

@@ -37,7 +37,7 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
         throw new DebugError('INVALID_ARGUMENT', 'A breakpoint needs file and line, or function.', 'Pass file + line (1-based), or function.');
       }
       const record = await session.setBreakpoint(
-        fn ? { function: fn, condition, hitCondition } : { file: resolveFile(file!, session.config.cwd), line, column, condition, hitCondition, logMessage },
+        fn ? { function: fn, condition, hitCondition } : { file: resolveFile(manager, file!, session.config.cwd, 'breakpoint file'), line, column, condition, hitCondition, logMessage },
       );
       return { text: `[${session.id}] ${renderBreakpoint(record)}`, data: { sessionId: session.id, state: session.state, breakpoint: breakpointView(record) } };
     },
@@ -64,7 +64,7 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
       if (id === undefined && !file && !all) {
         throw new DebugError('INVALID_ARGUMENT', 'Say which breakpoints to remove.', 'Pass id, or file (+ line), or all: true.');
       }
-      const removed = await session.removeBreakpoints({ id, file: file ? resolveFile(file, session.config.cwd) : undefined, line, all });
+      const removed = await session.removeBreakpoints({ id, file: file ? resolveFile(manager, file, session.config.cwd) : undefined, line, all });
       return {
         text: `[${session.id}] Removed ${removed.map((b) => `#${b.id}`).join(', ')}.`,
         data: { sessionId: session.id, state: session.state, removed: removed.map((b) => b.id) },

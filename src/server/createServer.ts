@@ -7,7 +7,7 @@ import { registerExecutionTools } from './executionTools.js';
 import { registerInspectionTools } from './inspectionTools.js';
 import { registerProbeTool } from './probeTool.js';
 import { registerSessionTools } from './sessionTools.js';
-import { codeSdkErrors } from './toolKit.js';
+import { codeInvalidParams, codeSdkErrors } from './toolKit.js';
 
 export const INSTRUCTIONS = `debugbridge debugs real programs (Python, Node.js, .NET) the way a person does in an IDE.
 Workflow: session_launch with the program and its breakpoints (they are armed before any code runs; waitForStop: true also returns the first stop) → breakpoint_wait for the next stop → inspect_stack / inspect_variables / inspect_evaluate → execution_step (over/into/out) or execution_continue (which waits for the next stop) → session_stop when done.
@@ -32,6 +32,7 @@ export function createServer(manager: SessionManager, version: string, catalogTo
     server.server.removeRequestHandler('tools/list');
     server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogTools as never[] }));
   }
+  codeInvalidParams(server);
   const unsubscribe = manager.onNotify((session, level, message) => {
     if (!server.isConnected()) return;
     server.sendLoggingMessage({ level, logger: 'debugbridge', data: { sessionId: session.id, state: session.state, message } }).catch(() => undefined);

@@ -88,7 +88,7 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
     },
     async ({ sessionId, file, line, timeoutMs }, ctx) => {
       const session = manager.get(sessionId);
-      const r = await session.runTo(resolveFile(file, session.config.cwd), line, { timeoutMs: timeoutMs ?? DEFAULT_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+      const r = await session.runTo(resolveFile(manager, file, session.config.cwd), line, { timeoutMs: timeoutMs ?? DEFAULT_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
       return { text: renderWait(session.id, r, timeoutMs ?? DEFAULT_WAIT_MS), data: waitView(session, r) };
     },
   );

@@ -3,7 +3,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DebugError } from '../core/errors.js';
 import type { SessionManager } from '../core/sessionManager.js';
-import { readSourceWindow, sourceLineCount } from '../core/sourceReader.js';
+import { sourceWindow } from '../core/sourceReader.js';
 import { resolveFile } from './launchArgs.js';
 import { renderSourceLines, renderStack, renderThreads, renderVariables } from './render.js';
 import { sessionIdInput, sessionScoped, sourceLineSchema } from './schemas.js';
@@ -80,7 +80,8 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       title: 'Variables',
       description:
         'Values in a frame: the local scope by default, another scope by name (scope: "Globals"), or the children of a value by path ' +
-        '(e.g. order.items[2], table["counts"]) or by ref. depth > 1 expands children too. Paged with start/count (default 50); long values are cut.',
+        '(e.g. order.items[2], table["counts"]) or by ref. depth > 1 expands children too. Paged with start/count (default 50); long values are cut, ' +
+        'and an answer past its size cap or time budget is cut, saying where to go on.',
       input: {
         sessionId: sessionIdInput,
         frameIndex: frameIndexInput,
@@ -101,6 +102,10 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
         scopes: z.array(z.object({ name: z.string(), expensive: z.boolean(), count: z.number().optional() })),
         more: z.boolean(),
         total: z.number().optional(),
+        cut: z
+          .object({ reason: z.enum(['size', 'time']), nextStart: z.number().optional(), unexpanded: z.array(z.string()) })
+          .optional()
+          .describe('Set when the answer was cut to fit its size cap or time budget: where to go on (start) and what to expand (path).'),
       },
       annotations: { readOnlyHint: true },
     },
@@ -110,7 +115,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       const frameId = await session.frameId(frameIndex ?? 0, threadId);
       const answer = await inspector.variables({ frameId, path, ref, scope, depth: depth ?? 1, start: start ?? 0, count: count ?? 50 });
       return {
-        text: `[${session.id}] ${renderVariables(answer.container, answer.variables, answer.more, answer.scopes)}`,
+        text: `[${session.id}] ${renderVariables(answer, start ?? 0)}`,
         data: { sessionId: session.id, state: session.state, ...answer },
       };
     },
@@ -193,14 +198,13 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
         if (!file) throw e;
       }
       const stopFrame = session?.stop?.frame;
-      const target = file ? resolveFile(file, session?.config.cwd ?? process.cwd()) : stopFrame?.file;
+      const target = file ? resolveFile(manager, file, session?.config.cwd ?? process.cwd()) : stopFrame?.file;
       if (!target) throw new DebugError('INVALID_ARGUMENT', 'No file given and the program is not stopped in a source file.', 'Pass file (and line).');
       const at = line ?? (stopFrame?.file === target ? stopFrame.line : 1);
-      const lines = readSourceWindow(target, at, before ?? 5, after ?? 5);
-      if (!lines) throw new DebugError('PROGRAM_NOT_FOUND', `Cannot read ${target}.`, 'Check the path.');
+      const { lines, totalLines } = sourceWindow(target, at, before ?? 5, after ?? 5);
       return {
         text: `${target}\n${renderSourceLines(lines)}`,
-        data: { file: target, line: at, lines, totalLines: sourceLineCount(target) ?? 0, sessionId: session?.id, state: session?.state },
+        data: { file: target, line: at, lines, totalLines, sessionId: session?.id, state: session?.state },
       };
     },
   );

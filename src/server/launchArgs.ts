@@ -1,7 +1,7 @@
 /**
  * What session_launch and debug_probe share: the input shape and turning it into a session.
  */
-import { isAbsolute, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { BreakpointRequest } from '../core/breakpointRegistry.js';
 import { DebugError, toDebugError, type ErrorCode } from '../core/errors.js';
@@ -36,24 +36,41 @@ export function exceptionConfig(mode: 'none' | 'uncaught' | 'all' | undefined, t
   return typeNames?.length ? { filters, typeNames } : { filters };
 }
 
-export function resolveFile(file: string, cwd: string): string {
-  return isAbsolute(file) ? file : resolve(cwd, file);
+/** A source file argument: absolute, under the allowed roots, a regular file when it exists. */
+export function resolveFile(manager: SessionManager, file: string, cwd: string, what = 'file'): string {
+  return manager.paths.resolve(file, cwd, what, 'file');
 }
 
-export function breakpointRequests(args: Pick<LaunchArgs, 'breakpoints' | 'functionBreakpoints'>, cwd: string): BreakpointRequest[] {
+export function breakpointRequests(manager: SessionManager, args: Pick<LaunchArgs, 'breakpoints' | 'functionBreakpoints'>, cwd: string): BreakpointRequest[] {
   return [
-    ...(args.breakpoints ?? []).map((b) => ({ ...b, file: resolveFile(b.file, cwd) })),
+    ...(args.breakpoints ?? []).map((b) => ({ ...b, file: resolveFile(manager, b.file, cwd, 'breakpoint file') })),
     ...(args.functionBreakpoints ?? []).map((f) => ({ function: f })),
   ];
 }
 
+/** The working folder argument (default: the server's). */
+export function resolveCwd(manager: SessionManager, cwd: string | undefined): string {
+  return cwd ? manager.paths.resolve(cwd, process.cwd(), 'cwd', 'directory') : process.cwd();
+}
+
+/**
+ * Interpreter and runtime paths (not bare command names, which PATH finds) fall under the same
+ * roots as every other path; where they link to does not count (a virtual environment's python
+ * links to the system's).
+ */
+const EXECUTABLE_OPTIONS = ['pythonPath', 'runtimeExecutable'];
+
 export async function launchSession(manager: SessionManager, args: LaunchArgs, signal: AbortSignal): Promise<Session> {
-  const cwd = args.cwd ? resolve(args.cwd) : process.cwd();
+  const cwd = resolveCwd(manager, args.cwd);
   const program = manager.resolveProgram(args.program, cwd);
   const language = args.language ?? (await manager.registry.languageFor(program));
   const options: Record<string, unknown> = { ...args.options };
   if (args.pythonPath) options.pythonPath = args.pythonPath;
   if (args.runtimeExecutable) options.runtimeExecutable = args.runtimeExecutable;
+  for (const key of EXECUTABLE_OPTIONS) {
+    const value = options[key];
+    if (typeof value === 'string' && /[\\/]/.test(value)) manager.paths.requireAllowed(resolve(cwd, value), key, { followLinks: false });
+  }
   const config: SessionConfig = {
     language,
     program,
@@ -64,7 +81,7 @@ export async function launchSession(manager: SessionManager, args: LaunchArgs, s
     exceptions: exceptionConfig(args.exceptions, args.exceptionTypes),
     options,
   };
-  const session = await manager.create(config, breakpointRequests(args, cwd));
+  const session = await manager.create(config, breakpointRequests(manager, args, cwd));
   await startOrExplain(manager, session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, signal);
   return session;
 }
@@ -72,10 +89,11 @@ export async function launchSession(manager: SessionManager, args: LaunchArgs, s
 /** Failures that say nothing ran: the session is dropped, there is nothing to diagnose. */
 const NOTHING_RAN: ErrorCode[] = ['ENGINE_UNAVAILABLE', 'PROGRAM_NOT_FOUND', 'INVALID_ARGUMENT', 'UNSUPPORTED', 'DEBUGGING_DISABLED', 'LAUNCH_BUILD_FAILED'];
 
-/** Starts a session; a failure of a run names the session so its diagnostics can be read. */
-export async function startOrExplain(manager: SessionManager, session: Session, timeoutMs: number, signal: AbortSignal): Promise<void> {
+/** Starts (or restarts) a session; a failure of a run names the session so its diagnostics can be read. */
+export async function startOrExplain(manager: SessionManager, session: Session, timeoutMs: number, signal: AbortSignal, how: 'start' | 'restart' = 'start'): Promise<void> {
   try {
-    await session.start(timeoutMs, signal);
+    if (how === 'restart') await session.restart(timeoutMs, signal);
+    else await session.start(timeoutMs, signal);
   } catch (e) {
     const error = toDebugError(e, 'LAUNCH_FAILED');
     if (NOTHING_RAN.includes(error.code)) {

@@ -5,6 +5,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DebugError, toDebugError } from '../core/errors.js';
+import { describeExit } from '../core/eventSummary.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { DEFAULT_WAIT_MS } from './executionTools.js';
 import { launchInput, launchSession } from './launchArgs.js';
@@ -14,6 +15,8 @@ import { stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
 const DEFAULT_MAX_HITS = 10;
+/** Characters of hits (text and structured) one probe answer collects at most. */
+const PROBE_ANSWER_CHARS = 160_000;
 
 export function registerProbeTool(server: McpServer, manager: SessionManager): void {
   defineTool(
@@ -23,7 +26,7 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
       title: 'Probe a run',
       description:
         'Launches the program, and at each breakpoint hit captures the location, the locals and the given expressions, then continues; ' +
-        `stops after maxHits (default ${DEFAULT_MAX_HITS}) or at the exit, ends the session and answers everything at once.`,
+        `stops after maxHits (default ${DEFAULT_MAX_HITS}), at the exit or when the answer reaches its size cap, ends the session and answers everything at once.`,
       input: {
         ...launchInput,
         breakpoints: launchInput.breakpoints.unwrap().min(1).describe('Where to look (at least one).'),
@@ -33,7 +36,7 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
       output: {
         sessionId: z.string(),
         state: z.string(),
-        status: z.enum(['exited', 'maxHits', 'timeout']),
+        status: z.enum(['exited', 'maxHits', 'timeout', 'sizeCap']),
         hits: z.array(
           z.object({
             stop: stopSchema,
@@ -41,6 +44,7 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
           }),
         ),
         exitCode: z.number().optional(),
+        exitSignal: z.string().optional(),
         outputTail: z.string(),
       },
     },
@@ -51,7 +55,8 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
       const session = await launchSession(manager, args, ctx.signal);
       const hits: { stop: ReturnType<typeof stopView>; values: { expression: string; value?: string; type?: string; error?: string }[] }[] = [];
       const texts: string[] = [];
-      let status: 'exited' | 'maxHits' | 'timeout' = 'timeout';
+      let status: 'exited' | 'maxHits' | 'timeout' | 'sizeCap' = 'timeout';
+      let size = 0;
       try {
         while (hits.length < maxHits) {
           const remaining = deadline - Date.now();
@@ -79,6 +84,11 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
             status = 'maxHits';
             break;
           }
+          size += texts[texts.length - 1].length + JSON.stringify(hits[hits.length - 1]).length;
+          if (size > PROBE_ANSWER_CHARS) {
+            status = 'sizeCap';
+            break;
+          }
           await session.continue({ wait: false, timeoutMs: 0 });
         }
       } finally {
@@ -88,10 +98,15 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
       if (!hits.length && status !== 'exited' && ctx.signal.aborted) {
         throw new DebugError('CANCELLED', 'The probe was cancelled.', 'Run it again when ready.');
       }
-      const end = status === 'exited' ? `The program exited with code ${session.exitCode ?? 'unknown'}.` : status === 'maxHits' ? `Stopped after ${maxHits} hits.` : `No more stops within ${timeoutMs} ms.`;
+      const end = {
+        exited: `The program ${describeExit(session.exitCode, session.exitSignal)}.`,
+        maxHits: `Stopped after ${maxHits} hits.`,
+        sizeCap: `Stopped after ${hits.length} hits: the answer reached its size cap. Pass fewer expressions, or a condition on the breakpoint to reach later hits.`,
+        timeout: `No more stops within ${timeoutMs} ms.`,
+      }[status];
       const tail = session.outputTail();
       const text = `[${session.id}] ${hits.length} hit${hits.length === 1 ? '' : 's'}. ${end}\n${texts.join('\n\n')}${tail.trim() ? `\noutput (last lines):\n${tail.trimEnd()}` : ''}`;
-      return { text, data: { sessionId: session.id, state: session.state, status, hits, exitCode: session.exitCode, outputTail: tail } };
+      return { text, data: { sessionId: session.id, state: session.state, status, hits, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: tail } };
     },
   );
 }

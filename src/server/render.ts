@@ -4,7 +4,8 @@
  */
 import { basename } from 'node:path';
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
-import type { VariableView } from '../core/inspector.js';
+import { describeExit } from '../core/eventSummary.js';
+import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
 import type { SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
 import type { Availability, EngineCapabilities, FrameInfo, ThreadInfo } from '../core/types.js';
@@ -67,7 +68,7 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
           ? `failed: ${result.error ?? 'unknown error'}`
           : result.state === 'terminated'
             ? 'ended'
-            : `exited with code ${result.exitCode ?? 'unknown'}`;
+            : describeExit(result.exitCode, result.exitSignal);
       const tail = result.outputTail?.trim() ? `\noutput (last lines):\n${indent(result.outputTail.trimEnd())}` : '';
       return `[${sessionId}] The program ${how}.${tail}`;
     }
@@ -78,11 +79,13 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
 }
 
 /** session_stop: whether ending the session ended the program, so its exit code is not read as the program's own. */
-export function renderSessionEnd(sessionId: string, end: { detached: boolean; wasRunning: boolean; exitCode?: number; outputTail: string }): string {
+export function renderSessionEnd(sessionId: string, end: { detached: boolean; wasRunning: boolean; exitCode?: number; exitSignal?: string; outputTail: string }): string {
+  const known = end.exitCode !== undefined || end.exitSignal !== undefined;
+  const termination = end.exitSignal ?? `exit code ${end.exitCode}`;
   let how: string;
-  if (!end.wasRunning) how = `Session ended; the program had already ${end.exitCode !== undefined ? `exited with code ${end.exitCode}` : 'ended'}.`;
+  if (!end.wasRunning) how = `Session ended; the program had already ${known ? describeExit(end.exitCode, end.exitSignal).replace(/^was /, 'been ') : 'ended'}.`;
   else if (end.detached) how = 'Detached; the program runs on.';
-  else how = `Stopped: the session ended the program by terminating it${end.exitCode !== undefined ? ` (exit code ${end.exitCode} is that termination, not the program's own exit)` : ''}.`;
+  else how = `Stopped: the session ended the program by terminating it${known ? ` (${termination} is that termination, not the program's own exit)` : ''}.`;
   const tail = end.outputTail.trim() ? `\noutput (last lines):\n${end.outputTail.trimEnd()}` : '';
   return `[${sessionId}] ${how}${tail}`;
 }
@@ -116,14 +119,20 @@ export function renderThreads(threads: ThreadInfo[], stoppedThreadId?: number): 
   return threads.map((t) => `${t.id === stoppedThreadId ? '*' : ' '} ${t.id} ${t.name}`).join('\n');
 }
 
-export function renderVariables(container: string, vars: VariableView[], more: boolean, scopes: { name: string; count?: number }[]): string {
+export function renderVariables(answer: VariablesAnswer, start: number): string {
+  const { container, variables: vars, more, scopes, cut } = answer;
   const lines = vars.map((v) => `${'  '.repeat(v.level)}${v.name} = ${v.value}${v.type ? ` (${v.type})` : ''}${v.hasChildren ? ' +' : ''}`);
   const body = lines.length ? lines.join('\n') : '(empty)';
-  const pageNote = more ? '\n… more: page with start/count' : '';
+  const listed = vars.filter((v) => v.level === 0).length;
+  const next = cut?.nextStart ?? (more ? start + listed : undefined);
+  const cutNote = cut
+    ? `\n… answer cut at its ${cut.reason === 'size' ? 'size cap' : 'time budget'}${cut.unexpanded.length ? `; not fully expanded: ${cut.unexpanded.slice(0, 3).join(', ')} (pass one as path)` : ''}`
+    : '';
+  const pageNote = next !== undefined ? `\n… more: call again with start: ${next}` : '';
   const others = scopes.filter((s) => s.name !== container).map((s) => s.name);
   const scopeNote = others.length ? `\nother scopes: ${others.join(', ')} (pass scope)` : '';
   const expandNote = vars.some((v) => v.hasChildren) ? '\n(+ = has children: pass its path, e.g. path: "' + vars.find((v) => v.hasChildren)!.path + '")' : '';
-  return `${container}:\n${body}${pageNote}${expandNote}${scopeNote}`;
+  return `${container}:\n${body}${cutNote}${pageNote}${expandNote}${scopeNote}`;
 }
 
 export function renderLanguages(rows: { language: string; displayName: string; availability: Availability; capabilities?: EngineCapabilities }[]): string {

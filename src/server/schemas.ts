@@ -51,6 +51,7 @@ export const waitResultShape = {
   status: z.enum(['stopped', 'exited', 'timeout']),
   stop: stopSchema.optional(),
   exitCode: z.number().optional(),
+  exitSignal: z.string().optional().describe('The signal that killed the program (e.g. SIGKILL), when one did.'),
   outputTail: z.string().optional(),
   error: z.string().optional(),
   waitedMs: z.number(),

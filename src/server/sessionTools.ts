@@ -3,15 +3,20 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BUILT_IN_LANGUAGES } from '../core/engineRegistry.js';
 import { DebugError } from '../core/errors.js';
+import { describeExit } from '../core/eventSummary.js';
 import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
-import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, startOrExplain } from './launchArgs.js';
+import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
 import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool, type ToolContext } from './toolKit.js';
-import { DEFAULT_WAIT_MS } from './executionTools.js';
+
+/** Recoverable sessions listed; the rest are counted. */
+const LISTED_RECOVERABLE = 10;
+/** Characters of events in one session_events answer. */
+const EVENTS_ANSWER_CHARS = 64_000;
 
 const startedShape = {
   ...sessionScoped,
@@ -22,20 +27,24 @@ const startedShape = {
   status: z.enum(['stopped', 'exited', 'timeout']).optional(),
   stop: stopSchema.optional(),
   exitCode: z.number().optional(),
+  exitSignal: z.string().optional(),
   outputTail: z.string().optional(),
 };
 
-/** The answer of launch, attach and restart: the session, its breakpoints, and the first stop if asked for. */
-async function startedAnswer(session: Session, waitForStop: boolean | undefined, timeoutMs: number | undefined, ctx: ToolContext) {
+/**
+ * The answer of launch, attach and restart: the session, its breakpoints, and the first stop if
+ * asked for. Starting and waiting share one deadline: timeoutMs bounds the whole call.
+ */
+async function startedAnswer(session: Session, waitForStop: boolean | undefined, deadline: number, ctx: ToolContext) {
   const snap = session.snapshot();
   const bps = session.breakpoints.all(false);
   let wait: WaitResult | undefined;
-  if (waitForStop) wait = await session.waitForStop({ timeoutMs: timeoutMs ?? DEFAULT_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+  if (waitForStop) wait = await session.waitForStop({ timeoutMs: Math.max(0, deadline - Date.now()), signal: ctx.signal, onProgress: ctx.progress });
   const head = `[${session.id}] ${snap.attached ? 'Attached to' : 'Launched'} ${snap.program}${snap.pid ? ` (pid ${snap.pid})` : ''}; ${session.state}.`;
   const bpText = bps.length ? `\nBreakpoints:\n${renderBreakpoints(bps)}` : '';
-  const ended = !wait && !session.active ? { status: 'exited' as const, state: session.state, exitCode: session.exitCode, outputTail: session.outputTail(), waitedMs: 0 } : undefined;
+  const ended = !wait && !session.active ? { status: 'exited' as const, state: session.state, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: session.outputTail(), waitedMs: 0 } : undefined;
   const settled = wait ?? ended;
-  const waitText = settled ? `\n${renderWait(session.id, settled, timeoutMs ?? DEFAULT_WAIT_MS)}` : session.state === 'running' ? '\nNext: breakpoint_wait for the first stop.' : '';
+  const waitText = settled ? `\n${renderWait(session.id, settled)}` : session.state === 'running' ? '\nNext: breakpoint_wait for the first stop.' : '';
   return {
     text: head + bpText + waitText,
     data: {
@@ -48,6 +57,7 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
       status: settled?.status,
       stop: wait?.stop ? stopView(wait.stop) : undefined,
       exitCode: settled?.exitCode ?? session.exitCode,
+      exitSignal: settled?.exitSignal ?? session.exitSignal,
       outputTail: settled?.outputTail,
     },
   };
@@ -98,13 +108,14 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       title: 'Launch a program under the debugger',
       description:
         'Starts a program (python .py, node .js, .NET .dll/.csproj/project folder) with its breakpoints armed before any code runs, and answers once it runs. ' +
-        'Pass waitForStop: true to also wait for the first stop (breakpoint, exception or exit) and get it in the same answer. Relative paths resolve against cwd.',
+        'Pass waitForStop: true to also wait for the first stop (breakpoint, exception or exit) and get it in the same answer; timeoutMs bounds the whole call. Relative paths resolve against cwd.',
       input: { ...launchInput, waitForStop: z.boolean().optional().describe('Also wait for the first stop or the exit.') },
       output: startedShape,
     },
     async (args, ctx) => {
+      const deadline = Date.now() + (args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS);
       const session = await launchSession(manager, args, ctx.signal);
-      return startedAnswer(session, args.waitForStop, args.timeoutMs, ctx);
+      return startedAnswer(session, args.waitForStop, deadline, ctx);
     },
   );
 
@@ -133,7 +144,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       if (args.pid === undefined && args.port === undefined) {
         throw new DebugError('INVALID_ARGUMENT', 'Attach needs a pid or a port.', 'Pass pid (dotnet) or host + port (python, node).');
       }
-      const cwd = args.cwd ?? process.cwd();
+      const deadline = Date.now() + (args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS);
+      const cwd = resolveCwd(manager, args.cwd);
       const target = args.pid !== undefined ? `pid ${args.pid}` : `${args.host ?? '127.0.0.1'}:${args.port}`;
       const session = await manager.create(
         {
@@ -147,10 +159,10 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
           options: args.options ?? {},
           attach: { pid: args.pid, host: args.host ?? (args.port !== undefined ? '127.0.0.1' : undefined), port: args.port },
         },
-        breakpointRequests(args, cwd),
+        breakpointRequests(manager, args, cwd),
       );
       await startOrExplain(manager, session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
-      return startedAnswer(session, args.waitForStop, args.timeoutMs, ctx);
+      return startedAnswer(session, args.waitForStop, deadline, ctx);
     },
   );
 
@@ -168,6 +180,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         pid: z.number().optional(),
         stop: stopSchema.optional(),
         exitCode: z.number().optional(),
+        exitSignal: z.string().optional(),
         error: z.string().optional(),
         run: z.number(),
       },
@@ -178,12 +191,12 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const s = session.snapshot();
       let text: string;
       if (s.stop) text = renderWait(s.sessionId, { status: 'stopped', stop: s.stop, state: s.state, waitedMs: 0 });
-      else if (s.state === 'exited') text = `[${s.sessionId}] exited with code ${s.exitCode ?? 'unknown'}.`;
+      else if (s.state === 'exited') text = `[${s.sessionId}] The program ${describeExit(s.exitCode, s.exitSignal)}.`;
       else if (s.state === 'failed') text = `[${s.sessionId}] failed: ${s.error}`;
       else text = `[${s.sessionId}] ${s.state}${s.pid ? ` (pid ${s.pid})` : ''}: ${s.program}`;
       return {
         text,
-        data: { sessionId: s.sessionId, state: s.state, language: s.language, program: s.program, pid: s.pid, stop: s.stop ? stopView(s.stop) : undefined, exitCode: s.exitCode, error: s.error, run: s.run },
+        data: { sessionId: s.sessionId, state: s.state, language: s.language, program: s.program, pid: s.pid, stop: s.stop ? stopView(s.stop) : undefined, exitCode: s.exitCode, exitSignal: s.exitSignal, error: s.error, run: s.run },
       };
     },
   );
@@ -193,24 +206,37 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'session_list',
     {
       title: 'List sessions',
-      description: 'Every session of this server, one line each, and sessions of an earlier server run that session_restart can bring back.',
+      description:
+        'The sessions of this server, one line each: the live ones and the last few that ended (older ended ones are let go and counted), ' +
+        'and sessions of an earlier server run that session_restart can bring back.',
       input: {},
       output: {
-        sessions: z.array(z.object({ sessionId: z.string(), language: z.string(), program: z.string(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional() })),
+        sessions: z.array(
+          z.object({ sessionId: z.string(), language: z.string(), program: z.string(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional(), exitSignal: z.string().optional() }),
+        ),
         recoverable: z.array(z.object({ sessionId: z.string(), language: z.string(), program: z.string(), breakpoints: z.number() })),
+        released: z.number().describe('Ended sessions let go (not listed).'),
       },
       annotations: { readOnlyHint: true },
     },
     async () => {
       const sessions = manager.list().map((s) => {
         const snap = s.snapshot();
-        return { sessionId: s.id, language: snap.language, program: snap.program, state: snap.state, pid: snap.pid, exitCode: snap.exitCode };
+        return { sessionId: s.id, language: snap.language, program: snap.program, state: snap.state, pid: snap.pid, exitCode: snap.exitCode, exitSignal: snap.exitSignal };
       });
-      const recoverable = manager.recoverableSessions().map((r) => ({ sessionId: r.sessionId, language: r.config.language, program: r.config.program, breakpoints: r.breakpoints.length }));
-      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${s.exitCode !== undefined ? ` (exit ${s.exitCode})` : ''} ${s.language} ${s.program}`);
-      const rec = recoverable.map((r) => `${r.sessionId} recoverable (${r.breakpoints} breakpoints) ${r.language} ${r.program} — session_restart brings it back`);
-      const text = [...lines, ...rec].join('\n') || 'No sessions. Start one with session_launch.';
-      return { text, data: { sessions, recoverable } };
+      const recoverable = manager.recoverableSessions().slice(0, LISTED_RECOVERABLE);
+      const recoverableRows = recoverable.map((r) => ({ sessionId: r.sessionId, language: r.config.language, program: r.config.program, breakpoints: r.breakpoints.length }));
+      const released = manager.released().count;
+      const ended = (s: (typeof sessions)[number]) => (s.exitCode !== undefined || s.exitSignal ? ` (${s.exitSignal ?? `exit ${s.exitCode}`})` : '');
+      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${ended(s)} ${s.language} ${s.program}`);
+      const rec = recoverableRows.map((r) => `${r.sessionId} recoverable (${r.breakpoints} breakpoints) ${r.language} ${r.program} — session_restart brings it back`);
+      const more = manager.recoverableSessions().length - recoverable.length;
+      const notes = [
+        ...(more > 0 ? [`… ${more} more recoverable sessions`] : []),
+        ...(released ? [`(${released} older ended session${released === 1 ? ' was' : 's were'} let go)`] : []),
+      ];
+      const text = [...lines, ...rec, ...notes].join('\n') || 'No sessions. Start one with session_launch.';
+      return { text, data: { sessions, recoverable: recoverableRows, released } };
     },
   );
 
@@ -224,6 +250,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       output: {
         ...sessionScoped,
         exitCode: z.number().optional(),
+        exitSignal: z.string().optional(),
         outputTail: z.string(),
         wasRunning: z.boolean().describe('The program was still running: the session terminated it (exitCode comes from that) or, with detach, left it running.'),
       },
@@ -233,8 +260,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const session = manager.get(sessionId);
       const end = await session.end(detach ?? false);
       manager.persist();
-      const { exitCode, outputTail, wasRunning } = end;
-      return { text: renderSessionEnd(session.id, { ...end, detached: detach ?? false }), data: { sessionId: session.id, state: session.state, exitCode, outputTail, wasRunning } };
+      const { exitCode, exitSignal, outputTail, wasRunning } = end;
+      return { text: renderSessionEnd(session.id, { ...end, detached: detach ?? false }), data: { sessionId: session.id, state: session.state, exitCode, exitSignal, outputTail, wasRunning } };
     },
   );
 
@@ -248,16 +275,18 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       output: startedShape,
     },
     async ({ sessionId, waitForStop, timeoutMs }, ctx) => {
+      const deadline = Date.now() + (timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS);
       const stored = sessionId ? manager.storedSession(sessionId) : undefined;
       let session: Session;
       if (stored) {
+        manager.paths.requireAllowed(stored.config.program, 'program');
         session = await manager.create(stored.config, [], stored.sessionId, stored.breakpoints.map((b) => ({ ...b, hits: 0 })));
+        await startOrExplain(manager, session, timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
       } else {
         session = manager.get(sessionId);
-        await session.end(false);
+        await startOrExplain(manager, session, timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal, 'restart');
       }
-      await startOrExplain(manager, session, timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, ctx.signal);
-      return startedAnswer(session, waitForStop, timeoutMs, ctx);
+      return startedAnswer(session, waitForStop, deadline, ctx);
     },
   );
 
@@ -285,6 +314,11 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       for (const e of slice.entries) {
         if (text.length + e.value.text.length > cap) {
           truncated = true;
+          // A chunk bigger than the whole cap is cut rather than never shown (the cursor moves past it).
+          if (!text) {
+            text = `${e.value.text.slice(0, cap)}… (${e.value.text.length - cap} more chars of this chunk left out)`;
+            lastSeq = e.seq;
+          }
           break;
         }
         text += e.value.text;
@@ -326,9 +360,14 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const from = cursor ?? 0;
       if (waitMs) await session.events.waitBeyond(from, waitMs, ctx.signal);
       const slice = session.events.since(from, limit ?? 200);
-      const entries = types?.length ? slice.entries.filter((e) => types.includes(e.value.type)) : slice.entries;
+      // Cut at the size cap where an event ends; the cursor then points there.
+      let room = EVENTS_ANSWER_CHARS;
+      const fitting = slice.entries.filter((e) => (room -= JSON.stringify(e).length) >= 0 || e === slice.entries[0]);
+      if (fitting.length < slice.entries.length) slice.cursor = fitting[fitting.length - 1].seq;
+      const more = fitting.length < slice.entries.length ? `\n… more events: call again with cursor ${slice.cursor}` : '';
+      const entries = types?.length ? fitting.filter((e) => types.includes(e.value.type)) : fitting;
       return {
-        text: `[${session.id}] ${session.state}, cursor ${slice.cursor}\n${renderEvents(entries, slice.dropped)}`,
+        text: `[${session.id}] ${session.state}, cursor ${slice.cursor}\n${renderEvents(entries, slice.dropped)}${more}`,
         data: {
           sessionId: session.id,
           state: session.state,

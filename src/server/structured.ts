@@ -33,6 +33,7 @@ export function waitView(session: Session, r: WaitResult) {
     status: r.status,
     stop: r.stop ? stopView(r.stop) : undefined,
     exitCode: r.exitCode,
+    exitSignal: r.exitSignal,
     outputTail: r.outputTail,
     error: r.error,
     waitedMs: r.waitedMs,

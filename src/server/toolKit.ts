@@ -4,9 +4,9 @@
  * code and says what to do next.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { toDebugError } from '../core/errors.js';
+import { DebugError, toDebugError } from '../core/errors.js';
 import type { ProgressReporter } from '../core/sessionTypes.js';
 
 export interface ToolContext {
@@ -44,15 +44,51 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
     },
     // The SDK infers argument types from the shape; the handler gets exactly that.
     (async (args: z.infer<z.ZodObject<I>>, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: never) => Promise<void> }) => {
-      const ctx: ToolContext = { signal: extra.signal, progress: progressReporter(extra) };
+      const budgetMs = callBudgetMs(args as Record<string, unknown>);
+      const overBudget = new AbortController();
+      const ctx: ToolContext = { signal: AbortSignal.any([extra.signal, overBudget.signal]), progress: progressReporter(extra) };
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          overBudget.abort();
+          reject(new DebugError('TIMEOUT', `${name} did not finish within its ${Math.round(budgetMs / 1000)} s budget; it may still complete in the background.`, 'Check session_state and session_diagnostics before calling again.'));
+        }, budgetMs);
+      });
       try {
-        const answer = await handler(args, ctx);
-        return { content: [{ type: 'text' as const, text: answer.text }], structuredContent: answer.data as Record<string, unknown> };
+        const answer = await Promise.race([handler(args, ctx), late]);
+        return fitted(name, { content: [{ type: 'text' as const, text: answer.text }], structuredContent: answer.data as Record<string, unknown> });
       } catch (e) {
         return { content: [{ type: 'text' as const, text: toDebugError(e).toText() }], isError: true };
+      } finally {
+        clearTimeout(timer);
       }
     }) as never,
   );
+}
+
+/** Every answer fits this many characters (text and structured content together). */
+export const MAX_ANSWER_CHARS = 256 * 1024;
+/** The time a call may take beyond the wait it asks for (timeoutMs / waitMs). */
+const CALL_BUDGET_MS = 60_000;
+
+function callBudgetMs(args: Record<string, unknown>): number {
+  const asked = [args.timeoutMs, args.waitMs].filter((v): v is number => typeof v === 'number');
+  return CALL_BUDGET_MS + Math.max(0, ...asked);
+}
+
+/**
+ * The last line of defence of the size cap: tools cap their own answers and say how to page; one
+ * that still comes out too big becomes an error that says how to ask for less.
+ */
+function fitted(name: string, result: { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> }) {
+  const size = result.content[0].text.length + JSON.stringify(result.structuredContent).length;
+  if (size <= MAX_ANSWER_CHARS) return result;
+  const error = new DebugError(
+    'RESULT_TOO_LARGE',
+    `The answer of ${name} would be ${Math.round(size / 1024)} KB, over the ${MAX_ANSWER_CHARS / 1024} KB cap; nothing of it was sent.`,
+    'Ask for less: a smaller count, depth or maxChars, a start further on, or a narrower path.',
+  );
+  return { content: [{ type: 'text' as const, text: error.toText() }], isError: true };
 }
 
 function progressReporter(extra: { _meta?: { progressToken?: string | number }; sendNotification: (n: never) => Promise<void> }): ProgressReporter {
@@ -80,4 +116,27 @@ export function codeSdkErrors(server: McpServer): void {
     const next = code === 'INVALID_ARGUMENT' ? '\nNext: fix the arguments named above (see the tool\'s input schema).' : code === 'UNKNOWN_TOOL' ? '\nNext: call tools/list for the tool names.' : '';
     return original(`${code}: ${message.replace(/^MCP error -?\d+: /, '')}${next}`);
   };
+}
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * Requests whose params do not fit the method's schema (e.g. tools/call with `arguments: 5`) are
+ * JSON-RPC "Invalid params" (-32602); the SDK lets the schema's error through as an internal error.
+ * Wraps every request handler registered so far, at one place (the SDK keeps the map private).
+ */
+export function codeInvalidParams(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (request, extra) => {
+      try {
+        return await handler(request, extra);
+      } catch (e) {
+        const issues = (e as { issues?: { path: PropertyKey[]; message: string }[] }).issues;
+        if (!Array.isArray(issues)) throw e;
+        const detail = issues.map((i) => `${i.path.map(String).join('.') || '(params)'}: ${i.message}`).join('; ');
+        throw new McpError(ErrorCode.InvalidParams, `Invalid params for ${method}: ${detail}`);
+      }
+    });
+  }
 }

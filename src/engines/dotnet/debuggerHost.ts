@@ -140,7 +140,11 @@ function relayResume(relay: Readable, resumeFd: number | undefined): void {
   };
   relay.on('data', (chunk: Buffer) => {
     if (open && chunk.includes(0x67 /* 'g' */)) {
-      writeSync(resumeFd, 'g');
+      try {
+        writeSync(resumeFd, 'g');
+      } catch {
+        // EPIPE: the debuggee is already gone (a launch that timed out ended it); nothing to resume.
+      }
       close();
     }
   });

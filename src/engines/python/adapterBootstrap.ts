@@ -9,10 +9,18 @@
  * around each recv makes the adapter ACK at once; TCP_NODELAY on the sockets the adapter writes
  * keeps its own back-to-back messages from waiting the same way.
  *
+ * It also starts the session guard (sessionGuard.ts) on the pipe named by --guard-fd, and has the
+ * launcher report a debuggee killed by a signal as such (launcherExit.ts).
+ *
  * Kept as a string (run with `python -c`) so the compiled package needs no extra asset.
  */
+import { LAUNCHER_EXIT } from './launcherExit.js';
+import { SESSION_GUARD } from './sessionGuard.js';
+
 export const ADAPTER_BOOTSTRAP = String.raw`
 import runpy, socket, sys
+${SESSION_GUARD}
+${LAUNCHER_EXIT}
 
 def _tune_adapter_sockets():
     tcp = socket.IPPROTO_TCP
@@ -66,8 +74,14 @@ if "--no-socket-tuning" in sys.argv:
 else:
     _tune_adapter_sockets()
 
+if "--guard-fd" in sys.argv:
+    at = sys.argv.index("--guard-fd")
+    _end_session_with_server(int(sys.argv[at + 1]))
+    del sys.argv[at:at + 2]
+
 # python -c puts the working directory first on sys.path; the adapter must not import from it.
 sys.path[:] = [entry for entry in sys.path if entry not in ("", ".")]
+_report_debuggee_signals()
 sys.argv[0] = "debugpy.adapter"
 runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
 `;

@@ -1,11 +1,14 @@
 /**
  * The debugpy adapter as our child process, started through our bootstrap, speaking DAP on
- * stdio. Ending it ends everything it started (launcher, debuggee).
+ * stdio. It leads a process session of its own, which the launcher and the debuggee join: ending
+ * the session's processes ends everything the adapter started, whatever state it is in, and a
+ * guard pipe has the adapter do that itself when our process dies (see sessionGuard.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { Writable } from 'node:stream';
 import { StdioTransport } from '../../dap/stdioTransport.js';
 import { ADAPTER_BOOTSTRAP } from './adapterBootstrap.js';
-import { descendantsOf, endProcesses } from './processTree.js';
+import { descendantsOf, endProcesses, killProcesses, sessionMembers } from './processTree.js';
 
 export interface AdapterOptions {
   /** Off only to measure what the socket tuning buys (bench). */
@@ -14,6 +17,8 @@ export interface AdapterOptions {
 
 /** How long the adapter gets to finish by itself once its stdin is closed; it usually takes ~10 ms. */
 const SELF_EXIT_GRACE_MS = 1000;
+const POSIX = process.platform !== 'win32';
+const GUARD_FD = 3;
 
 export class AdapterProcess {
   readonly transport: StdioTransport;
@@ -23,7 +28,9 @@ export class AdapterProcess {
   constructor(executable: string, options: AdapterOptions) {
     const args = ['-c', ADAPTER_BOOTSTRAP];
     if (!options.socketTuning) args.push('--no-socket-tuning');
-    this.child = spawn(executable, args, { stdio: 'pipe', windowsHide: true });
+    if (POSIX) args.push('--guard-fd', String(GUARD_FD));
+    this.child = spawn(executable, args, { stdio: POSIX ? ['pipe', 'pipe', 'pipe', 'pipe'] : 'pipe', detached: POSIX, windowsHide: true });
+    this.guard?.on('error', () => undefined);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', () => resolve());
       this.child.once('error', () => resolve());
@@ -46,8 +53,8 @@ export class AdapterProcess {
 
   /** Whether the adapter keeps our process alive: not while it waits, unused, for a session. */
   holdEventLoop(hold: boolean): void {
-    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr] as const) {
-      const refable = handle as { ref?(): void; unref?(): void } | null;
+    for (const handle of [this.child, this.child.stdin, this.child.stdout, this.child.stderr, this.guard] as const) {
+      const refable = handle as { ref?(): void; unref?(): void } | null | undefined;
       if (hold) refable?.ref?.();
       else refable?.unref?.();
     }
@@ -56,15 +63,38 @@ export class AdapterProcess {
   /**
    * Closes the adapter's stdin, which ends its session and lets it exit by itself; if it has not
    * within a grace period, ends it (SIGTERM, then SIGKILL), and with `withDescendants` whatever
-   * it started. Resolves when it is gone.
+   * it started. Resolves when they are gone.
    */
   async end({ withDescendants }: { withDescendants: boolean }): Promise<void> {
     this.transport.close();
-    if (!this.running) return;
-    const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), SELF_EXIT_GRACE_MS).unref());
-    if ((await Promise.race([this.exited, timer])) !== 'late') return;
-    const pids = withDescendants ? this.descendants() : [];
+    if (this.running) {
+      const timer = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), SELF_EXIT_GRACE_MS).unref());
+      if ((await Promise.race([this.exited, timer])) === 'late') {
+        const pids = withDescendants ? [...this.descendants(), ...this.sessionProcesses()] : [];
+        if (this.running) pids.push(this.child.pid!);
+        await endProcesses(pids);
+      }
+    }
+    if (withDescendants) await endProcesses(this.sessionProcesses());
+  }
+
+  /** Ends the adapter and every process of its session now, without a goodbye (a run that never got going). */
+  async kill(): Promise<void> {
+    this.transport.close();
+    this.guard?.destroy();
+    const pids = [...this.descendants(), ...this.sessionProcesses()];
     if (this.running) pids.push(this.child.pid!);
-    await endProcesses(pids);
+    await killProcesses(pids);
+    // Started while we looked (the guard in the adapter looks again too).
+    await killProcesses(this.sessionProcesses());
+  }
+
+  /** The processes left in the adapter's session, also once the adapter itself is gone. */
+  private sessionProcesses(): number[] {
+    return POSIX && this.child.pid ? sessionMembers(this.child.pid) : [];
+  }
+
+  private get guard(): Writable | undefined {
+    return (this.child.stdio[GUARD_FD] as Writable | null | undefined) ?? undefined;
   }
 }

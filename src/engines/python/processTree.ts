@@ -22,6 +22,13 @@ export function descendantsOf(root: number): number[] {
   return result;
 }
 
+/** Pids of every live process of the process session `sid` (Linux; elsewhere none are found). */
+export function sessionMembers(sid: number): number[] {
+  const members: number[] = [];
+  for (const [pid, stat] of processStats()) if (stat.session === sid && stat.state !== 'Z') members.push(pid);
+  return members;
+}
+
 /** Whether the pid is a running (not zombie) process. */
 export function isAlive(pid: number): boolean {
   const stat = readStat(pid);
@@ -41,6 +48,14 @@ export async function endProcesses(pids: number[], graceMs = 1500): Promise<void
   if (!targets.length) return;
   signalAll(targets, 'SIGTERM');
   if (await waitGone(targets, graceMs)) return;
+  signalAll(targets, 'SIGKILL');
+  await waitGone(targets, 3000);
+}
+
+/** SIGKILL at once (nothing to wait for: a run that never started); resolves when all are gone. */
+export async function killProcesses(pids: number[]): Promise<void> {
+  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid && isAlive(pid));
+  if (!targets.length) return;
   signalAll(targets, 'SIGKILL');
   await waitGone(targets, 3000);
 }
@@ -93,6 +108,10 @@ function childrenFromScan(): (pid: number) => number[] {
 }
 
 function* parentLinks(): Generator<[number, number]> {
+  for (const [pid, stat] of processStats()) yield [pid, stat.ppid];
+}
+
+function* processStats(): Generator<[number, ProcessStat]> {
   let entries: string[];
   try {
     entries = readdirSync('/proc');
@@ -102,16 +121,22 @@ function* parentLinks(): Generator<[number, number]> {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     const stat = readStat(Number(entry));
-    if (stat) yield [Number(entry), stat.ppid];
+    if (stat) yield [Number(entry), stat];
   }
 }
 
-function readStat(pid: number): { state: string; ppid: number } | undefined {
+interface ProcessStat {
+  state: string;
+  ppid: number;
+  session: number;
+}
+
+function readStat(pid: number): ProcessStat | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name may contain spaces and parentheses: fields start after the last ')'.
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0], ppid: Number(fields[1]) };
+    return { state: fields[0], ppid: Number(fields[1]), session: Number(fields[3]) };
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * started with `debugpy --listen`.
  */
 import { existsSync } from 'node:fs';
+import { constants } from 'node:os';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
@@ -33,6 +34,7 @@ import { REQUEST_TIMEOUT_MS, startAdapter } from './adapterConnection.js';
 import type { AdapterProcess } from './adapterProcess.js';
 import { BreakpointIds } from './breakpointIds.js';
 import { capabilitiesFrom, PYTHON_CAPABILITIES } from './capabilities.js';
+import { ContainerPages } from './containerPages.js';
 import { toEvaluateResult, toExceptionInfo, toFrame, toScope, toVariable } from './dapValues.js';
 import { attachArguments, INITIALIZE_ARGUMENTS, launchArguments } from './debugpyArguments.js';
 import { debugpyExceptionFilters } from './exceptionFilters.js';
@@ -52,10 +54,16 @@ export class PythonEngine implements Engine {
   private interpreter?: PythonInterpreter;
   private adapterCapabilities?: DebugProtocol.Capabilities;
   private readonly breakpointIds = new BreakpointIds();
+  private readonly pages = new ContainerPages({
+    children: async (ref) => (await this.call('variables', { variablesReference: ref }, 'VARIABLE_NOT_FOUND')).variables,
+    evaluate: async (expression, frameId) => (await this.call('evaluate', { expression, frameId, context: 'watch' }, 'VARIABLE_NOT_FOUND')).variablesReference,
+  });
   private mode?: StartCommand;
   private debuggeePid?: number;
   private debuggeeIsLocal = false;
   private lastStoppedThreadId?: number;
+  /** Set once launch or attach answered: until then there is no program to say goodbye to. */
+  private started = false;
   private ending?: Promise<void>;
   /** Events leave in the order they came, even when a stop needs a request to complete. */
   private emitted: Promise<void> = Promise.resolve();
@@ -80,6 +88,8 @@ export class PythonEngine implements Engine {
     // With a single candidate interpreter its adapter starts now, while discovery probes it.
     if (socketTuning) prepareSpareAdapter(config.options);
     const interpreter = await findInterpreter(config.options);
+    // Ended (timed out, cancelled) while the interpreter was found: start nothing.
+    if (this.ending || signal?.aborted) throw new DebugError('CANCELLED', 'Cancelled while starting the Python program.', 'Start it again when ready.');
     this.interpreter = interpreter;
     this.mode = 'launch';
     const adapter = (socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning });
@@ -142,6 +152,7 @@ export class PythonEngine implements Engine {
       const bindings = await guard(this.configure(config));
       await guard(client.request('configurationDone', undefined));
       await guard(started);
+      this.started = true;
       return { breakpoints: bindings };
     } catch (e) {
       throw requestError(e, failure, this.stderrHint());
@@ -174,7 +185,7 @@ export class PythonEngine implements Engine {
       this.debuggeeIsLocal = body.isLocalProcess ?? this.mode === 'launch';
       this.emit({ type: 'process', pid: body.systemProcessId, name: body.name });
     });
-    client.on('exited', (body) => this.emit({ type: 'exited', exitCode: body.exitCode }));
+    client.on('exited', (body) => this.emit(exitEvent(body.exitCode)));
     client.on('terminated', () => {
       this.emit({ type: 'terminated' });
       // The program is over: let the adapter go now rather than when the session is disposed.
@@ -197,6 +208,7 @@ export class PythonEngine implements Engine {
   // ── events ─────────────────────────────────────────────────────────────────────────────────
 
   private async stopped(body: DebugProtocol.StoppedEvent['body']): Promise<void> {
+    this.pages.clear();
     const threadId = body.threadId ?? this.lastStoppedThreadId ?? 1;
     this.lastStoppedThreadId = threadId;
     let hitBreakpointIds = body.hitBreakpointIds?.length ? this.breakpointIds.sessionIdsOf(body.hitBreakpointIds) : undefined;
@@ -270,10 +282,12 @@ export class PythonEngine implements Engine {
   // ── execution ──────────────────────────────────────────────────────────────────────────────
 
   async continue(threadId?: number): Promise<void> {
+    this.pages.clear();
     await this.call('continue', { threadId: threadId ?? (await this.someThreadId()) });
   }
 
   async step(threadId: number, kind: StepKind): Promise<void> {
+    this.pages.clear();
     await this.call(STEP_COMMANDS[kind], { threadId });
   }
 
@@ -302,19 +316,20 @@ export class PythonEngine implements Engine {
 
   async scopes(frameId: number): Promise<ScopeInfo[]> {
     const body = await this.call('scopes', { frameId }, 'FRAME_NOT_FOUND');
+    this.pages.noteScopes(frameId, body.scopes);
     return body.scopes.map(toScope);
   }
 
   async variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
-    const body = await this.call('variables', { variablesReference: ref }, 'VARIABLE_NOT_FOUND');
-    // debugpy answers the whole container; the page is cut here.
-    const first = start ?? 0;
-    return body.variables.slice(first, count === undefined ? undefined : first + count).map(toVariable);
+    // debugpy answers a container whole (and capped); pages are cut, and reach past the caps, there.
+    return (await this.pages.page(ref, start, count)).map(toVariable);
   }
 
   async evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
     try {
-      return toEvaluateResult(await this.request('evaluate', { expression, frameId, context }));
+      const body = await this.request('evaluate', { expression, frameId, context });
+      this.pages.noteEvaluated(frameId, expression, body.variablesReference);
+      return toEvaluateResult(body);
     } catch (e) {
       throw evaluationError(e);
     }
@@ -361,6 +376,12 @@ export class PythonEngine implements Engine {
   private async finish(how: 'terminate' | 'detach'): Promise<void> {
     const client = this.client;
     if (!client) return;
+    if (this.mode === 'launch' && !this.started) {
+      // A launch that timed out or was cancelled: its processes may be stuck; end them at once.
+      client.close();
+      await this.adapter?.kill();
+      return;
+    }
     const terminating = how === 'terminate';
     const ownsDebuggee = terminating && this.debuggeePid !== undefined && (this.mode === 'launch' || this.debuggeeIsLocal);
     // Looked up before the program ends: its children lose their parent link once it is gone.
@@ -370,9 +391,11 @@ export class PythonEngine implements Engine {
       await client.request('disconnect', { terminateDebuggee: terminating, restart: false }, { timeoutMs: 3000 }).catch(() => undefined);
     }
     client.close();
-    // The adapter and the launcher end by themselves now; the caller waits for the debuggee only.
-    void this.adapter?.end({ withDescendants: terminating }).catch((e: unknown) => this.context.log('warning', `python adapter end: ${(e as Error).message}`));
-    await endProcesses(program);
+    // The adapter and the launcher end by themselves now (~10 ms); what they leave is ended.
+    await Promise.all([
+      this.adapter?.end({ withDescendants: terminating }).catch((e: unknown) => this.context.log('warning', `python adapter end: ${(e as Error).message}`)),
+      endProcesses(program),
+    ]);
   }
 
   diagnostics(): EngineDiagnostics {
@@ -414,6 +437,13 @@ export class PythonEngine implements Engine {
     const tail = this.client?.stderrTail() ?? [];
     return tail.length ? `debugpy said: ${tail.slice(-5).join(' | ')}` : undefined;
   }
+}
+
+/** Our launcher reports a debuggee killed by a signal as the negative signal number (launcherExit.ts). */
+function exitEvent(exitCode: number): EngineEvent {
+  if (exitCode >= 0) return { type: 'exited', exitCode };
+  const signal = Object.entries(constants.signals).find(([, n]) => n === -exitCode)?.[0];
+  return { type: 'exited', signal: signal ?? `signal ${-exitCode}` };
 }
 
 function rejectOnAbort(signal: AbortSignal | undefined): Promise<never> {

@@ -1,0 +1,45 @@
+/**
+ * Python run inside our debugpy adapter: debugpy's launcher reports a debuggee killed by a signal
+ * as the low byte of the negative status (SIGKILL → 247), which no one can tell from exit(247).
+ * The adapter starts the launcher through this code instead, which leaves everything as it was but
+ * reports such a death as the negative status (SIGKILL → -9); the adapter passes the number on.
+ */
+export const LAUNCHER_EXIT = String.raw`
+def _report_debuggee_signals():
+    import os, subprocess, types
+    import debugpy.launcher
+    from debugpy.adapter import launchers
+
+    launcher_dir = os.path.dirname(debugpy.launcher.__file__)
+    # Run as python -c <this> <launcher dir> <adapter address> -- <program>…
+    wrapper = "\n".join([
+        "import runpy, sys",
+        "sys.path[:] = [entry for entry in sys.path if entry not in ('', '.')]",
+        "sys.path.insert(0, %r)" % os.path.dirname(os.path.dirname(launcher_dir)),
+        "import debugpy.launcher.debuggee as debuggee",
+        "from debugpy.common import messaging",
+        "del sys.path[0]",
+        "send_event = messaging.JsonMessageChannel.send_event",
+        "def send_signal_as_negative(self, event, body=None):",
+        "    code = getattr(debuggee.process, 'returncode', None)",
+        "    if event == 'exited' and code is not None and code < 0:",
+        "        body = dict(body or {}, exitCode=code)",
+        "    return send_event(self, event, body)",
+        "messaging.JsonMessageChannel.send_event = send_signal_as_negative",
+        "del sys.argv[1]",
+        "runpy.run_module('debugpy.launcher', run_name='__main__', alter_sys=True)",
+    ])
+
+    class LauncherPopen(subprocess.Popen):
+        def __init__(self, args, *more, **kwargs):
+            args = list(args)
+            if launcher_dir in args:
+                at = args.index(launcher_dir)
+                args[at:at] = ["-c", wrapper]
+            super().__init__(args, *more, **kwargs)
+
+    shim = types.ModuleType("subprocess")
+    shim.__dict__.update(subprocess.__dict__)
+    shim.Popen = LauncherPopen
+    launchers.subprocess = shim
+`;
