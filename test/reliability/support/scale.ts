@@ -1,0 +1,20 @@
+/**
+ * How hard the reliability suite pushes. `npm test` runs a CI-sized pass (a few minutes at most);
+ * `npm run test:reliability` sets DEBUGBRIDGE_RELIABILITY=full for the counts the issue asks for.
+ */
+export const FULL = process.env.DEBUGBRIDGE_RELIABILITY === 'full';
+
+export const SCALE = {
+  /** Fuzzed tool calls, seeded and repeatable. */
+  fuzzCalls: FULL ? 10_000 : 1_200,
+  /** Workflows in a row in the soak, and the one after which heap growth is measured. */
+  soakWorkflows: FULL ? 500 : 60,
+  soakBaseline: FULL ? 100 : 20,
+  /** Sessions live at once, half Python, half Node. */
+  concurrentSessions: FULL ? 32 : 8,
+  /** Both runtimes for every kill scenario, or one runtime each, alternating. */
+  killBothRuntimes: FULL,
+};
+
+/** The fuzz seed: fixed so a failure can be replayed; DEBUGBRIDGE_FUZZ_SEED picks another run. */
+export const FUZZ_SEED = Number(process.env.DEBUGBRIDGE_FUZZ_SEED ?? 20240909);

@@ -1,0 +1,115 @@
+/**
+ * A debugbridge server for reliability tests: the real MCP client over stdio, a state folder of its
+ * own, everything it writes to stderr kept, and a record of every process it started.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { McpTestClient } from '../../../src/demo/mcpClient.js';
+import { markerLine } from '../../../src/demo/markers.js';
+import { descendants } from '../../support/processTree.js';
+
+const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
+
+export function fixture(path: string): string {
+  return join(FIXTURES, path);
+}
+
+/** The 1-based line of `BP:<marker>` in a fixture. */
+export function line(path: string, marker: string): number {
+  return markerLine(fixture(path), `BP:${marker}`);
+}
+
+export interface TestServer {
+  client: McpTestClient;
+  pid: number;
+  stderr(): string;
+  /** Every process of the server's tree seen so far (polled), the server excluded. */
+  watch: ProcessWatch;
+  close(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const stateDir = mkdtempSync(join(tmpdir(), 'dbb-rel-state-'));
+  const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: stateDir, ...env }, stderr: 'pipe' });
+  let stderr = '';
+  client.transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const pid = client.pid!;
+  const watch = new ProcessWatch(pid);
+  // The server loads its tools after `initialize` and readies a Python adapter: after this first call
+  // later timings mean the call alone, and the processes seen so far are the server's own.
+  await client.call('languages_list');
+  return {
+    client,
+    pid,
+    stderr: () => stderr,
+    watch,
+    close: async () => {
+      watch.stop();
+      await client.close();
+    },
+  };
+}
+
+/** Polls a process tree and remembers every process in it, so none can slip away unseen. */
+export class ProcessWatch {
+  readonly seen = new Set<number>();
+  private timer?: NodeJS.Timeout;
+
+  constructor(private readonly root: number, intervalMs = 20) {
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  sample(): void {
+    for (const pid of descendants(this.root)) this.seen.add(pid);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  /** The processes seen that are still alive (zombies count as gone). */
+  alive(): number[] {
+    return [...this.seen].filter(isRunning);
+  }
+}
+
+export function isRunning(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !/^[ZX]/.test(stat.slice(stat.lastIndexOf(')') + 2));
+  } catch {
+    return false;
+  }
+}
+
+export function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+  } catch {
+    return '?';
+  }
+}
+
+/** A command line short enough for a failure message. */
+function shortCommand(pid: number): string {
+  const command = commandOf(pid).replace(/\s+/g, ' ');
+  return command.length > 120 ? `${command.slice(0, 60)} … ${command.slice(-60)}` : command;
+}
+
+/** The processes among `pids` still running after `ms`, with their command lines (for failure messages). */
+export async function aliveAfter(pids: Iterable<number>, ms: number): Promise<string[]> {
+  await sleep(ms);
+  return describe([...pids].filter(isRunning));
+}
+
+export function describe(pids: number[]): string[] {
+  return pids.map((pid) => `${pid} ${shortCommand(pid)}`);
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
