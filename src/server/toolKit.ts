@@ -67,7 +67,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
 }
 
 /** Every answer fits this many characters (text and structured content together). */
-export const MAX_ANSWER_CHARS = 256 * 1024;
+export const MAX_ANSWER_CHARS = 512 * 1024;
 /** The time a call may take beyond the wait it asks for (timeoutMs / waitMs). */
 const CALL_BUDGET_MS = 60_000;
 
