@@ -113,7 +113,7 @@ export class Inspector {
 
   /** Assigns `value` (an expression of the program's language) to a local, argument or field named by `path`. */
   async setVariable(frameId: number, path: string, value: string): Promise<ValueAnswer> {
-    const segments = parseVariablePath(path);
+    const segments = parsePath(path);
     const scopes = await this.engine.scopes(frameId);
     const last = segments[segments.length - 1];
     let containerRef: number;
@@ -173,12 +173,7 @@ export class Inspector {
   }
 
   private async resolvePath(frameId: number, scopes: ScopeInfo[], path: string): Promise<{ ref: number; value: string; total?: number }> {
-    let segments: PathSegment[];
-    try {
-      segments = parseVariablePath(path);
-    } catch (e) {
-      throw new DebugError('INVALID_ARGUMENT', (e as Error).message, 'Write paths like order.items[2] or table["counts"].');
-    }
+    const segments = parsePath(path);
     try {
       const found = await this.walk(scopes, segments, path);
       return { ref: found.ref, value: found.value, total: found.namedVariables ?? found.indexedVariables };
@@ -218,6 +213,14 @@ export class Inspector {
       }
     }
     return undefined;
+  }
+}
+
+function parsePath(path: string): PathSegment[] {
+  try {
+    return parseVariablePath(path);
+  } catch (e) {
+    throw new DebugError('INVALID_ARGUMENT', (e as Error).message, 'Write paths like order.items[2] or table["counts"].');
   }
 }
 

@@ -72,6 +72,8 @@ export class Session {
   private starting?: AbortController;
   private stateName: SessionStateName = 'initializing';
   private currentStop?: Stop;
+  /** The thread of the last stop, known as soon as the stop is (its details come a moment later). */
+  private stoppedThread?: number;
   /** Counts stops; a waiter wants a stop numbered above what it saw when it started. */
   private stopSeq = 0;
   private builtStopSeq = 0;
@@ -183,6 +185,7 @@ export class Session {
     this.setState('initializing');
     this.stopSeq = this.builtStopSeq = 0;
     this.currentStop = undefined;
+    this.stoppedThread = undefined;
     this.exitCodeValue = undefined;
     this.exitSignalValue = undefined;
     this.errorText = undefined;
@@ -310,9 +313,9 @@ export class Session {
     this.requireState(['stopped', 'running'], 'continue');
     const seen = this.stopSeq;
     if (this.stateName === 'stopped') {
-      const stop = this.currentStop;
+      const [stop, thread] = [this.currentStop, this.stoppedThread];
       this.resumed();
-      await this.engine.continue(options.threadId ?? stop?.threadId).catch((e: unknown) => this.stillStopped(stop, seen, e));
+      await this.engine.continue(options.threadId ?? stop?.threadId ?? thread).catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
     }
     if (!options.wait) return { status: 'timeout', state: this.stateName, waitedMs: 0 };
     return this.waitForStopAfter(seen, options);
@@ -320,11 +323,11 @@ export class Session {
 
   async step(kind: StepKind, options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
     this.requireState(['stopped'], 'step');
-    const threadId = options.threadId ?? this.currentStop!.threadId;
+    const threadId = options.threadId ?? this.stoppedThreadId();
     const seen = this.stopSeq;
-    const stop = this.currentStop;
+    const [stop, thread] = [this.currentStop, this.stoppedThread];
     this.resumed();
-    await this.engine.step(threadId, kind).catch((e: unknown) => this.stillStopped(stop, seen, e));
+    await this.engine.step(threadId, kind).catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
     return this.waitForStopAfter(seen, options);
   }
 
@@ -417,13 +420,13 @@ export class Session {
 
   stackPage(threadId: number | undefined, start: number, count: number) {
     this.requireState(['stopped'], 'read the stack');
-    return this.frames.page(threadId ?? this.currentStop!.threadId, start, count);
+    return this.frames.page(threadId ?? this.stoppedThreadId(), start, count);
   }
 
   /** Engine handle of a frame, by index from the top (0) of a thread (default: the stopped one). */
   async frameId(frameIndex = 0, threadId?: number): Promise<number> {
     this.requireState(['stopped'], 'inspect values');
-    return (await this.frames.frame(threadId ?? this.currentStop!.threadId, frameIndex)).id;
+    return (await this.frames.frame(threadId ?? this.stoppedThreadId(), frameIndex)).id;
   }
 
   inspector(): Inspector {
@@ -507,6 +510,7 @@ export class Session {
     if (!this.active) return;
     const seq = ++this.stopSeq;
     this.frames.clear();
+    this.stoppedThread = stopped.threadId;
     this.setState('stopped');
     const event = withoutOneShotHits(stopped, this.breakpoints);
     this.breakpoints.countHits(event.hitBreakpointIds ?? []);
@@ -525,16 +529,24 @@ export class Session {
     );
   }
 
+  /** The thread that stopped, for calls that default to it. */
+  stoppedThreadId(): number {
+    if (this.stateName !== 'stopped' || this.stoppedThread === undefined) this.requireState(['stopped'], 'use the stopped thread');
+    return this.stoppedThread!;
+  }
+
   private resumed(): void {
     this.frames.clear();
     this.currentStop = undefined;
+    this.stoppedThread = undefined;
     this.setState('running');
   }
 
   /** The engine refused to resume: the program is where it was, so the session is too. */
-  private stillStopped(stop: Stop | undefined, seenSeq: number, error: unknown): never {
+  private stillStopped(stop: Stop | undefined, thread: number | undefined, seenSeq: number, error: unknown): never {
     if (this.stateName === 'running' && this.stopSeq === seenSeq && stop) {
       this.currentStop = stop;
+      this.stoppedThread = thread;
       this.setState('stopped');
     }
     throw error;

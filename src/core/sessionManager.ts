@@ -37,8 +37,8 @@ export interface EndedSummary {
   endedAt: number;
 }
 
-/** Ended sessions kept whole (output, events, restartable); older ones leave a summary. */
-const KEPT_ENDED_SESSIONS = 5;
+/** Ended sessions kept whole (output, events, restartable) — as many as can be live at once; older ones leave a summary. */
+const KEPT_ENDED_SESSIONS = 32;
 const KEPT_SUMMARIES = 50;
 /** Sessions named in an error that lists the choices. */
 const NAMED_CHOICES = 8;
@@ -261,7 +261,8 @@ export class SessionManager {
   }
 
   private describeChoices(): string {
-    const lines = this.list().map((s) => `${s.id} (${s.config.language}, ${s.state}, ${s.config.program})`);
+    const byRecency = this.list().sort((a, b) => Number(b.active) - Number(a.active) || (b.endedAt ?? 0) - (a.endedAt ?? 0));
+    const lines = byRecency.map((s) => `${s.id} (${s.config.language}, ${s.state}, ${s.config.program})`);
     const rec = this.recoverableSessions().map((r) => `${r.sessionId} (recoverable: ${r.config.program})`);
     const all = [...lines, ...rec];
     if (!all.length) return 'Start one with session_launch.';

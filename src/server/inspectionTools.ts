@@ -58,7 +58,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       const session = manager.get(sessionId);
       const from = start ?? 0;
       const page = await session.stackPage(threadId, from, count ?? 20);
-      const tid = threadId ?? session.stop!.threadId;
+      const tid = threadId ?? session.stoppedThreadId();
       const frames = page.frames.map((f, i) => ({ ...f, index: from + i }));
       return {
         text: `[${session.id}] ${renderStack(frames, tid, page.total)}`,

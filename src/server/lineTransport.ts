@@ -74,6 +74,11 @@ export class LineTransport implements Transport {
       this.write({ jsonrpc: '2.0', id: null as unknown as RequestId, error: { code: -32700, message: `Parse error: ${(e as Error).message}` } });
       return;
     }
+    const invalid = invalidRequest(message);
+    if (invalid) {
+      this.write({ jsonrpc: '2.0', id: invalid.id as RequestId, error: { code: -32600, message: `Invalid Request: ${invalid.why}` } });
+      return;
+    }
     if (this.started) {
       this.onmessage?.(message);
       return;
@@ -89,6 +94,16 @@ export class LineTransport implements Transport {
 
   private readonly onEnd = () => void this.close();
   private readonly onInputError = (e: Error) => this.onerror?.(e);
+}
+
+/** Why a parsed line is not a JSON-RPC message (an object with a method, or a response), with its id when it has a usable one. */
+function invalidRequest(message: unknown): { id: RequestId | null; why: string } | undefined {
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) {
+    return { id: null, why: Array.isArray(message) ? 'batches are not supported' : 'a message must be a JSON object' };
+  }
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if (typeof method === 'string' || 'result' in message || 'error' in message) return undefined;
+  return { id: typeof id === 'string' || typeof id === 'number' ? id : null, why: 'no method' };
 }
 
 function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {

@@ -13,8 +13,9 @@ import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInp
 import { breakpointView, stopView } from './structured.js';
 import { defineTool, type ToolContext } from './toolKit.js';
 
-/** Recoverable sessions listed; the rest are counted. */
+/** Recoverable and ended sessions listed; the rest are counted. */
 const LISTED_RECOVERABLE = 10;
+const LISTED_ENDED = 5;
 /** Characters of events in one session_events answer. */
 const EVENTS_ANSWER_CHARS = 64_000;
 
@@ -207,7 +208,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'List sessions',
       description:
-        'The sessions of this server, one line each: the live ones and the last few that ended (older ended ones are let go and counted), ' +
+        'The sessions of this server, one line each: the live ones and the last few that ended (the other ended ones are counted), ' +
         'and sessions of an earlier server run that session_restart can bring back.',
       input: {},
       output: {
@@ -215,28 +216,34 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
           z.object({ sessionId: z.string(), language: z.string(), program: z.string(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional(), exitSignal: z.string().optional() }),
         ),
         recoverable: z.array(z.object({ sessionId: z.string(), language: z.string(), program: z.string(), breakpoints: z.number() })),
-        released: z.number().describe('Ended sessions let go (not listed).'),
+        unlisted: z.number().describe('Ended sessions not listed, still readable by id (session_state, session_output).'),
+        released: z.number().describe('Older ended sessions let go.'),
       },
       annotations: { readOnlyHint: true },
     },
     async () => {
-      const sessions = manager.list().map((s) => {
+      const all = manager.list();
+      const ended = all.filter((s) => !s.active).sort((a, b) => (b.endedAt ?? 0) - (a.endedAt ?? 0));
+      const listed = [...all.filter((s) => s.active), ...ended.slice(0, LISTED_ENDED)];
+      const unlisted = ended.length - Math.min(ended.length, LISTED_ENDED);
+      const sessions = listed.map((s) => {
         const snap = s.snapshot();
         return { sessionId: s.id, language: snap.language, program: snap.program, state: snap.state, pid: snap.pid, exitCode: snap.exitCode, exitSignal: snap.exitSignal };
       });
       const recoverable = manager.recoverableSessions().slice(0, LISTED_RECOVERABLE);
       const recoverableRows = recoverable.map((r) => ({ sessionId: r.sessionId, language: r.config.language, program: r.config.program, breakpoints: r.breakpoints.length }));
       const released = manager.released().count;
-      const ended = (s: (typeof sessions)[number]) => (s.exitCode !== undefined || s.exitSignal ? ` (${s.exitSignal ?? `exit ${s.exitCode}`})` : '');
-      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${ended(s)} ${s.language} ${s.program}`);
+      const how = (s: (typeof sessions)[number]) => (s.exitCode !== undefined || s.exitSignal ? ` (${s.exitSignal ?? `exit ${s.exitCode}`})` : '');
+      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${how(s)} ${s.language} ${s.program}`);
       const rec = recoverableRows.map((r) => `${r.sessionId} recoverable (${r.breakpoints} breakpoints) ${r.language} ${r.program} — session_restart brings it back`);
       const more = manager.recoverableSessions().length - recoverable.length;
       const notes = [
         ...(more > 0 ? [`… ${more} more recoverable sessions`] : []),
+        ...(unlisted ? [`(${unlisted} more ended session${unlisted === 1 ? '' : 's'} not listed: session_state with the id)`] : []),
         ...(released ? [`(${released} older ended session${released === 1 ? ' was' : 's were'} let go)`] : []),
       ];
       const text = [...lines, ...rec, ...notes].join('\n') || 'No sessions. Start one with session_launch.';
-      return { text, data: { sessions, recoverable: recoverableRows, released } };
+      return { text, data: { sessions, recoverable: recoverableRows, unlisted, released } };
     },
   );
 

@@ -68,8 +68,8 @@ describe('a launch that times out', () => {
 
 describe('a server that goes away while a launch hangs takes its processes along', () => {
   const ways: [string, (s: TestServer) => Promise<void> | void][] = [
-    ['killed with SIGKILL', (s) => process.kill(s.pid, 'SIGKILL')],
-    ['sent SIGTERM', (s) => process.kill(s.pid, 'SIGTERM')],
+    ['killed with SIGKILL', (s) => void process.kill(s.pid, 'SIGKILL')],
+    ['sent SIGTERM', (s) => void process.kill(s.pid, 'SIGTERM')],
     ['left by its client', (s) => s.client.close()],
   ];
   for (const [how, end] of ways) {
