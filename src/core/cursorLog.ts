@@ -39,15 +39,26 @@ export class CursorLog<T> {
   append(value: T): CursorEntry<T> {
     const entry = { seq: this.nextSeq++, at: Date.now(), value };
     this.entries.push(entry);
-    const weigh = this.limits?.weigh ?? (() => 0);
-    this.weight += weigh(value);
-    let drop = 0;
-    const over = () => this.entries.length - drop > this.capacity || (this.limits !== undefined && this.weight > this.limits.maxWeight);
-    // The newest entry stays even when it alone is over the size cap.
-    while (drop < this.entries.length - 1 && over()) this.weight -= weigh(this.entries[drop++].value);
-    if (drop) this.entries.splice(0, drop);
+    this.weight += this.weigh(value);
+    this.shrink(this.capacity, this.limits?.maxWeight ?? Number.POSITIVE_INFINITY);
     for (const wake of [...this.waiters]) wake();
     return entry;
+  }
+
+  /** Keeps only the newest `count` entries (and `maxWeight` of them): a log that will not grow any more. */
+  retain(count: number, maxWeight = Number.POSITIVE_INFINITY): void {
+    this.shrink(count, maxWeight);
+  }
+
+  /** Drops the oldest entries past `count` or `maxWeight`; the newest stays even when it alone is over the weight. */
+  private shrink(count: number, maxWeight: number): void {
+    let drop = 0;
+    while (drop < this.entries.length - 1 && (this.entries.length - drop > count || this.weight > maxWeight)) this.weight -= this.weigh(this.entries[drop++].value);
+    if (drop) this.entries.splice(0, drop);
+  }
+
+  private weigh(value: T): number {
+    return this.limits?.weigh(value) ?? 0;
   }
 
   /** The cursor that means "everything so far". */

@@ -4,6 +4,7 @@
  * timeout or a cancelled request ends it at once.
  */
 import { BreakpointRegistry, type BreakpointRecord, type BreakpointRequest } from './breakpointRegistry.js';
+import { callSignal } from './callSignal.js';
 import { CursorLog } from './cursorLog.js';
 import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
@@ -51,6 +52,9 @@ const OUTPUT_TAIL_CHARS = 2000;
 const OUTPUT_TAIL_LINES = 15;
 /** Program output kept per session; older output falls off (session_output says how much). */
 const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
+/** What an ended session keeps of its event log and its output. */
+const ENDED_EVENTS_KEPT = 100;
+const ENDED_OUTPUT_KEPT_CHARS = 256 * 1024;
 
 export class Session {
   readonly events = new CursorLog<SessionEvent>(2000);
@@ -200,8 +204,8 @@ export class Session {
     });
     this.engineInstance = engine;
     const stopped = (this.starting = new AbortController());
-    const timeout = AbortSignal.timeout(timeoutMs);
-    const aborted = AbortSignal.any([timeout, stopped.signal, ...(signal ? [signal] : [])]);
+    const call = callSignal([stopped.signal, signal], timeoutMs);
+    const aborted = call.signal;
     const common = {
       breakpoints: this.breakpoints.lineSpecs(),
       functionBreakpoints: this.breakpoints.functionSpecs(),
@@ -223,7 +227,7 @@ export class Session {
             aborted,
           );
       const result = await raceAbort(work, aborted, () =>
-        timeout.aborted
+        call.timedOut
           ? new DebugError('TIMEOUT', `The program did not start within ${timeoutMs} ms; its processes were ended.`, 'Check session_diagnostics and session_output, or raise timeoutMs.')
           : new DebugError('CANCELLED', `The ${this.config.attach ? 'attach' : 'launch'} was cancelled${stopped.signal.aborted ? ': the session was stopped' : ''}.`, 'Launch again when ready.'),
       );
@@ -238,7 +242,9 @@ export class Session {
       await engine.dispose().catch(() => undefined);
       throw error;
     } finally {
+      call.dispose();
       if (this.starting === stopped) this.starting = undefined;
+      this.touch();
     }
   }
 
@@ -273,6 +279,9 @@ export class Session {
         this.releasedDiagnostics = engine.diagnostics();
         this.engineInstance = undefined;
         this.frames.clear();
+        // An ended session is kept for reading; what it keeps is trimmed to what is read then.
+        this.events.retain(ENDED_EVENTS_KEPT);
+        this.output.retain(Number.POSITIVE_INFINITY, ENDED_OUTPUT_KEPT_CHARS);
         this.hooks.ended?.(this);
       });
   }

@@ -174,7 +174,8 @@ export class SessionManager {
       const now = Date.now();
       for (const session of live) {
         const idleFor = now - session.lastActivity;
-        if (idleFor < idleMs) continue;
+        // A start in progress is a call in progress (bounded by its own timeout).
+        if (idleFor < idleMs || session.state === 'initializing') continue;
         const attached = !!session.config.attach;
         session.touch(); // ended once, not at every tick while it ends
         void session.end(attached).then(

@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { callSignal } from '../core/callSignal.js';
 import { DebugError, toDebugError } from '../core/errors.js';
 import type { ProgressReporter } from '../core/sessionTypes.js';
 
@@ -45,22 +46,20 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
     // The SDK infers argument types from the shape; the handler gets exactly that.
     (async (args: z.infer<z.ZodObject<I>>, extra: { signal: AbortSignal; _meta?: { progressToken?: string | number }; sendNotification: (n: never) => Promise<void> }) => {
       const budgetMs = callBudgetMs(args as Record<string, unknown>);
-      const overBudget = new AbortController();
-      const ctx: ToolContext = { signal: AbortSignal.any([extra.signal, overBudget.signal]), progress: progressReporter(extra) };
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          overBudget.abort();
-          reject(new DebugError('TIMEOUT', `${name} did not finish within its ${Math.round(budgetMs / 1000)} s budget; it may still complete in the background.`, 'Check session_state and session_diagnostics before calling again.'));
-        }, budgetMs);
-      });
+      const call = callSignal([extra.signal], budgetMs);
+      const ctx: ToolContext = { signal: call.signal, progress: progressReporter(extra) };
+      const late = new Promise<never>((_, reject) =>
+        call.signal.addEventListener('abort', () => {
+          if (call.timedOut) reject(new DebugError('TIMEOUT', `${name} did not finish within its ${Math.round(budgetMs / 1000)} s budget; it may still complete in the background.`, 'Check session_state and session_diagnostics before calling again.'));
+        }),
+      );
       try {
         const answer = await Promise.race([handler(args, ctx), late]);
         return fitted(name, { content: [{ type: 'text' as const, text: answer.text }], structuredContent: answer.data as Record<string, unknown> });
       } catch (e) {
         return { content: [{ type: 'text' as const, text: toDebugError(e).toText() }], isError: true };
       } finally {
-        clearTimeout(timer);
+        call.dispose();
       }
     }) as never,
   );

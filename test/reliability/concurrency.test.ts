@@ -50,5 +50,5 @@ describe('concurrent mixed sessions', () => {
     // The debuggees are gone; the adapters and launchers follow within a second.
     expect((await aliveAfter(programs, 1000)).filter((p) => /echo\.(py|js)/.test(p))).toEqual([]);
     expect(server.stderr()).not.toMatch(/uncaught|unhandled/i);
-  });
+  }, SCALE.longTestTimeoutMs);
 });

@@ -91,5 +91,5 @@ describe('fuzzed calls', () => {
     expect(outcomes.uncoded).toEqual([]);
     expect([...outcomes.rpcErrors.keys()].filter((code) => code !== -32602)).toEqual([]);
     expect(await aliveAfter(watch.seen, 1000)).toEqual([]);
-  });
+  }, SCALE.longTestTimeoutMs);
 });

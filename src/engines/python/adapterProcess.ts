@@ -7,6 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { StdioTransport } from '../../dap/stdioTransport.js';
+import { killedWithUs } from '../node/parentDeathSignal.js';
 import { ADAPTER_BOOTSTRAP } from './adapterBootstrap.js';
 import { descendantsOf, endProcesses, killProcesses, sessionMembers } from './processTree.js';
 
@@ -29,7 +30,9 @@ export class AdapterProcess {
     const args = ['-c', ADAPTER_BOOTSTRAP];
     if (!options.socketTuning) args.push('--no-socket-tuning');
     if (POSIX) args.push('--guard-fd', String(GUARD_FD));
-    this.child = spawn(executable, args, { stdio: POSIX ? ['pipe', 'pipe', 'pipe', 'pipe'] : 'pipe', detached: POSIX, windowsHide: true });
+    // Until its guard runs the kernel ends the adapter with us; the guard then takes over (see sessionGuard.ts).
+    const command = killedWithUs(executable, args);
+    this.child = spawn(command.command, command.args, { stdio: POSIX ? ['pipe', 'pipe', 'pipe', 'pipe'] : 'pipe', detached: POSIX, windowsHide: true });
     this.guard?.on('error', () => undefined);
     this.exited = new Promise((resolve) => {
       this.child.once('exit', () => resolve());

@@ -4,7 +4,9 @@
  * debugpy's process group for the debuggee notwithstanding); when the server is gone — killed,
  * even with SIGKILL, at whatever step a launch was — or closes the pipe to end a run at once, the
  * thread kills every process of that session and then the adapter. A debuggee blocked in a read or
- * a busy loop cannot delay it.
+ * a busy loop cannot delay it. Before this code runs, the kernel's parent-death signal covers the
+ * adapter (nothing else exists yet); the guard then turns it off, or it would kill the adapter
+ * before the guard could end the rest.
  */
 export const SESSION_GUARD = String.raw`
 def _end_session_with_server(guard_fd):
@@ -55,4 +57,11 @@ def _end_session_with_server(guard_fd):
             os._exit(0)
 
     threading.Thread(target=watch, name="debugbridge-session-guard", daemon=True).start()
+    # Started through setpriv --pdeathsig, the adapter was killed with the server until now; from here
+    # the guard ends it, and what it started, itself.
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(1, 0, 0, 0, 0)  # PR_SET_PDEATHSIG, 0
+    except Exception:
+        pass
 `;

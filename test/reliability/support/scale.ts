@@ -8,12 +8,14 @@ export const SCALE = {
   /** Fuzzed tool calls, seeded and repeatable. */
   fuzzCalls: FULL ? 10_000 : 1_200,
   /** Workflows in a row in the soak, and the one after which heap growth is measured. */
-  soakWorkflows: FULL ? 500 : 60,
-  soakBaseline: FULL ? 100 : 20,
+  soakWorkflows: FULL ? 500 : 70,
+  soakBaseline: FULL ? 100 : 40,
   /** Sessions live at once, half Python, half Node. */
   concurrentSessions: FULL ? 32 : 8,
   /** Both runtimes for every kill scenario, or one runtime each, alternating. */
   killBothRuntimes: FULL,
+  /** For the tests that run many calls (fuzz, soak, concurrency). */
+  longTestTimeoutMs: FULL ? 1_800_000 : 300_000,
 };
 
 /** The fuzz seed: fixed so a failure can be replayed; DEBUGBRIDGE_FUZZ_SEED picks another run. */

@@ -30,9 +30,10 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `args`: the server's command line after `node` (default: dist/cli.js). */
+export async function startServer(env: Record<string, string> = {}, args?: string[]): Promise<TestServer> {
   const stateDir = mkdtempSync(join(tmpdir(), 'dbb-rel-state-'));
-  const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: stateDir, ...env }, stderr: 'pipe' });
+  const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: stateDir, ...env }, stderr: 'pipe', args });
   let stderr = '';
   client.transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const pid = client.pid!;
