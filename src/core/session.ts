@@ -4,15 +4,15 @@
  * timeout or a cancelled request ends it at once.
  */
 import { BreakpointRegistry, type BreakpointRecord, type BreakpointRequest } from './breakpointRegistry.js';
-import { callSignal } from './callSignal.js';
 import { CursorLog } from './cursorLog.js';
 import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
 import { Inspector } from './inspector.js';
+import { startEngine } from './engineStart.js';
 import { describeEvent, describeExit } from './eventSummary.js';
 import { waitUntil } from './waitUntil.js';
-import type { OutputChunk, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
+import type { OutputChunk, SessionEnd, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
 import { buildStop } from './stopBuilder.js';
 import type { BreakpointBinding, ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
 
@@ -27,14 +27,6 @@ export interface SessionConfig {
   options: Record<string, unknown>;
   /** Set for attach sessions. */
   attach?: { pid?: number; host?: string; port?: number };
-}
-
-/** How a session ended. `wasRunning`: the program was still running, so ending the session terminated it (or detached from it). */
-export interface SessionEnd {
-  exitCode?: number;
-  exitSignal?: string;
-  outputTail: string;
-  wasRunning: boolean;
 }
 
 export interface SessionHooks {
@@ -204,33 +196,8 @@ export class Session {
     });
     this.engineInstance = engine;
     const stopped = (this.starting = new AbortController());
-    const call = callSignal([stopped.signal, signal], timeoutMs);
-    const aborted = call.signal;
-    const common = {
-      breakpoints: this.breakpoints.lineSpecs(),
-      functionBreakpoints: this.breakpoints.functionSpecs(),
-      exceptions: this.config.exceptions,
-      options: this.config.options,
-    };
     try {
-      const work = this.config.attach
-        ? engine.attach({ ...common, ...this.config.attach }, aborted)
-        : engine.launch(
-            {
-              ...common,
-              program: this.config.program,
-              args: this.config.args,
-              cwd: this.config.cwd,
-              env: this.config.env,
-              stopOnEntry: this.config.stopOnEntry,
-            },
-            aborted,
-          );
-      const result = await raceAbort(work, aborted, () =>
-        call.timedOut
-          ? new DebugError('TIMEOUT', `The program did not start within ${timeoutMs} ms; its processes were ended.`, 'Check session_diagnostics and session_output, or raise timeoutMs.')
-          : new DebugError('CANCELLED', `The ${this.config.attach ? 'attach' : 'launch'} was cancelled${stopped.signal.aborted ? ': the session was stopped' : ''}.`, 'Launch again when ready.'),
-      );
+      const result = await startEngine(engine, this.config, this.breakpoints, { timeoutMs, signal, stopped: stopped.signal });
       for (const binding of result.breakpoints) this.breakpoints.applyBinding(binding);
       this.launchTimings = { startMs: Math.round(performance.now() - t0) };
       if (this.stateName === 'initializing') this.setState('running');
@@ -242,7 +209,6 @@ export class Session {
       await engine.dispose().catch(() => undefined);
       throw error;
     } finally {
-      call.dispose();
       if (this.starting === stopped) this.starting = undefined;
       this.touch();
     }
@@ -604,22 +570,4 @@ function withoutOneShotHits(event: Extract<EngineEvent, { type: 'stopped' }>, br
   const userHits = hits.filter((id) => !breakpoints.get(id)?.temporary);
   if (userHits.length === hits.length) return event;
   return { ...event, reason: userHits.length ? event.reason : 'run to', hitBreakpointIds: userHits };
-}
-
-function raceAbort<T>(work: Promise<T>, signal: AbortSignal, makeError: () => Error): Promise<T> {
-  if (signal.aborted) return Promise.reject(makeError());
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(makeError());
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

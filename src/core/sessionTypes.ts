@@ -80,3 +80,11 @@ export interface WaitOptions {
   signal?: AbortSignal;
   onProgress?: ProgressReporter;
 }
+
+/** How a session ended. `wasRunning`: the program was still running, so ending the session terminated it (or detached from it). */
+export interface SessionEnd {
+  exitCode?: number;
+  exitSignal?: string;
+  outputTail: string;
+  wasRunning: boolean;
+}
