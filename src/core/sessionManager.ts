@@ -98,10 +98,7 @@ export class SessionManager {
     const session = new Session(id, config, factory, {
       notify: (s, level, message) => this.notify(s, level, message),
       changed: () => this.persist(),
-      ended: () => {
-        this.retireEnded();
-        this.persist();
-      },
+      ended: () => this.retireEnded(),
       log: this.log,
     }, stored);
     for (const bp of breakpoints) session.breakpoints.add(bp);

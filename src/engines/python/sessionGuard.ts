@@ -23,8 +23,9 @@ def _end_session_with_server(guard_fd):
             except OSError:
                 continue
             # Fields after the command name (which may hold spaces and parentheses): state, ppid, pgrp, session.
+            # A zombie is already dead (its parent, maybe this process, has not reaped it yet).
             fields = stat[stat.rfind(")") + 2:].split()
-            if len(fields) > 3 and int(fields[3]) == sid:
+            if len(fields) > 3 and int(fields[3]) == sid and fields[0] not in ("Z", "X"):
                 members.append(int(entry))
         return members
 
