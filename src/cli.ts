@@ -27,6 +27,9 @@ Environment:
   DEBUGBRIDGE_STATE_DIR=/path                 where session files are kept
   DEBUGBRIDGE_RUNTIME_DIR=/path               the daemon's private folder (socket, log)
   DEBUGBRIDGE_DAEMON_IDLE_MS=1800000          the daemon's idle shutdown
+  DEBUGBRIDGE_ROOTS=/dir1:/dir2               only paths under these folders (program, files, cwd)
+  DEBUGBRIDGE_IDLE_TIMEOUT=1800               seconds a session may sit unused before it ends (0 = never)
+  DEBUGBRIDGE_MAX_SESSIONS=32                 live sessions at most
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {
