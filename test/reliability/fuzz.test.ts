@@ -58,12 +58,13 @@ describe('fuzzed calls', () => {
     let issued = 0;
     const worker = async () => {
       while (issued < SCALE.fuzzCalls && !client.exit) {
-        issued++;
         const step = fuzzer.next();
         if (step.kind === 'line') {
+          // Broken lines among the calls; they do not count as calls.
           client.writeLine(step.line);
           continue;
         }
+        issued++;
         outcomes.calls++;
         const what = `${step.tool} ${JSON.stringify(step.args)?.slice(0, 200)}`;
         record(what, await client.request('tools/call', { name: step.tool, arguments: step.args }, ANSWER_WITHIN_MS));
