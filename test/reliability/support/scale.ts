@@ -8,8 +8,8 @@ export const SCALE = {
   /** Fuzzed tool calls, seeded and repeatable. */
   fuzzCalls: FULL ? 10_000 : 1_200,
   /** Workflows in a row in the soak, and the one after which heap growth is measured. */
-  soakWorkflows: FULL ? 500 : 70,
-  soakBaseline: FULL ? 100 : 40,
+  soakWorkflows: FULL ? 500 : 50,
+  soakBaseline: FULL ? 100 : 34,
   /** Sessions live at once, half Python, half Node. */
   concurrentSessions: FULL ? 32 : 8,
   /** Both runtimes for every kill scenario, or one runtime each, alternating. */
