@@ -13,7 +13,7 @@ import { McpTestClient } from '../../src/demo/mcpClient.js';
 import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
-import { descendants, waitGone } from '../support/processTree.js';
+import { commandLine, descendants, waitGone } from '../support/processTree.js';
 import { requireRuntime } from '../support/runtimes.js';
 
 const dotnet = findDotnet();
@@ -285,6 +285,17 @@ describe.runIf(run)('.NET debugging through MCP', () => {
       await client.call('session_stop', { sessionId: r.structured.sessionId });
     }
     expect(hits).toBe(20);
+  });
+
+  it('answers a launch that times out on time, with its program ended', async () => {
+    const release = join(mkdtempSync(join(tmpdir(), 'dbb-spin-')), 'release');
+    const started = Date.now();
+    const r = await client.call<Wait>('session_launch', { program: lab, args: ['spin', release], timeoutMs: 100 });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^TIMEOUT: /);
+    expect(Date.now() - started).toBeLessThan(2_500);
+    const programs = descendants(client.pid!).filter((pid) => commandLine(pid).includes(release));
+    expect(await waitGone(programs, 2_000)).toEqual([]);
   });
 
   it('says exited and leaves no process when the debuggee is killed while stopped', async () => {

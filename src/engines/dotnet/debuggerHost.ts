@@ -110,10 +110,15 @@ export class HostConnection {
     });
   }
 
-  async close(): Promise<void> {
+  /** `now`: the debugger is mid-start (blocked in the runtime handshake): end its process at once. */
+  async close(now = false): Promise<void> {
     if (this.closing) return;
     this.closing = true;
     prepareSpare();
+    if (now) {
+      this.host.kill('SIGKILL');
+      return;
+    }
     const killer = setTimeout(() => this.host.kill('SIGKILL'), CLOSE_GRACE_MS);
     killer.unref();
     await this.request('close', [], CLOSE_GRACE_MS).catch(() => undefined);

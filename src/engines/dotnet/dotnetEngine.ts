@@ -235,10 +235,13 @@ export class DotnetEngine implements Engine {
       this.debuggee.kill();
       await withTimeout(this.debuggee.exited, 3_000, 'ending the debuggee').catch(() => undefined);
     }
-    if (this.host && this.debuggee?.hasExited) {
+    // Before the start answered, the debugger may be blocked in the runtime's handshake: it has
+    // nothing to shut down cleanly, so it ends at once (a launch that timed out answers on time).
+    const started = this.access !== undefined;
+    if (started && this.host && this.debuggee?.hasExited) {
       await withTimeout(this.runtimeExit, this.timeouts.exitGraceMs, 'ExitProcess').catch(() => undefined);
     }
-    await this.closeHost();
+    await this.closeHost(!started);
     this.debuggee?.dispose();
   }
 
@@ -397,10 +400,10 @@ export class DotnetEngine implements Engine {
     this.alivePoll.unref();
   }
 
-  private async closeHost(): Promise<void> {
+  private async closeHost(now = false): Promise<void> {
     const host = this.host;
     this.host = undefined;
-    await host?.close();
+    await host?.close(now);
   }
 
   private async explainLaunchFailure(e: unknown, argv: string[]): Promise<DebugError> {
