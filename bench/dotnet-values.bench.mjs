@@ -2,40 +2,13 @@
 // local and a field, a property getter that runs in the program (func-eval), and a breakpoint whose
 // condition is false 9,999 times and true on the 10,000th. Targets from issue 8: a local or field
 // ≤ 10 ms; a func-eval getter ≤ 50 ms; the conditional stop within bare + 5 s (stretch + 2 s).
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { connect, dll, dotnet, line as lineIn, median, runs, source, timed, verdict } from './lib/dotnetLab.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const runs = Number(process.env.BENCH_RUNS ?? 7);
 const rounds = Number(process.env.BENCH_CONDITION_ROUNDS ?? 10_000);
-const { findDotnet } = await import(join(root, 'dist', 'engines', 'dotnet', 'runtimeEnv.js'));
-const { McpTestClient } = await import(join(root, 'dist', 'demo', 'mcpClient.js'));
-const dotnet = findDotnet();
-if (!dotnet) {
-  console.log('dotnet: skipped (no .NET found)');
-  process.exit(0);
-}
-const fixtures = join(root, 'test', 'fixtures', 'dotnet');
-execFileSync(dotnet, ['build', join(fixtures, 'lab'), '-c', 'Debug', '-nologo', '-v:q'], { stdio: 'ignore' });
-const dll = join(fixtures, 'lab', 'bin', 'Debug', 'lab.dll');
-const valuesCs = join(fixtures, 'lab', 'Values.cs');
-const line = (marker) => readFileSync(valuesCs, 'utf8').split('\n').findIndex((l) => l.includes(`BP:${marker}`)) + 1;
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const timed = async (work) => {
-  const t0 = performance.now();
-  const result = await work();
-  return [performance.now() - t0, result];
-};
-
-const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-bench-')) } });
-const call = async (tool, args) => {
-  const r = await client.call(tool, args, { timeoutMs: 600_000 });
-  if (r.isError) throw new Error(`${tool}: ${r.text}`);
-  return r.structured;
-};
+const valuesCs = source('Values.cs');
+const line = (marker) => lineIn('Values.cs', marker);
+const { client, call } = await connect();
 
 const stopped = await call('session_launch', { program: dll, args: ['values'], breakpoints: [{ file: valuesCs, line: line('values') }], waitForStop: true });
 const sessionId = stopped.sessionId;
@@ -69,7 +42,6 @@ await client.close();
 
 const m = Object.fromEntries(Object.entries(sample).map(([k, v]) => [k, Math.round(median(v) * 10) / 10]));
 const extra = (conditional - bare) / 1000;
-const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 console.log(`dotnet values through MCP (median of ${runs}):`);
 console.log(`  evaluate a local ${m.local} ms, a field ${m.field} ms (target ≤ 10: ${verdict(Math.max(m.local, m.field) <= 10)}); a func-eval property getter ${m.getter} ms (target ≤ 50: ${verdict(m.getter <= 50)})`);
 console.log(`  condition false ${rounds - 1} times then true: stop after ${(conditional / 1000).toFixed(1)} s, bare run ${(bare / 1000).toFixed(2)} s: + ${extra.toFixed(1)} s, ${((conditional - bare) / rounds).toFixed(2)} ms per hit (target ≤ + 5 s: ${verdict(extra <= 5)}; stretch ≤ + 2 s: ${verdict(extra <= 2)})`);

@@ -10,6 +10,7 @@ import type { ModuleSymbols } from '../symbols/moduleSymbols.js';
 import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { tokenRid } from '../symbols/tableSchema.js';
 import type { NativeType } from './nativeEvents.js';
+import { KEYWORDS } from './values/nativeValue.js';
 
 export interface LoadedModule {
   handle: number;
@@ -19,27 +20,6 @@ export interface LoadedModule {
   /** Why the module has no symbols. */
   note?: string;
 }
-
-/** CorElementType values that have a C# keyword. */
-const PRIMITIVES: Record<number, string> = {
-  0x01: 'void',
-  0x02: 'bool',
-  0x03: 'char',
-  0x04: 'sbyte',
-  0x05: 'byte',
-  0x06: 'short',
-  0x07: 'ushort',
-  0x08: 'int',
-  0x09: 'uint',
-  0x0a: 'long',
-  0x0b: 'ulong',
-  0x0c: 'float',
-  0x0d: 'double',
-  0x0e: 'string',
-  0x18: 'nint',
-  0x19: 'nuint',
-  0x1c: 'object',
-};
 
 export class ModuleRegistry {
   private readonly modules = new Map<number, LoadedModule>();
@@ -93,7 +73,7 @@ export class ModuleRegistry {
   /** A type as C# writes it: `int`, `List<string>`, `Lab.Box<int>[]`. */
   typeName(type: NativeType | undefined): string {
     if (!type) return '?';
-    const primitive = PRIMITIVES[type.et];
+    const primitive = KEYWORDS[type.et];
     if (primitive) return primitive;
     switch (type.et) {
       case 0x1d: // SZARRAY

@@ -10,7 +10,7 @@ import { literalOf } from '../../symbols/typeMembers.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { CallArg, Native } from '../nativeSession.js';
 import type { FuncEval } from '../values/funcEval.js';
-import { ElementType, type NativeValue } from '../values/nativeValue.js';
+import { ElementType, NUMERIC_KEYWORDS, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ValueReader } from '../values/valueReader.js';
 import { elementTypeOf, fromNative, type EvalValue, type TypeRef } from './evalValue.js';
@@ -22,20 +22,7 @@ export interface Place {
   frameIndex: number;
 }
 
-const PRIMITIVE_SIG: Record<number, CsType> = {
-  0x02: 'bool',
-  0x03: 'char',
-  0x04: 'sbyte',
-  0x05: 'byte',
-  0x06: 'short',
-  0x07: 'ushort',
-  0x08: 'int',
-  0x09: 'uint',
-  0x0a: 'long',
-  0x0b: 'ulong',
-  0x0c: 'float',
-  0x0d: 'double',
-};
+const PRIMITIVE_SIG: Record<number, CsType | undefined> = NUMERIC_KEYWORDS;
 
 export class Members {
   constructor(

@@ -45,6 +45,24 @@ export const ElementType = {
   szarray: 0x1d,
 } as const;
 
+/** The C# keyword of each primitive CorElementType (the numeric ones compute in expressions). */
+export const NUMERIC_KEYWORDS = {
+  0x02: 'bool',
+  0x03: 'char',
+  0x04: 'sbyte',
+  0x05: 'byte',
+  0x06: 'short',
+  0x07: 'ushort',
+  0x08: 'int',
+  0x09: 'uint',
+  0x0a: 'long',
+  0x0b: 'ulong',
+  0x0c: 'float',
+  0x0d: 'double',
+} as const satisfies Record<number, string>;
+
+export const KEYWORDS: Record<number, string> = { ...NUMERIC_KEYWORDS, 0x01: 'void', 0x0e: 'string', 0x18: 'nint', 0x19: 'nuint', 0x1c: 'object' };
+
 export function isPrimitive(et: number | undefined): boolean {
   return et !== undefined && ((et >= ElementType.boolean && et <= ElementType.r8) || et === ElementType.i || et === ElementType.u);
 }

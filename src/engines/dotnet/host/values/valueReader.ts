@@ -8,7 +8,7 @@ import type { FieldRef, Native, SetTarget } from '../nativeSession.js';
 import { formatDouble, formatSingle } from '../../expressions/numeric.js';
 import { formatChar, formatDateTime, formatDecimal, formatEnum, formatGuid, formatTimeSpan, quoteString } from './formatValue.js';
 import type { FuncEval } from './funcEval.js';
-import { ElementType, isPrimitive, type NativeValue } from './nativeValue.js';
+import { ElementType, isPrimitive, KEYWORDS, type NativeValue } from './nativeValue.js';
 import type { TypeCatalog, TypeView } from './typeCatalog.js';
 
 export interface Described {
@@ -48,22 +48,6 @@ export interface ReadContext {
 
 /** Below the server's own cap on a value (core/valueText.ts), so the full length stays in the text. */
 const MAX_STRING_CHARS = 900;
-const PRIMITIVE_TYPES: Record<number, string> = {
-  0x02: 'bool',
-  0x03: 'char',
-  0x04: 'sbyte',
-  0x05: 'byte',
-  0x06: 'short',
-  0x07: 'ushort',
-  0x08: 'int',
-  0x09: 'uint',
-  0x0a: 'long',
-  0x0b: 'ulong',
-  0x0c: 'float',
-  0x0d: 'double',
-  0x18: 'nint',
-  0x19: 'nuint',
-};
 const COLLECTIONS = new Set([
   'System.Collections.Generic.List`1',
   'System.Collections.Generic.Dictionary`2',
@@ -89,7 +73,7 @@ export class ValueReader {
   async describe(value: NativeValue, context: ReadContext, shallow = false): Promise<Described> {
     if (value.null) return { value: 'null', type: this.catalog.name(value.type) };
     const et = value.et;
-    if (isPrimitive(et)) return { value: primitiveText(et!, value.v ?? '?'), type: PRIMITIVE_TYPES[et!] ?? '?' };
+    if (isPrimitive(et)) return { value: primitiveText(et!, value.v ?? '?'), type: KEYWORDS[et!] ?? '?' };
     if (et === ElementType.string) return { value: stringText(value), type: 'string' };
     if (et === ElementType.szarray || et === ElementType.array) {
       const type = this.catalog.name(value.type);
