@@ -27,6 +27,8 @@ export type EngineEvent =
       type: 'stopped';
       reason: StopReason;
       threadId: number;
+      /** Which thread or process stopped, where the program has more than one. */
+      threadName?: string;
       allThreadsStopped?: boolean;
       /** Session breakpoint ids (engines map their runtime ids back). */
       hitBreakpointIds?: number[];

@@ -79,6 +79,7 @@ export class Session {
   private readonly frames = new FrameCache(() => this.engine);
   private readonly changeListeners = new Set<() => void>();
   private launchTimings: Record<string, number> = {};
+  private launchNote?: string;
 
   constructor(
     readonly id: string,
@@ -137,6 +138,7 @@ export class Session {
       startedAt: this.startedAt,
       run: this.runNumber,
       attached: !!this.config.attach,
+      launchNote: this.launchNote,
     };
   }
 
@@ -199,6 +201,7 @@ export class Session {
     try {
       const result = await startEngine(engine, this.config, this.breakpoints, { timeoutMs, signal, stopped: stopped.signal });
       for (const binding of result.breakpoints) this.breakpoints.applyBinding(binding);
+      this.launchNote = result.note;
       this.launchTimings = { startMs: Math.round(performance.now() - t0) };
       if (this.stateName === 'initializing') this.setState('running');
       this.record({ type: 'started', summary: `${this.config.attach ? 'Attached to' : 'Launched'} ${this.config.program}${engine.pid ? ` (pid ${engine.pid})` : ''}` });
@@ -417,6 +420,7 @@ export class Session {
       type: 'stopped',
       reason: this.currentStop.reason,
       threadId: this.currentStop.threadId,
+      threadName: this.currentStop.threadName,
       hitBreakpointIds: this.currentStop.hitBreakpointIds,
       exception: this.currentStop.exception,
     });

@@ -18,6 +18,7 @@ export interface ValueSummary {
 export interface Stop {
   reason: StopReason;
   threadId: number;
+  threadName?: string;
   frame: StopFrame;
   source?: SourceLine[];
   hitBreakpointIds: number[];
@@ -70,6 +71,8 @@ export interface SessionSnapshot {
   startedAt: number;
   run: number;
   attached: boolean;
+  /** How the engine ran the program, when it chose (e.g. a TypeScript runner). */
+  launchNote?: string;
 }
 
 /** Reports progress while a call waits, so clients can show it and reset their own timeouts. */

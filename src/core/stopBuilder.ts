@@ -27,6 +27,7 @@ export async function buildStop(engine: Engine, event: StoppedEvent): Promise<Bu
   const stop: Stop = {
     reason: event.reason,
     threadId: event.threadId,
+    threadName: event.threadName,
     frame: top
       ? { name: top.name, file: top.file, line: top.line, column: top.column }
       : { name: '<unknown>', line: 0, column: 0 },

@@ -86,6 +86,8 @@ export interface LaunchResult {
   /** Bindings of the initial breakpoints, by id. */
   breakpoints: BreakpointBinding[];
   pid?: number;
+  /** How the program was run when the engine chose (e.g. which TypeScript runner), for the launch answer. */
+  note?: string;
 }
 
 export interface ThreadInfo {
@@ -102,6 +104,8 @@ export interface FrameInfo {
   column: number;
   /** Frames without source the user wrote (library, runtime). */
   presentationHint?: 'normal' | 'label' | 'subtle';
+  /** A caller that awaits: the frame of an async stack trace, with no values kept. */
+  async?: boolean;
 }
 
 export interface ScopeInfo {
@@ -140,6 +144,8 @@ export interface ExceptionInfo {
   /** `unhandled`, `firstChance`, … as the runtime says. */
   kind?: string;
   stackTrace?: string;
+  /** Where it was thrown, when the runtime says (it may differ from where the program stopped). */
+  thrownAt?: { file?: string; line: number; column?: number };
 }
 
 export interface EngineCapabilities {

@@ -39,7 +39,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_stack',
     {
       title: 'Stack',
-      description: 'The call stack of a stopped thread, top first, paged with start/count (default 20 frames).',
+      description: 'The call stack of a stopped thread, top first, paged with start/count (default 20 frames). Frames of callers that await (async stack traces) are marked async.',
       input: {
         sessionId: sessionIdInput,
         threadId: threadIdInput,
@@ -49,7 +49,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       output: {
         ...sessionScoped,
         threadId: z.number(),
-        frames: z.array(z.object({ index: z.number(), name: z.string(), file: z.string().optional(), line: z.number(), column: z.number() })),
+        frames: z.array(z.object({ index: z.number(), name: z.string(), file: z.string().optional(), line: z.number(), column: z.number(), async: z.boolean().optional() })),
         totalFrames: z.number().optional(),
       },
       annotations: { readOnlyHint: true },
@@ -66,7 +66,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
           sessionId: session.id,
           state: session.state,
           threadId: tid,
-          frames: frames.map(({ index, name, file, line, column }) => ({ index, name, file, line, column })),
+          frames: frames.map(({ index, name, file, line, column, async }) => ({ index, name, file, line, column, async })),
           totalFrames: page.total,
         },
       };

@@ -13,7 +13,7 @@ import { breakpointInput, exceptionModeInput, timeoutInput } from './schemas.js'
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 60_000;
 
 export const launchInput = {
-  program: z.string().min(1).describe('The program: a .py file, a .js file, a .NET .dll / .csproj / project folder.'),
+  program: z.string().min(1).describe('The program: a .py file, a .js or .ts file, a .NET .dll / .csproj / project folder.'),
   language: z.string().optional().describe('python, node or dotnet; guessed from the program when left out.'),
   args: z.array(z.string()).optional().describe('Command-line arguments for the program.'),
   cwd: z.string().optional().describe('Working directory (default: the server\'s).'),

@@ -20,7 +20,7 @@ export function renderSourceLines(lines: SourceLine[]): string {
 }
 
 function stopHeadline(stop: Stop): string {
-  const place = `${stop.frame.name} (${where(stop.frame.file, stop.frame.line)}), thread ${stop.threadId}`;
+  const place = `${stop.frame.name} (${where(stop.frame.file, stop.frame.line)}), thread ${stop.threadId}${stop.threadName ? ` (${stop.threadName})` : ''}`;
   const at = `in ${place}`;
   const ids = stop.hitBreakpointIds.map((id) => `#${id}`).join(', ');
   switch (stop.reason) {
@@ -39,7 +39,9 @@ function stopHeadline(stop: Stop): string {
     case 'exception': {
       const ex = stop.exception;
       const what = ex ? `${ex.type ?? 'exception'}${ex.message ? `: ${ex.message}` : ''}` : 'an exception';
-      return `Stopped on ${ex?.kind ? `${ex.kind} ` : ''}exception ${what} ${at}`;
+      const thrown = ex?.thrownAt;
+      const elsewhere = thrown && (thrown.file !== stop.frame.file || thrown.line !== stop.frame.line) ? `; thrown at ${where(thrown.file, thrown.line)}` : '';
+      return `Stopped on ${ex?.kind ? `${ex.kind} ` : ''}exception ${what} ${at}${elsewhere}`;
     }
     default:
       return `Stopped (${stop.reason}) ${at}`;
@@ -99,9 +101,10 @@ export function renderBreakpoint(b: BreakpointRecord): string {
   ].filter(Boolean);
   const status = statusOf(b);
   const moved = b.binding?.line && b.line && b.binding.line !== b.line ? `, moved to line ${b.binding.line}` : '';
+  const boundAt = b.kind === 'function' && b.binding?.verified && b.binding.line ? ` at ${where(b.binding.file, b.binding.line)}` : '';
   const why = b.binding?.message && status !== 'verified' ? `: ${b.binding.message}` : '';
   const hits = b.hits ? `, ${b.hits} hit${b.hits === 1 ? '' : 's'}` : '';
-  return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${status}${moved}${why}${hits}`;
+  return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${status}${boundAt}${moved}${why}${hits}`;
 }
 
 export function renderBreakpoints(list: BreakpointRecord[]): string {
@@ -109,7 +112,7 @@ export function renderBreakpoints(list: BreakpointRecord[]): string {
 }
 
 export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number): string {
-  const lines = frames.map((f) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.presentationHint === 'subtle' ? ' [library]' : ''}`);
+  const lines = frames.map((f) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}${f.presentationHint === 'subtle' ? ' [library]' : ''}`);
   const more = total !== undefined && frames.length && frames[frames.length - 1].index + 1 < total ? `\n… ${total - frames[frames.length - 1].index - 1} more frames (page with start)` : '';
   return `Thread ${threadId} stack:\n${lines.join('\n')}${more}`;
 }

@@ -27,11 +27,13 @@ export const exceptionSchema = z.object({
   message: z.string().optional(),
   kind: z.string().optional(),
   stackTrace: z.string().optional(),
+  thrownAt: z.object({ file: z.string().optional(), line: z.number(), column: z.number().optional() }).optional(),
 });
 
 export const stopSchema = z.object({
   reason: z.string(),
   threadId: z.number(),
+  threadName: z.string().optional(),
   frame: frameSchema,
   source: z.array(sourceLineSchema).optional(),
   hitBreakpointIds: z.array(z.number()),

@@ -24,6 +24,7 @@ const startedShape = {
   language: z.string(),
   program: z.string(),
   pid: z.number().optional(),
+  note: z.string().optional(),
   breakpoints: z.array(breakpointViewSchema),
   status: z.enum(['stopped', 'exited', 'timeout']).optional(),
   stop: stopSchema.optional(),
@@ -41,7 +42,7 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
   const bps = session.breakpoints.all(false);
   let wait: WaitResult | undefined;
   if (waitForStop) wait = await session.waitForStop({ timeoutMs: Math.max(0, deadline - Date.now()), signal: ctx.signal, onProgress: ctx.progress });
-  const head = `[${session.id}] ${snap.attached ? 'Attached to' : 'Launched'} ${snap.program}${snap.pid ? ` (pid ${snap.pid})` : ''}; ${session.state}.`;
+  const head = `[${session.id}] ${snap.attached ? 'Attached to' : 'Launched'} ${snap.program}${snap.pid ? ` (pid ${snap.pid})` : ''}; ${session.state}.${snap.launchNote ? `\n${snap.launchNote}` : ''}`;
   const bpText = bps.length ? `\nBreakpoints:\n${renderBreakpoints(bps)}` : '';
   const ended = !wait && !session.active ? { status: 'exited' as const, state: session.state, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: session.outputTail(), waitedMs: 0 } : undefined;
   const settled = wait ?? ended;
@@ -54,6 +55,7 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
       language: snap.language,
       program: snap.program,
       pid: snap.pid,
+      note: snap.launchNote,
       breakpoints: bps.map(breakpointView),
       status: settled?.status,
       stop: wait?.stop ? stopView(wait.stop) : undefined,
@@ -108,7 +110,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Launch a program under the debugger',
       description:
-        'Starts a program (python .py, node .js, .NET .dll/.csproj/project folder) with its breakpoints armed before any code runs, and answers once it runs. ' +
+        'Starts a program (python .py, node .js/.mjs/.cjs or TypeScript .ts/.tsx/.mts/.cts, .NET .dll/.csproj/project folder) with its breakpoints armed before any code runs, and answers once it runs. ' +
         'Pass waitForStop: true to also wait for the first stop (breakpoint, exception or exit) and get it in the same answer; timeoutMs bounds the whole call. Relative paths resolve against cwd.',
       input: { ...launchInput, waitForStop: z.boolean().optional().describe('Also wait for the first stop or the exit.') },
       output: startedShape,

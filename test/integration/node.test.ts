@@ -192,11 +192,6 @@ describe('node engine: breakpoints', () => {
     expect(recorder.output('stderr')).toContain('TypeError');
   });
 
-  it('says function breakpoints are not supported', async () => {
-    const { engine } = createRun();
-    await expect(engine.setFunctionBreakpoints([{ id: 1, function: 'main' }])).rejects.toMatchObject({ code: 'UNSUPPORTED' });
-    expect(await engine.setFunctionBreakpoints([])).toEqual([]);
-  });
 });
 
 describe('node engine: values', () => {

@@ -12,3 +12,9 @@ export async function topLocals(engine: Engine): Promise<Map<string, { value: st
   const [scope] = await engine.scopes(frames[0].id);
   return new Map((await engine.variables(scope.ref)).map((v) => [v.name, v]));
 }
+
+/** Frames of the stopped thread as `name file:line`, the file relative to the fixtures folder. */
+export async function frameLines(engine: Engine, threadId = 1, count = 5): Promise<string[]> {
+  const { frames } = await engine.stackTrace(threadId, 0, count);
+  return frames.map((f) => `${f.name} ${f.file?.replace(`${fixturesDir}/`, '') ?? '?'}:${f.line}${f.async ? ' async' : ''}`);
+}

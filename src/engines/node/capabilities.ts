@@ -9,8 +9,8 @@ export const NODE_CAPABILITIES: EngineCapabilities = {
   conditionalBreakpoints: true,
   hitConditionalBreakpoints: true,
   logPoints: true,
-  // V8 breaks on a function call only for a function object it is handed, which may not exist yet.
-  functionBreakpoints: false,
+  // Found by name in the scripts' source text: see functionBreakpoints.ts.
+  functionBreakpoints: true,
   setVariable: true,
   pause: true,
   attach: true,
@@ -24,8 +24,10 @@ export const NODE_CAPABILITIES: EngineCapabilities = {
     'The "Local" scope merges the innermost block scopes with the function\'s own variables.',
     'Attach by host and port to a program started with `node --inspect=PORT prog.js`, or by pid (the inspector then opens on 127.0.0.1:9229).',
     'An uncaught exception at the top level of an ES module stops in node\'s module loader (the exception\'s stack names the line); the "all" filter stops where it is thrown.',
-    'Function breakpoints are not supported: set a line breakpoint on the function\'s first line.',
-    'TypeScript and other source-mapped code is debugged as the JavaScript node runs.',
+    'Function breakpoints take a name as written in the source: handleOrder, Cart.total, Cart.prototype.total; they break on the first statement of every function of that name (the binding says where).',
+    'TypeScript (.ts/.tsx/.mts/.cts) runs through the project\'s tsx or ts-node, node\'s own type stripping (Node.js 22.6 or later), or JavaScript compiled from it with a source map; option tsRunner picks one. Stops, frames, steps and breakpoints are told in the TypeScript source through source maps (inline or .map files); where a map\'s sources are absent, in the JavaScript that runs.',
+    'Node processes and worker threads the program starts are debugged too: each is a thread (inspect_threads); a stop says which one.',
+    'Stacks include the callers that await (marked async). At an exception stop, $exception in an expression is the thrown value.',
   ],
 };
 

@@ -1,25 +1,25 @@
 /**
- * One Chrome DevTools Protocol connection over a WebSocket: typed requests matched to replies by
- * id, events fanned out to listeners, every pending request failed when the socket goes away.
+ * One Chrome DevTools Protocol session over a transport: typed requests matched to replies by id,
+ * events fanned out to listeners, every pending request failed when the transport goes away.
  * Nothing above this class handles raw messages.
  */
 import type { ProtocolMapping } from 'devtools-protocol/types/protocol-mapping.js';
-import WebSocket from 'ws';
 import { AckPacer } from './ackPacer.js';
 import { CdpRequestError } from './cdpRequestError.js';
+import { openWebSocket, type CdpTransport, type WebSocketOptions } from './cdpTransport.js';
+import type { NodeCommands, NodeEvents } from './nodeProtocol.js';
 
-type Commands = ProtocolMapping.Commands;
-type Events = ProtocolMapping.Events;
+type Commands = ProtocolMapping.Commands & NodeCommands;
+type Events = ProtocolMapping.Events & NodeEvents;
 export type CdpMethod = keyof Commands;
 export type CdpEvent = keyof Events;
 export type CdpParams<M extends CdpMethod> = Commands[M]['paramsType'];
 export type CdpResult<M extends CdpMethod> = Commands[M]['returnType'];
+export type CdpEventParams<E extends CdpEvent> = Events[E][0];
 
-export interface CdpClientOptions {
+export interface CdpClientOptions extends WebSocketOptions {
   /** Default per-request timeout. */
   timeoutMs?: number;
-  /** TCP_NODELAY on our side of the socket (off only to measure what it buys). */
-  noDelay?: boolean;
   /** Keep our ACKs flowing while we wait (see AckPacer). Off only to measure what it buys. */
   ackCarrier?: boolean;
 }
@@ -52,46 +52,43 @@ export class CdpClient {
   private readonly carrierIds = new Set<number>();
   private readonly pacer?: AckPacer;
   private readonly expected = new Set<string>();
+  /** Sessions tunnelled through this one (workers): their waits are ours to keep the ACKs flowing for. */
+  private readonly tunnelled = new Set<CdpClient>();
   private closeReason?: Error;
   private isClosed = false;
   private readonly timeoutMs: number;
 
-  private constructor(
-    private readonly socket: WebSocket,
-    readonly url: string,
-    options: CdpClientOptions,
+  constructor(
+    private readonly transport: CdpTransport,
+    options: CdpClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? 30_000;
-    if (options.ackCarrier ?? true) {
-      this.pacer = new AckPacer(
-        () => this.sendCarrier(),
-        () => this.pending.size > 0 || this.expected.size > 0,
-      );
-    }
-    socket.on('message', (data) => this.receive(data.toString()));
-    socket.on('error', (e) => (this.closeReason ??= e));
-    socket.on('close', () => this.markClosed());
+    if (options.ackCarrier ?? true) this.pacer = new AckPacer(() => this.sendCarrier(), () => this.awaiting());
+    transport.onMessage((text) => this.receive(text));
+    transport.onClose((reason) => {
+      this.closeReason ??= reason;
+      this.markClosed();
+    });
   }
 
-  /** Opens the WebSocket; rejects if it is not open within `timeoutMs`. */
-  static connect(url: string, options: CdpClientOptions = {}): Promise<CdpClient> {
-    return new Promise((resolve, reject) => {
-      const socket = new WebSocket(url, { perMessageDeflate: false, maxPayload: 256 * 1024 * 1024, handshakeTimeout: options.timeoutMs ?? 10_000 });
-      socket.once('upgrade', (response) => response.socket.setNoDelay(options.noDelay ?? true));
-      socket.once('open', () => resolve(new CdpClient(socket, url, options)));
-      socket.once('error', reject);
-    });
+  /** Opens a WebSocket to an inspector; rejects if it is not open within the handshake timeout. */
+  static async connect(url: string, options: CdpClientOptions = {}): Promise<CdpClient> {
+    return new CdpClient(await openWebSocket(url, options), options);
+  }
+
+  get url(): string {
+    return this.transport.url;
   }
 
   get closed(): boolean {
     return this.isClosed;
   }
 
-  send<M extends CdpMethod>(method: M, ...params: Commands[M]['paramsType']): Promise<CdpResult<M>> {
+  send<M extends CdpMethod>(method: M, ...params: CdpParams<M>): Promise<CdpResult<M>> {
     return this.request(method, params[0], this.timeoutMs) as Promise<CdpResult<M>>;
   }
 
-  on<E extends CdpEvent>(event: E, listener: (params: Events[E][0]) => void): void {
+  on<E extends CdpEvent>(event: E, listener: (params: CdpEventParams<E>) => void): void {
     let set = this.listeners.get(event);
     if (!set) this.listeners.set(event, (set = new Set()));
     set.add(listener as (params: never) => void);
@@ -100,6 +97,19 @@ export class CdpClient {
   /** We are waiting for this event (a pause after a resume or a step): keep the ACKs flowing until it comes. */
   expectEvent(event: CdpEvent): void {
     this.expected.add(event);
+  }
+
+  /** Whether anything waits for an answer from the other side, here or in a session tunnelled through us. */
+  awaiting(): boolean {
+    if (this.pending.size > 0 || this.expected.size > 0) return true;
+    for (const session of this.tunnelled) if (session.awaiting()) return true;
+    return false;
+  }
+
+  /** A session whose messages travel inside ours (a worker's): ends with us. */
+  adopt(session: CdpClient): void {
+    this.tunnelled.add(session);
+    session.onClose(() => this.tunnelled.delete(session));
   }
 
   onClose(listener: (reason?: Error) => void): void {
@@ -113,7 +123,7 @@ export class CdpClient {
   }
 
   close(): void {
-    if (this.socket.readyState === WebSocket.CONNECTING || this.socket.readyState === WebSocket.OPEN) this.socket.close();
+    this.transport.close();
     this.markClosed();
   }
 
@@ -127,7 +137,7 @@ export class CdpClient {
         reject(error.timedOut(timeoutMs));
       }, timeoutMs);
       this.pending.set(id, { method, sentAt: Date.now(), timer, resolve, reject, error });
-      this.socket.send(JSON.stringify(params === undefined ? { id, method } : { id, method, params }));
+      this.transport.send(JSON.stringify(params === undefined ? { id, method } : { id, method, params }));
       this.pacer?.onSend();
     });
   }
@@ -166,7 +176,7 @@ export class CdpClient {
     if (this.isClosed) return;
     const id = this.nextId++;
     this.carrierIds.add(id);
-    this.socket.send(JSON.stringify({ id, method: CARRIER_METHOD }));
+    this.transport.send(JSON.stringify({ id, method: CARRIER_METHOD }));
   }
 
   private markClosed(): void {
@@ -179,6 +189,7 @@ export class CdpClient {
       this.pending.delete(id);
       p.reject(p.error.connectionClosed(this.closeReason));
     }
+    for (const session of [...this.tunnelled]) session.close();
     for (const listener of this.closeListeners.splice(0)) listener(this.closeReason);
   }
 }

@@ -7,7 +7,7 @@ import { findRuntime, INSTALL_NODE } from './nodeRuntime.js';
 export const engine: EngineFactory = {
   language: 'node',
   displayName: 'Node.js',
-  extensions: ['.js', '.mjs', '.cjs'],
+  extensions: ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'],
   capabilities: NODE_CAPABILITIES,
   async detect(options?: Record<string, unknown>): Promise<Availability> {
     try {

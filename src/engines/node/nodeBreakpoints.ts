@@ -1,38 +1,53 @@
 /**
- * Line breakpoints as V8 knows them: one `setBreakpointByUrl` per user breakpoint, bound by URL
- * so it arms before its script loads. A binding is verified once V8 names a location; a location
- * on another line means V8 moved it to the next statement.
+ * Line breakpoints as V8 knows them, in one isolate. A user breakpoint binds two ways:
+ * - directly, by the URL of the file it names (JavaScript, or TypeScript that node strips in
+ *   place), so it arms before its script loads;
+ * - through source maps, in every script whose map names the file, at the generated position of
+ *   the line (or of the next line with code); scripts that load later are bound as they load.
+ * A binding is verified once V8 names a location, told back in the file the user named.
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { Protocol } from 'devtools-protocol';
 import type { BreakpointBinding, BreakpointSpec } from '../../core/types.js';
+import { v8Condition } from './breakpointConditions.js';
 import type { CdpClient } from './cdpClient.js';
 import { CdpRequestError } from './cdpRequestError.js';
-import { v8Condition } from './breakpointConditions.js';
 import type { ScriptRegistry } from './scriptRegistry.js';
+import type { LoadedMap } from './sourceMaps.js';
 
-interface V8Breakpoint {
+/** One V8 breakpoint: by URL regex (direct) or by a mapped script's exact URL. */
+interface V8Ref {
+  v8Id: string;
+  mapped: boolean;
+  locations: Protocol.Debugger.Location[];
+}
+
+interface LineBreakpoint {
   spec: BreakpointSpec;
   file: string;
-  v8Id?: string;
-  locations: Protocol.Debugger.Location[];
+  condition?: string;
+  refs: V8Ref[];
+  /** Script URLs this breakpoint was placed in through their maps. */
+  mappedUrls: Set<string>;
   error?: string;
 }
 
 export class NodeBreakpoints {
-  private readonly byFile = new Map<string, V8Breakpoint[]>();
-  private readonly byV8Id = new Map<string, V8Breakpoint>();
+  private readonly byFile = new Map<string, LineBreakpoint[]>();
+  private readonly byV8Id = new Map<string, LineBreakpoint>();
   private readonly inFlight = new Set<Promise<unknown>>();
 
-  constructor(private readonly scripts: ScriptRegistry) {}
+  constructor(
+    private readonly cdp: CdpClient,
+    private readonly scripts: ScriptRegistry,
+    /** Whether a file's breakpoints bind by its own URL (else only through source maps). */
+    private readonly direct: (file: string) => boolean,
+  ) {}
 
   /** Replaces every breakpoint of `file`; one binding per spec, same order. */
-  replaceFile(cdp: CdpClient, file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
-    const work = this.place(cdp, file, specs);
-    this.inFlight.add(work);
-    void work.catch(() => undefined).finally(() => this.inFlight.delete(work));
-    return work;
+  replaceFile(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.track(this.place(file, specs));
   }
 
   /**
@@ -43,80 +58,129 @@ export class NodeBreakpoints {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  private async place(cdp: CdpClient, file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
-    const conditions = specs.map((spec) => v8Condition(spec)); // a bad hit condition fails before anything changes
-    for (const old of this.byFile.get(file) ?? []) {
-      if (!old.v8Id) continue;
-      this.byV8Id.delete(old.v8Id);
-      await cdp.send('Debugger.removeBreakpoint', { breakpointId: old.v8Id }).catch(() => undefined);
-    }
-    const urlRegex = urlRegexFor(file);
-    const placed: V8Breakpoint[] = [];
-    for (const [i, spec] of specs.entries()) {
-      const bp: V8Breakpoint = { spec, file, locations: [] };
-      try {
-        const answer = await cdp.send('Debugger.setBreakpointByUrl', {
-          urlRegex,
-          lineNumber: spec.line - 1,
-          columnNumber: spec.column === undefined ? undefined : spec.column - 1,
-          condition: conditions[i],
-        });
-        bp.v8Id = answer.breakpointId;
-        bp.locations = answer.locations;
-        this.byV8Id.set(answer.breakpointId, bp);
-      } catch (e) {
-        bp.error = e instanceof CdpRequestError ? e.reason : (e as Error).message;
-      }
-      placed.push(bp);
-    }
-    this.byFile.set(file, placed);
-    return placed.map((bp) => this.binding(bp));
+  /** Files whose breakpoints can only bind through source maps (what the load hooks look for). */
+  mappedFiles(): string[] {
+    return [...this.byFile.entries()].filter(([file, bps]) => bps.length && !this.direct(file)).map(([file]) => file);
   }
 
-  /** V8 bound a breakpoint in a script that just loaded: the binding if it is one of ours. */
-  resolved(event: Protocol.Debugger.BreakpointResolvedEvent): BreakpointBinding | undefined {
+  /** A script with this map loads (or has loaded): places the breakpoints of the files it maps. */
+  bindMapped(url: string, map: LoadedMap): Promise<void> {
+    const work = [...this.byFile.entries()].filter(([file]) => map.mapsFile(file));
+    if (!work.length) return Promise.resolve();
+    return this.track(Promise.all(work.flatMap(([file, bps]) => bps.map((bp) => this.placeMapped(bp, file, url, map)))).then(() => undefined));
+  }
+
+  /** V8 bound a breakpoint in a script that just loaded: the binding, if it is one of ours. */
+  resolved(event: Protocol.Debugger.BreakpointResolvedEvent): Promise<BreakpointBinding> | undefined {
     const bp = this.byV8Id.get(event.breakpointId);
-    if (!bp) return undefined;
-    bp.locations.push(event.location);
+    const ref = bp?.refs.find((r) => r.v8Id === event.breakpointId);
+    if (!bp || !ref) return undefined;
+    ref.locations.push(event.location);
     return this.binding(bp);
   }
 
   /** The current binding of each session breakpoint id given (launch answers after the scripts loaded). */
-  bindings(ids: number[]): BreakpointBinding[] {
+  bindings(ids: number[]): Promise<BreakpointBinding[]> {
     const all = [...this.byFile.values()].flat();
-    return ids.flatMap((id) => {
-      const bp = all.find((b) => b.spec.id === id);
-      return bp ? [this.binding(bp)] : [];
-    });
+    return Promise.all(ids.flatMap((id) => all.filter((b) => b.spec.id === id).map((bp) => this.binding(bp))));
   }
 
   sessionIdsOf(v8Ids: string[]): number[] {
-    const ids = v8Ids.flatMap((v8Id) => {
-      const bp = this.byV8Id.get(v8Id);
-      return bp ? [bp.spec.id] : [];
-    });
-    return [...new Set(ids)];
+    return [...new Set(v8Ids.flatMap((v8Id) => this.byV8Id.get(v8Id)?.spec.id ?? []))];
   }
 
-  private binding(bp: V8Breakpoint): BreakpointBinding {
+  private track<T>(work: Promise<T>): Promise<T> {
+    this.inFlight.add(work);
+    void work.catch(() => undefined).finally(() => this.inFlight.delete(work));
+    return work;
+  }
+
+  private async place(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    const conditions = specs.map((spec) => v8Condition(spec)); // a bad hit condition fails before anything changes
+    for (const old of this.byFile.get(file) ?? []) {
+      for (const ref of old.refs) {
+        this.byV8Id.delete(ref.v8Id);
+        await this.cdp.send('Debugger.removeBreakpoint', { breakpointId: ref.v8Id }).catch(() => undefined);
+      }
+    }
+    const placed: LineBreakpoint[] = specs.map((spec, i) => ({ spec, file, condition: conditions[i], refs: [], mappedUrls: new Set() }));
+    this.byFile.set(file, placed);
+    if (this.direct(file)) {
+      const urlRegex = urlRegexFor(file);
+      await Promise.all(placed.map((bp) => this.setV8(bp, false, { urlRegex, lineNumber: bp.spec.line - 1, columnNumber: column0(bp.spec.column) })));
+    }
+    const scripts = this.scripts.mappedScripts(file.includes('node_modules'));
+    const maps = await Promise.all(scripts.map((s) => this.scripts.mapOf(s)));
+    await Promise.all(scripts.flatMap((s, i) => (maps[i]?.mapsFile(file) ? placed.map((bp) => this.placeMapped(bp, file, s.url, maps[i]!)) : [])));
+    return Promise.all(placed.map((bp) => this.binding(bp)));
+  }
+
+  private async placeMapped(bp: LineBreakpoint, file: string, url: string, map: LoadedMap): Promise<void> {
+    if (bp.mappedUrls.has(url)) return;
+    bp.mappedUrls.add(url);
+    const at = map.generatedOf(file, bp.spec.line, bp.spec.column);
+    if (!at) {
+      bp.error ??= `no code at or below line ${bp.spec.line} in the JavaScript ${file} compiles to`;
+      return;
+    }
+    await this.setV8(bp, true, { url, lineNumber: at.line, columnNumber: at.column });
+  }
+
+  private async setV8(bp: LineBreakpoint, mapped: boolean, where: Omit<Protocol.Debugger.SetBreakpointByUrlRequest, 'condition'>): Promise<void> {
+    try {
+      const answer = await this.cdp.send('Debugger.setBreakpointByUrl', { ...where, condition: bp.condition });
+      if (this.byFile.get(bp.file)?.includes(bp) === false) {
+        // Replaced while this was in flight.
+        await this.cdp.send('Debugger.removeBreakpoint', { breakpointId: answer.breakpointId }).catch(() => undefined);
+        return;
+      }
+      bp.refs.push({ v8Id: answer.breakpointId, mapped, locations: answer.locations });
+      this.byV8Id.set(answer.breakpointId, bp);
+      bp.error = undefined;
+    } catch (e) {
+      if (!bp.refs.length) bp.error = e instanceof CdpRequestError ? e.reason : (e as Error).message;
+    }
+  }
+
+  private async binding(bp: LineBreakpoint): Promise<BreakpointBinding> {
     const { spec } = bp;
-    if (bp.error) return { id: spec.id, verified: false, file: bp.file, line: spec.line, message: bp.error };
-    const [at] = bp.locations;
-    if (!at) return { id: spec.id, verified: false, file: bp.file, line: spec.line, message: 'pending: binds when the script loads' };
-    const line = at.lineNumber + 1;
+    const ref = bp.refs.find((r) => r.locations.length);
+    if (!ref) {
+      const message = bp.error ?? (this.direct(bp.file) || bp.mappedUrls.size ? 'pending: binds when the script loads' : 'pending: binds when a script compiled from this file loads');
+      return { id: spec.id, verified: false, file: bp.file, line: spec.line, message };
+    }
+    const at = ref.locations[0];
+    const where = ref.mapped
+      ? await this.scripts.location(at.scriptId, at.lineNumber, at.columnNumber ?? 0)
+      : { file: this.scripts.pathOf(at.scriptId) ?? bp.file, line: at.lineNumber + 1, column: (at.columnNumber ?? 0) + 1 };
+    const file = where.file ?? bp.file;
+    const moved = where.line !== spec.line && sameFile(file, bp.file);
     return {
       id: spec.id,
       verified: true,
-      file: this.scripts.pathOf(at.scriptId) ?? bp.file,
-      line,
-      column: (at.columnNumber ?? 0) + 1,
-      message: line !== spec.line ? `moved from line ${spec.line} to the next statement, line ${line}` : undefined,
+      file,
+      line: where.line,
+      column: where.column,
+      message: moved ? `moved from line ${spec.line} to the next statement, line ${where.line}` : undefined,
     };
   }
 }
 
+function column0(column: number | undefined): number | undefined {
+  return column === undefined ? undefined : column - 1;
+}
+
+function sameFile(a: string, b: string): boolean {
+  if (a === b) return true;
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
+}
+
 /** Matches the script by its file URL or plain path, under the given name and its real path. */
-function urlRegexFor(file: string): string {
+export function urlRegexFor(file: string): string {
   const names = new Set([file]);
   if (existsSync(file)) names.add(realpathSync(file));
   const alternatives = [...names].flatMap((name) => [pathToFileURL(name).href, name]).map(escapeRegex);

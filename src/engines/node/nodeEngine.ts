@@ -1,10 +1,12 @@
 /**
  * The Node.js engine: the core's Engine seam over the Chrome DevTools Protocol to V8. Launch runs
- * `node --inspect-brk` as our child and arms every breakpoint before the first line runs; attach
- * connects to the inspector of a program that already runs.
+ * `node --inspect-brk` as our child (TypeScript through a runner the launch plan picks) and arms
+ * every breakpoint before the first line runs; the node processes and worker threads the program
+ * starts are debugged too, as more threads. Attach connects to the inspector of a program that
+ * already runs.
  */
-import { existsSync } from 'node:fs';
-import type { Protocol } from 'devtools-protocol';
+import { existsSync, realpathSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
 import type {
@@ -23,53 +25,43 @@ import type {
   ThreadInfo,
   VariableInfo,
 } from '../../core/types.js';
-import { CdpClient, type CdpMethod, type CdpParams, type CdpResult } from './cdpClient.js';
+import { CdpClient } from './cdpClient.js';
 import { CdpRequestError } from './cdpRequestError.js';
-import { NODE_CAPABILITIES, pauseOnExceptionsState } from './capabilities.js';
+import { NODE_CAPABILITIES } from './capabilities.js';
+import { ChildProcessHub, PRELOAD_URL, type ChildReport } from './childProcesses.js';
 import { DEFAULT_INSPECTOR_PORT, findDebuggerUrl, openInspectorOf } from './inspectorTargets.js';
 import { InspectorProcess } from './inspectorProcess.js';
-import { NodeBreakpoints } from './nodeBreakpoints.js';
+import { planLaunch } from './launchPlan.js';
 import { findRuntime, INSTALL_NODE, runtimeArgs, type NodeRuntime } from './nodeRuntime.js';
-import { isExceptionPause, stopOf } from './pausedStops.js';
+import { NodeTargets } from './nodeTargets.js';
+import type { NodeTarget } from './nodeTarget.js';
 import { endPid } from './processEnd.js';
 import { valueText } from './remoteObjects.js';
-import { ScriptRegistry } from './scriptRegistry.js';
-import { ValueHandles, type CallFrame } from './valueHandles.js';
-import { ValueReader } from './valueReader.js';
 
-const THREAD_ID = 1;
-const STEP_METHODS = { over: 'Debugger.stepOver', into: 'Debugger.stepInto', out: 'Debugger.stepOut' } as const;
 const ATTACH_TIMEOUT_MS = 10_000;
+/** The first process prints where its inspector listens; the ones it starts tell the hub instead. */
+const PUBLISH_URL_ON_STDERR = '--inspect-publish-uid=stderr,http';
 
 type Mode = 'launch' | 'attach';
 
 export class NodeEngine implements Engine {
   readonly capabilities = NODE_CAPABILITIES;
-  private client?: CdpClient;
+  private targets: NodeTargets;
   private debuggee?: InspectorProcess;
+  private hub?: ChildProcessHub;
+  private readonly childPids = new Set<number>();
   private runtime?: NodeRuntime;
   private mode?: Mode;
   private attachedPid?: number;
-  private readonly scripts = new ScriptRegistry();
-  private readonly breakpoints = new NodeBreakpoints(this.scripts);
-  private readonly handles = new ValueHandles();
-  private readonly values = new ValueReader(() => this.connected(), this.handles);
-  /** The paused call frames, and their handles as they are asked for. */
-  private callFrames?: CallFrame[];
-  private frameIds: number[] = [];
-  private exception?: ExceptionInfo;
-  private expectedStop?: 'step' | 'pause';
-  /** Set by launch until the first pause, which is handled before launch answers. */
-  private entry?: { stopOnEntry: boolean; handled(): void };
-  private swallowNextResumed = false;
-  private mainContextId?: number;
   private exitReported = false;
   private ending?: Promise<void>;
   private readonly gone: Promise<void>;
   private markGone!: () => void;
+  private firstStop?: () => void;
 
   constructor(private readonly context: EngineContext) {
     this.gone = new Promise((resolve) => (this.markGone = resolve));
+    this.targets = this.newTargets();
   }
 
   get pid(): number | undefined {
@@ -80,30 +72,47 @@ export class NodeEngine implements Engine {
 
   async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
     if (!existsSync(config.program)) {
-      throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a JavaScript file (absolute, or relative to cwd).');
+      throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a JavaScript or TypeScript file (absolute, or relative to cwd).');
     }
     this.mode = 'launch';
     this.runtime = await findRuntime(config.options).catch((e: Error) => {
       throw new DebugError('ENGINE_UNAVAILABLE', e.message, INSTALL_NODE);
     });
+    const plan = planLaunch(config.program, this.runtime, config.options);
+    this.targets = this.newTargets(PRELOAD_URL);
+    this.targets.typesStrippedInPlace = plan.typesStrippedInPlace;
+    this.targets.want(config.breakpoints, config.functionBreakpoints, config.exceptions);
+    this.hub = await ChildProcessHub.open((report) => this.childReported(report));
     const { process: debuggee, url } = await InspectorProcess.start(
-      { runtime: this.runtime.executable, runtimeArgs: runtimeArgs(config.options), program: config.program, args: config.args, cwd: config.cwd, env: config.env },
+      {
+        runtime: this.runtime.executable,
+        runtimeArgs: [...runtimeArgs(config.options), ...plan.runtimeArgs, PUBLISH_URL_ON_STDERR],
+        program: plan.entry,
+        args: config.args,
+        cwd: config.cwd,
+        env: { ...config.env, ...this.hub.env(config.env) },
+      },
       {
         output: (category, text) => this.emit({ type: 'output', category, text }),
-        waitingForDisconnect: () => this.client?.close(),
-        exit: (code, sig) => this.exited(code, sig),
+        waitingForDisconnect: () => this.targets.main?.cdp.close(),
+        exit: (code, sig) => void this.exited(code, sig),
       },
       signal,
-    );
+    ).catch(async (e: unknown) => {
+      await this.hub?.close();
+      throw e;
+    });
     this.debuggee = debuggee;
     this.emit({ type: 'process', pid: debuggee.pid, name: config.program });
-    const entered = new Promise<void>((handled) => (this.entry = { stopOnEntry: config.stopOnEntry, handled }));
+    const stopped = new Promise<void>((resolve) => (this.firstStop = resolve));
     return this.starting('LAUNCH_FAILED', signal, async () => {
-      const client = await this.connect(url, config.options);
-      await this.configure(client, config);
-      await client.send('Runtime.runIfWaitingForDebugger');
-      await Promise.race([entered, this.gone]);
-      return { breakpoints: this.breakpoints.bindings(config.breakpoints.map((b) => b.id)), pid: debuggee.pid };
+      const main = this.targets.add('main', await this.connect(url, config.options), `main (pid ${debuggee.pid})`, debuggee.pid);
+      const loaded = scriptLoaded(main, plan.entry);
+      await main.configure({ stopOnEntry: config.stopOnEntry });
+      await main.run();
+      await Promise.race([config.stopOnEntry ? stopped : Promise.race([loaded, stopped]), this.gone]);
+      const breakpoints = await this.targets.bindings([...config.breakpoints, ...config.functionBreakpoints].map((b) => b.id));
+      return { breakpoints, pid: debuggee.pid, note: plan.note };
     });
   }
 
@@ -119,11 +128,14 @@ export class NodeEngine implements Engine {
       [host, port] = ['127.0.0.1', DEFAULT_INSPECTOR_PORT];
     }
     const url = await findDebuggerUrl(host, port, ATTACH_TIMEOUT_MS, signal);
+    this.targets.want(config.breakpoints, config.functionBreakpoints, config.exceptions);
     return this.starting('ATTACH_FAILED', signal, async () => {
       const client = await this.connect(url, config.options);
-      await this.configure(client, config);
-      await client.send('Runtime.runIfWaitingForDebugger');
-      this.attachedPid = await this.remotePid(client);
+      client.on('Runtime.consoleAPICalled', (e) => this.consoleOutput(e));
+      const main = this.targets.add('main', client, 'main');
+      await main.configure();
+      await main.run();
+      this.attachedPid = await main.remotePid();
       if (config.pid !== undefined && this.attachedPid !== config.pid) {
         throw new DebugError(
           'ATTACH_FAILED',
@@ -131,7 +143,7 @@ export class NodeEngine implements Engine {
           'Stop the process that holds the port, or start the program with `node --inspect=PORT` and attach by port.',
         );
       }
-      return { breakpoints: this.breakpoints.bindings(config.breakpoints.map((b) => b.id)), pid: this.attachedPid };
+      return { breakpoints: await this.targets.bindings([...config.breakpoints, ...config.functionBreakpoints].map((b) => b.id)), pid: this.attachedPid };
     });
   }
 
@@ -153,87 +165,41 @@ export class NodeEngine implements Engine {
 
   private async connect(url: string, options: Record<string, unknown>): Promise<CdpClient> {
     const client = await CdpClient.connect(url, { ackCarrier: options.ackCarrier !== false });
-    this.client = client;
-    client.on('Debugger.scriptParsed', (e) => this.scripts.parsed(e));
-    client.on('Debugger.breakpointResolved', (e) => {
-      const binding = this.breakpoints.resolved(e);
-      if (binding) this.emit({ type: 'breakpoint', binding });
-    });
-    client.on('Debugger.paused', (e) => void this.paused(e).catch((err: Error) => this.context.log('warning', `node engine pause: ${err.message}`)));
-    client.on('Debugger.resumed', () => this.resumed());
-    client.on('Runtime.executionContextCreated', (e) => {
-      if (this.mainContextId === undefined && (e.context.auxData as { isDefault?: boolean } | undefined)?.isDefault) this.mainContextId = e.context.id;
-    });
-    // The program is over; node waits for us to hang up before it exits (nodejs/node#13888).
-    client.on('Runtime.executionContextDestroyed', (e) => {
-      if (e.executionContextId === this.mainContextId) client.close();
-    });
-    if (this.mode === 'attach') client.on('Runtime.consoleAPICalled', (e) => this.consoleOutput(e));
     client.onClose(() => this.connectionClosed());
     return client;
   }
 
-  private async configure(client: CdpClient, config: LaunchConfig | AttachConfig): Promise<void> {
-    await client.send('Runtime.enable');
-    await client.send('Debugger.enable', {});
-    const byFile = new Map<string, BreakpointSpec[]>();
-    for (const spec of config.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
-    for (const [file, specs] of byFile) await this.breakpoints.replaceFile(client, file, specs);
-    await this.setExceptionBreakpoints(config.exceptions);
-  }
-
-  private async remotePid(client: CdpClient): Promise<number | undefined> {
-    const answer = await client.send('Runtime.evaluate', { expression: 'process.pid', silent: true }).catch(() => undefined);
-    return typeof answer?.result.value === 'number' ? answer.result.value : undefined;
+  private newTargets(preloadUrl?: string): NodeTargets {
+    return new NodeTargets(
+      {
+        emit: (event) => this.emit(event),
+        log: (level, message) => this.context.log(level, message),
+      },
+      preloadUrl,
+    );
   }
 
   // ── events ─────────────────────────────────────────────────────────────────────────────────
 
-  private async paused(event: Protocol.Debugger.PausedEvent): Promise<void> {
-    this.handles.clear();
-    this.callFrames = event.callFrames;
-    this.frameIds = [];
-    const entry = this.entry;
-    this.entry = undefined;
-    const expected = this.expectedStop;
-    this.expectedStop = undefined;
-    if (event.hitBreakpoints?.length) await this.breakpoints.settled();
-    const hitBreakpointIds = this.breakpoints.sessionIdsOf(event.hitBreakpoints ?? []);
-    // node's --inspect-brk pause; "ambiguous" when a breakpoint sits on that same first statement.
-    const atStart = entry ? !isExceptionPause(event) : (event.reason as string) === 'Break on start';
-    if (atStart && !hitBreakpointIds.length && !entry?.stopOnEntry) {
-      this.callFrames = undefined;
-      this.swallowNextResumed = true;
-      await this.connected().send('Debugger.resume');
-      entry?.handled();
+  private childReported(report: ChildReport): void {
+    this.childPids.add(report.pid);
+    if (this.ending || this.exitReported) {
+      void endPid(report.pid);
       return;
     }
-    const stop = stopOf(event, { hitBreakpointIds, atStart, expected });
-    this.exception = stop.exception;
-    this.emit({ type: 'stopped', reason: stop.reason, threadId: THREAD_ID, allThreadsStopped: true, hitBreakpointIds, description: stop.description, exception: stop.exception });
-    entry?.handled();
-  }
-
-  private resumed(): void {
-    this.callFrames = undefined;
-    this.exception = undefined;
-    this.handles.clear();
-    if (this.client && !this.client.closed) this.values.resumed(this.client);
-    if (this.swallowNextResumed) {
-      this.swallowNextResumed = false;
-      return;
-    }
-    this.emit({ type: 'continued', threadId: THREAD_ID, allThreadsContinued: true });
+    this.targets.attachProcess(report).catch((e: Error) => this.context.log('warning', `node engine: could not attach to process ${report.pid}: ${e.message}`));
   }
 
   /** Attached programs write to their own terminal: their console calls are all we see. */
-  private consoleOutput(event: Protocol.Runtime.ConsoleAPICalledEvent): void {
-    const text = event.args.map((a) => (a.type === 'string' ? String(a.value) : valueText(a))).join(' ');
+  private consoleOutput(event: { type: string; args: { type: string; value?: unknown }[] }): void {
+    const text = event.args.map((a) => (a.type === 'string' ? String(a.value) : valueText(a as never))).join(' ');
     this.emit({ type: 'output', category: ['error', 'warning', 'assert', 'trace'].includes(event.type) ? 'stderr' : 'stdout', text: `${text}\n` });
   }
 
-  private exited(code: number | null, signal: NodeJS.Signals | null): void {
-    this.client?.close();
+  private async exited(code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    this.targets.main?.cdp.close();
+    // The processes the program started do not outlive it.
+    await this.endChildren();
     this.markGone();
     if (this.exitReported) return;
     this.exitReported = true;
@@ -242,8 +208,6 @@ export class NodeEngine implements Engine {
   }
 
   private connectionClosed(): void {
-    this.callFrames = undefined;
-    this.handles.clear();
     // A launched program reports its exit when the process is gone; an attached one just ends.
     if (this.mode === 'attach' && !this.ending && !this.exitReported) {
       this.exitReported = true;
@@ -253,51 +217,53 @@ export class NodeEngine implements Engine {
   }
 
   private emit(event: EngineEvent): void {
+    if (event.type === 'stopped') this.firstStop?.();
     this.context.emit(event);
   }
 
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────
 
-  async setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
-    return this.breakpoints.replaceFile(this.connected(), file, specs);
+  setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    this.connected();
+    return this.guard(() => this.targets.setLines(file, specs), 'ADAPTER_FAILED');
   }
 
-  async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
-    if (specs.length === 0) return [];
-    throw new DebugError('UNSUPPORTED', 'Node.js debugging has no function breakpoints.', 'Set a line breakpoint on the first line of the function instead.');
+  setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
+    if (!this.targets.main) return Promise.resolve([]);
+    return this.guard(() => this.targets.setFunctions(specs), 'ADAPTER_FAILED');
   }
 
   async setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void> {
     if (config.typeNames?.length) {
       throw new DebugError('UNSUPPORTED', 'Node.js exception breakpoints cannot be limited to type names.', 'Use the filter "all" with a conditional breakpoint, or "uncaught".');
     }
-    await this.call('ADAPTER_FAILED', 'Debugger.setPauseOnExceptions', { state: pauseOnExceptionsState(config.filters) });
+    this.connected();
+    await this.guard(() => this.targets.setExceptions(config), 'ADAPTER_FAILED');
   }
 
   // ── execution ──────────────────────────────────────────────────────────────────────────────
 
-  async continue(): Promise<void> {
-    await this.runOn(() => this.call('INVALID_STATE', 'Debugger.resume', {}));
+  async continue(threadId?: number): Promise<void> {
+    const target = this.targets.get(threadId);
+    await this.runOn(target, () => target.resume());
   }
 
-  async step(_threadId: number, kind: StepKind): Promise<void> {
-    this.requirePaused();
-    this.expectedStop = 'step';
-    await this.runOn(() => this.call('INVALID_STATE', STEP_METHODS[kind], {}));
+  async step(threadId: number, kind: StepKind): Promise<void> {
+    const target = this.targets.get(threadId);
+    await this.runOn(target, () => target.step(kind));
   }
 
-  async pause(): Promise<void> {
-    this.expectedStop = 'pause';
-    this.connected().expectEvent('Debugger.paused');
-    await this.call('INVALID_STATE', 'Debugger.pause');
+  async pause(threadId?: number): Promise<void> {
+    this.connected();
+    await this.guard(() => this.targets.get(threadId ?? this.targets.main?.threadId).pause(), 'INVALID_STATE');
   }
 
   /** Sends a resume or a step. A program that runs to its end may hang up before answering: that is its exit, not a failure. */
-  private async runOn(send: () => Promise<unknown>): Promise<void> {
-    this.connected().expectEvent('Debugger.paused');
-    this.callFrames = undefined;
+  private async runOn(target: NodeTarget, send: () => Promise<unknown>): Promise<void> {
+    if (target.cdp.closed) this.connected();
+    target.cdp.expectEvent('Debugger.paused');
     try {
-      await send();
+      await this.guard(send, 'INVALID_STATE');
     } catch (e) {
       if (!(e instanceof DebugError && e.details?.failure === 'closed')) throw e;
     }
@@ -306,67 +272,35 @@ export class NodeEngine implements Engine {
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
 
   async threads(): Promise<ThreadInfo[]> {
-    return [{ id: THREAD_ID, name: 'main' }];
+    return this.targets.threads();
   }
 
-  async stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
-    if (threadId !== THREAD_ID) throw new DebugError('THREAD_NOT_FOUND', `Node.js has one thread (1), not ${threadId}.`, 'Use thread 1.');
-    const callFrames = this.requirePaused();
-    const end = Math.min(callFrames.length, startFrame + levels);
-    const frames: FrameInfo[] = [];
-    for (let i = startFrame; i < end; i++) frames.push(this.frameInfo(i, callFrames[i]));
-    return { frames, totalFrames: callFrames.length };
+  stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
+    return this.targets.get(threadId).stackTrace(startFrame, levels);
   }
 
   async scopes(frameId: number): Promise<ScopeInfo[]> {
-    return this.values.scopes(this.frameOf(frameId));
+    return this.targets.ownerOfFrame(frameId).scopes(frameId);
   }
 
-  async variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
-    const handle = this.handles.get(ref);
-    if (!handle) throw new DebugError('VARIABLE_NOT_FOUND', `No value #${ref} (values are valid while the program stays stopped).`, 'List the scopes again with inspect_variables.');
-    return this.guard(() => this.values.variables(handle, start, count), 'VARIABLE_NOT_FOUND');
+  variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
+    const target = this.targets.ownerOfValue(ref);
+    return this.guard(() => target.variables(ref, start, count), 'VARIABLE_NOT_FOUND');
   }
 
-  async evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
-    const frame = frameId !== undefined ? this.frameOf(frameId) : this.callFrames?.[0];
-    return this.guard(() => this.values.evaluate(expression, frame), 'EVALUATION_FAILED');
+  evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
+    const target = frameId !== undefined ? this.targets.ownerOfFrame(frameId) : (this.targets.stopped ?? this.targets.main);
+    if (!target) this.connected();
+    return this.guard(() => target!.evaluate(expression, frameId), 'EVALUATION_FAILED');
   }
 
-  async setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
-    const handle = this.handles.get(containerRef);
-    if (!handle) throw new DebugError('VARIABLE_NOT_FOUND', `No container #${containerRef} (values are valid while the program stays stopped).`, 'List the scopes again with inspect_variables.');
-    return this.guard(() => this.values.setVariable(handle, name, value, this.callFrames?.[0]), 'EVALUATION_FAILED');
+  setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
+    const target = this.targets.ownerOfValue(containerRef);
+    return this.guard(() => target.setVariable(containerRef, name, value), 'EVALUATION_FAILED');
   }
 
-  async exceptionInfo(): Promise<ExceptionInfo | undefined> {
-    return this.exception;
-  }
-
-  private frameInfo(index: number, frame: CallFrame): FrameInfo {
-    this.frameIds[index] ??= this.handles.addFrame(frame);
-    const file = this.scripts.pathOf(frame.location.scriptId);
-    const url = frame.url || this.scripts.urlOf(frame.location.scriptId);
-    const name = frame.functionName || '<anonymous>';
-    return {
-      id: this.frameIds[index],
-      name: file || !url ? name : `${name} [${url}]`,
-      file,
-      line: frame.location.lineNumber + 1,
-      column: (frame.location.columnNumber ?? 0) + 1,
-      presentationHint: file ? 'normal' : 'subtle',
-    };
-  }
-
-  private frameOf(frameId: number): CallFrame {
-    const frame = this.handles.frame(frameId);
-    if (!frame) throw new DebugError('FRAME_NOT_FOUND', `No frame #${frameId} (frames are valid while the program stays stopped).`, 'Read the stack again with inspect_stack.');
-    return frame;
-  }
-
-  private requirePaused(): CallFrame[] {
-    if (!this.callFrames) throw new DebugError('INVALID_STATE', 'The node program is not paused.', 'Wait for a stop (breakpoint_wait) or pause it (execution_pause).');
-    return this.callFrames;
+  async exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
+    return this.targets.get(threadId).stop?.exception;
   }
 
   // ── end ────────────────────────────────────────────────────────────────────────────────────
@@ -392,46 +326,49 @@ export class NodeEngine implements Engine {
   private async finish(how: 'terminate' | 'detach'): Promise<void> {
     if (how === 'terminate') {
       // Kill before hanging up: closing the socket would let a paused program run on meanwhile.
-      if (this.debuggee) await this.debuggee.end();
+      if (this.debuggee) await Promise.all([this.debuggee.end(), this.endChildren()]);
       else if (this.attachedPid !== undefined && this.attachedIsLocal()) await endPid(this.attachedPid);
     }
     // Hanging up removes our breakpoints and resumes the program.
-    this.client?.close();
+    this.targets.closeAll();
+    await this.hub?.close();
+  }
+
+  private async endChildren(): Promise<void> {
+    await Promise.all([...this.childPids].map((pid) => endPid(pid)));
   }
 
   private attachedIsLocal(): boolean {
-    const host = this.client ? new URL(this.client.url).hostname : '';
+    const url = this.targets.main?.cdp.url;
+    const host = url ? new URL(url).hostname : '';
     return ['127.0.0.1', 'localhost', '[::1]', '::1'].includes(host);
   }
 
   diagnostics(): EngineDiagnostics {
+    const main = this.targets.main;
     return {
       adapterStderr: this.debuggee?.stderrLines() ?? [],
-      pendingRequests: (this.client?.pendingRequests() ?? []).map(({ method, ageMs }) => ({ command: method, ageMs })),
+      pendingRequests: (main?.cdp.pendingRequests() ?? []).map(({ method, ageMs }) => ({ command: method, ageMs })),
       pid: this.pid,
       details: {
         mode: this.mode,
         runtime: this.runtime?.executable,
         version: this.runtime?.version,
-        inspector: this.client?.url,
-        connected: this.client ? !this.client.closed : false,
-        paused: !!this.callFrames,
+        inspector: main?.cdp.url,
+        connected: main ? !main.cdp.closed : false,
+        threads: this.targets.threads(),
+        childProcesses: [...this.childPids],
       },
     };
   }
 
   // ── requests ───────────────────────────────────────────────────────────────────────────────
 
-  private connected(): CdpClient {
-    if (!this.client || this.client.closed) {
+  private connected(): void {
+    const main = this.targets.main;
+    if (!main || main.cdp.closed) {
       throw new DebugError('INVALID_STATE', 'The node debug session is not connected (the program may have ended).', 'Check session_state; session_restart runs it again.');
     }
-    return this.client;
-  }
-
-  /** A request whose refusal is a DebugError with `rejectedCode`. */
-  private call<M extends CdpMethod>(rejectedCode: ErrorCode, method: M, ...params: CdpParams<M>): Promise<CdpResult<M>> {
-    return this.guard(() => this.connected().send(method, ...params), rejectedCode);
   }
 
   /** A CDP failure as the typed error the agent reads. */
@@ -450,4 +387,14 @@ export class NodeEngine implements Engine {
     const tail = this.debuggee?.stderrLines().slice(-5) ?? [];
     return tail.length ? `node said: ${tail.join(' | ')}` : undefined;
   }
+}
+
+/** Resolves once the script node was given has been parsed and V8's events about it have arrived. */
+function scriptLoaded(target: NodeTarget, file: string): Promise<void> {
+  const urls = new Set([pathToFileURL(file).href, pathToFileURL(realpathSync(file)).href]);
+  return new Promise((resolve) => {
+    target.scripts.onParsed((script) => {
+      if (urls.has(script.url)) void target.cdp.send('Runtime.getIsolateId').then(() => resolve(), () => resolve());
+    });
+  });
 }

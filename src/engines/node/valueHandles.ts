@@ -1,7 +1,8 @@
 /**
- * The numbers the core uses for frames, scopes and values, mapped to V8's call frames and
- * object ids. Valid while the program stays paused; numbers are never reused, so a stale one is
- * "not found" rather than some other value.
+ * The numbers the core uses for frames, scopes and values, mapped to V8's call frames and object
+ * ids. One set per isolate, numbered from a counter all of them share, so a number names one
+ * thing engine-wide. Valid while that isolate stays paused; numbers are never reused, so a stale
+ * one is "not found" rather than some other value.
  */
 import type { Protocol } from 'devtools-protocol';
 
@@ -18,23 +19,34 @@ export type ValueHandle =
   | { kind: 'scope'; frame: CallFrame; scopes: ScopeEntry[]; withReturnValue: boolean }
   | { kind: 'object'; object: Protocol.Runtime.RemoteObject; frame?: CallFrame };
 
-export class ValueHandles {
+/** A frame handle: a paused V8 frame, or a frame of an async caller (across an await), which keeps no values. */
+export type FrameHandle = { kind: 'sync'; frame: CallFrame } | { kind: 'async'; name: string };
+
+export class HandleCounter {
   private next = 1;
-  private readonly frames = new Map<number, CallFrame>();
+  take(): number {
+    return this.next++;
+  }
+}
+
+export class ValueHandles {
+  private readonly frames = new Map<number, FrameHandle>();
   private readonly values = new Map<number, ValueHandle>();
 
-  addFrame(frame: CallFrame): number {
-    const id = this.next++;
+  constructor(private readonly counter: HandleCounter) {}
+
+  addFrame(frame: FrameHandle): number {
+    const id = this.counter.take();
     this.frames.set(id, frame);
     return id;
   }
 
-  frame(id: number): CallFrame | undefined {
+  frame(id: number): FrameHandle | undefined {
     return this.frames.get(id);
   }
 
   add(handle: ValueHandle): number {
-    const id = this.next++;
+    const id = this.counter.take();
     this.values.set(id, handle);
     return id;
   }

@@ -1,0 +1,338 @@
+/**
+ * One V8 isolate being debugged: the program's main thread, a child node process it started, or
+ * a worker thread. It owns its CDP session, its scripts and source maps, its breakpoints and the
+ * hooks that bind them as code loads, and its pause: what stopped, the frames and the values.
+ * What it shows the agent goes through its owner, which reports one stop at a time.
+ */
+import { pathToFileURL } from 'node:url';
+import type { Protocol } from 'devtools-protocol';
+import type { LogLevel } from '../../core/engine.js';
+import { DebugError } from '../../core/errors.js';
+import type {
+  BreakpointBinding,
+  BreakpointSpec,
+  EvaluateResult,
+  ExceptionBreakpointConfig,
+  FrameInfo,
+  FunctionBreakpointSpec,
+  ScopeInfo,
+  StepKind,
+  VariableInfo,
+} from '../../core/types.js';
+import { pauseOnExceptionsState } from './capabilities.js';
+import type { CdpClient, CdpEventParams } from './cdpClient.js';
+import { mentionsException, withException } from './exceptionValue.js';
+import { FunctionBreakpoints } from './functionBreakpoints.js';
+import { LoadHooks } from './loadHooks.js';
+import { NodeBreakpoints } from './nodeBreakpoints.js';
+import { isBreakOnStart, isExceptionPause, stopOf, throwSiteOf, type PausedStop } from './pausedStops.js';
+import { ScriptRegistry } from './scriptRegistry.js';
+import type { SourceMapCache } from './sourceMaps.js';
+import { StackFrames } from './stackFrames.js';
+import { stepAgain, type StepOrigin } from './stepFilter.js';
+import { ValueHandles, type CallFrame, type HandleCounter } from './valueHandles.js';
+import { ValueReader } from './valueReader.js';
+
+export type TargetKind = 'main' | 'process' | 'worker';
+
+const STEP_METHODS = { over: 'Debugger.stepOver', into: 'Debugger.stepInto', out: 'Debugger.stepOut' } as const;
+/** Callers V8 keeps across awaits. */
+const ASYNC_STACK_DEPTH = 32;
+
+/** What every isolate of the session should have armed. */
+export interface WantedBreakpoints {
+  lines: Map<string, BreakpointSpec[]>;
+  functions: FunctionBreakpointSpec[];
+  exceptions: ExceptionBreakpointConfig;
+}
+
+export interface TargetOwner {
+  readonly maps: SourceMapCache;
+  readonly counter: HandleCounter;
+  /** URL of the preload script, when the program runs with it. */
+  readonly preloadUrl?: string;
+  /** Whether a file's line breakpoints bind by its own URL (else only through source maps). */
+  direct(file: string): boolean;
+  wanted(): WantedBreakpoints;
+  paused(target: NodeTarget): void;
+  resumed(target: NodeTarget): void;
+  binding(binding: BreakpointBinding): void;
+  workerAttached(parent: NodeTarget, event: CdpEventParams<'NodeWorker.attachedToWorker'>): void;
+  log(level: LogLevel, message: string): void;
+}
+
+export type TargetStop = PausedStop & { hitBreakpointIds: number[] };
+
+interface Pause {
+  frames: StackFrames;
+  callFrames: CallFrame[];
+  exception?: Protocol.Runtime.RemoteObject;
+  stop: TargetStop;
+}
+
+export class NodeTarget {
+  readonly scripts: ScriptRegistry;
+  private readonly lines: NodeBreakpoints;
+  private readonly functions: FunctionBreakpoints;
+  private readonly hooks: LoadHooks;
+  private readonly handles: ValueHandles;
+  private readonly values: ValueReader;
+  private current?: Pause;
+  private expected?: 'step' | 'pause';
+  private stepping?: StepOrigin;
+  /** Until the first pause of a launch: whether to show node's "Break on start". */
+  private entry?: { stopOnEntry: boolean };
+  private quietResumes = 0;
+  private mainContextId?: number;
+
+  constructor(
+    readonly threadId: number,
+    readonly kind: TargetKind,
+    public name: string,
+    readonly cdp: CdpClient,
+    private readonly owner: TargetOwner,
+    readonly pid?: number,
+  ) {
+    this.scripts = new ScriptRegistry(owner.maps);
+    this.lines = new NodeBreakpoints(cdp, this.scripts, (file) => owner.direct(file));
+    this.functions = new FunctionBreakpoints(cdp, this.scripts);
+    this.hooks = new LoadHooks(cdp, this.scripts, owner.maps, this.lines, this.functions, owner.preloadUrl);
+    this.handles = new ValueHandles(owner.counter);
+    this.values = new ValueReader(() => this.cdp, this.handles);
+    this.listen();
+  }
+
+  /** The stop this isolate shows while it is paused where the agent should look. */
+  get stop(): TargetStop | undefined {
+    return this.current?.stop;
+  }
+
+  get paused(): boolean {
+    return !!this.current;
+  }
+
+  /**
+   * Enables the domains and arms every breakpoint, as one pipelined burst (CDP answers in order).
+   * The isolate still waits for `run`.
+   */
+  async configure(entry?: { stopOnEntry: boolean }): Promise<void> {
+    this.entry = entry;
+    const wanted = this.owner.wanted();
+    const cdp = this.cdp;
+    const steps: Promise<unknown>[] = [
+      cdp.send('Runtime.enable'),
+      cdp.send('Debugger.enable', {}),
+      cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_STACK_DEPTH }),
+      cdp.send('Debugger.setPauseOnExceptions', { state: pauseOnExceptionsState(wanted.exceptions.filters) }),
+      cdp.send('NodeWorker.enable', { waitForDebuggerOnStart: true }).catch(() => undefined),
+      ...[...wanted.lines].map(([file, specs]) => this.lines.replaceFile(file, specs)),
+    ];
+    if (wanted.functions.length) steps.push(this.functions.replaceAll(wanted.functions));
+    await Promise.all(steps);
+    await this.hooks.update();
+  }
+
+  run(): Promise<unknown> {
+    return this.cdp.send('Runtime.runIfWaitingForDebugger');
+  }
+
+  // ── breakpoints ────────────────────────────────────────────────────────────────────────────
+
+  async setLines(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    const bindings = await this.lines.replaceFile(file, specs);
+    await this.hooks.update();
+    return bindings;
+  }
+
+  async setFunctions(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
+    const bindings = await this.functions.replaceAll(specs);
+    await this.hooks.update();
+    return bindings;
+  }
+
+  async setExceptions(config: ExceptionBreakpointConfig): Promise<void> {
+    await this.cdp.send('Debugger.setPauseOnExceptions', { state: pauseOnExceptionsState(config.filters) });
+  }
+
+  async bindings(ids: number[]): Promise<BreakpointBinding[]> {
+    const [lines, functions] = await Promise.all([this.lines.bindings(ids), this.functions.bindings(ids)]);
+    return [...lines, ...functions];
+  }
+
+  // ── execution ──────────────────────────────────────────────────────────────────────────────
+
+  resume(): Promise<unknown> {
+    this.leavePause();
+    return this.cdp.send('Debugger.resume', {});
+  }
+
+  async step(kind: StepKind): Promise<unknown> {
+    const pause = this.requirePaused();
+    const top = pause.callFrames[0];
+    const at = await this.scripts.location(top.location.scriptId, top.location.lineNumber, top.location.columnNumber ?? 0);
+    this.stepping = { kind, file: at.file, line: at.line, mapped: at.mapped, depth: pause.callFrames.length, count: 0 };
+    this.expected = 'step';
+    this.leavePause();
+    return this.cdp.send(STEP_METHODS[kind], {});
+  }
+
+  pause(): Promise<unknown> {
+    this.expected = 'pause';
+    this.cdp.expectEvent('Debugger.paused');
+    return this.cdp.send('Debugger.pause');
+  }
+
+  // ── inspection ─────────────────────────────────────────────────────────────────────────────
+
+  ownsFrame(frameId: number): boolean {
+    return !!this.handles.frame(frameId);
+  }
+
+  ownsValue(ref: number): boolean {
+    return !!this.handles.get(ref);
+  }
+
+  async stackTrace(start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }> {
+    const { frames } = this.requirePaused();
+    return { frames: await frames.page(start, levels), totalFrames: frames.total };
+  }
+
+  async scopes(frameId: number): Promise<ScopeInfo[]> {
+    return this.values.scopes(this.syncFrame(frameId));
+  }
+
+  variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
+    return this.values.variables(this.handles.get(ref)!, start, count);
+  }
+
+  async evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
+    const frame = frameId !== undefined ? this.syncFrame(frameId) : this.current?.callFrames[0];
+    if (frame && mentionsException(expression)) expression = await withException(this.cdp, expression, this.current?.exception, frame);
+    return this.values.evaluate(expression, frame);
+  }
+
+  setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
+    return this.values.setVariable(this.handles.get(containerRef)!, name, value, this.current?.callFrames[0]);
+  }
+
+  /** The pid of the process this isolate runs in, as it says. */
+  async remotePid(): Promise<number | undefined> {
+    const answer = await this.cdp.send('Runtime.evaluate', { expression: 'process.pid', silent: true }).catch(() => undefined);
+    return typeof answer?.result.value === 'number' ? answer.result.value : undefined;
+  }
+
+  private syncFrame(frameId: number): CallFrame {
+    const handle = this.handles.frame(frameId);
+    if (!handle) throw new DebugError('FRAME_NOT_FOUND', `No frame #${frameId} (frames are valid while the program stays stopped).`, 'Read the stack again with inspect_stack.');
+    if (handle.kind === 'async') {
+      throw new DebugError('INVALID_ARGUMENT', `Frame ${handle.name || '<anonymous>'} is an async caller (it awaits across an await): V8 keeps no values for it.`, 'Pick a frame above the first one inspect_stack marks async.');
+    }
+    return handle.frame;
+  }
+
+  private requirePaused(): Pause {
+    if (!this.current) throw new DebugError('INVALID_STATE', `Thread ${this.threadId} (${this.name}) is not paused.`, 'Wait for a stop (breakpoint_wait) or pause it (execution_pause).');
+    return this.current;
+  }
+
+  // ── events ─────────────────────────────────────────────────────────────────────────────────
+
+  private listen(): void {
+    const cdp = this.cdp;
+    cdp.on('Debugger.scriptParsed', (e) => {
+      this.scripts.parsed(e);
+      // A script whose load no hook paused for (attach, or no hook needed then): bind as soon as we can.
+      if (e.sourceMapURL && e.url.startsWith('file:') && this.lines.mappedFiles().length) {
+        const script = this.scripts.get(e.scriptId);
+        void this.scripts.mapOf(script).then((map) => map && this.lines.bindMapped(e.url, map));
+      }
+    });
+    cdp.on('Debugger.breakpointResolved', (e) => {
+      const binding = this.lines.resolved(e) ?? this.functions.resolved(e);
+      void binding?.then((b) => b?.verified && this.owner.binding(b));
+    });
+    cdp.on('Debugger.paused', (e) => void this.onPaused(e).catch((err: Error) => this.owner.log('warning', `node engine pause: ${err.message}`)));
+    cdp.on('Debugger.resumed', () => this.onResumed());
+    cdp.on('NodeWorker.attachedToWorker', (e) => this.owner.workerAttached(this, e));
+    if (this.kind !== 'worker') {
+      cdp.on('Runtime.executionContextCreated', (e) => {
+        if (this.mainContextId === undefined && (e.context.auxData as { isDefault?: boolean } | undefined)?.isDefault) this.mainContextId = e.context.id;
+      });
+      // The program is over; node waits for us to hang up before it exits (nodejs/node#13888).
+      cdp.on('Runtime.executionContextDestroyed', (e) => {
+        if (e.executionContextId === this.mainContextId) cdp.close();
+      });
+    }
+  }
+
+  private async onPaused(event: Protocol.Debugger.PausedEvent): Promise<void> {
+    if (this.hooks.owns(event)) {
+      await this.hooks.handle(event).catch((e: Error) => this.owner.log('warning', `node engine load hook: ${e.message}`));
+      return this.resumeQuietly();
+    }
+    this.handles.clear();
+    const entry = this.entry;
+    this.entry = undefined;
+    const expected = this.expected;
+    this.expected = undefined;
+    const hits = event.hitBreakpoints ?? [];
+    if (hits.length) await Promise.all([this.lines.settled(), this.functions.settled()]);
+    const hitBreakpointIds = this.lines.sessionIdsOf(hits);
+    const hitFunctionIds = this.functions.sessionIdsOf(hits);
+    const quiet = !hitBreakpointIds.length && !hitFunctionIds.length && !isExceptionPause(event);
+    const atStart = isBreakOnStart(event);
+    if (atStart && quiet && !entry?.stopOnEntry) return this.resumeQuietly();
+    if (expected === 'step' && quiet && this.stepping && (await stepAgain(this.stepping, event.callFrames, this.scripts))) {
+      this.expected = 'step';
+      this.stepping.count++;
+      this.quietResumes++;
+      this.cdp.expectEvent('Debugger.paused');
+      await this.cdp.send(STEP_METHODS[this.stepping.kind], {});
+      return;
+    }
+    this.stepping = undefined;
+    const stop = stopOf(event, { hitBreakpointIds, hitFunctionIds, atStart, expected });
+    if (stop.exception) stop.exception.thrownAt = await this.throwSite(stop.exception.stackTrace, event.callFrames[0]);
+    this.current = {
+      frames: new StackFrames(event.callFrames, event.asyncStackTrace, this.scripts, this.handles, this.owner.preloadUrl),
+      callFrames: event.callFrames,
+      exception: isExceptionPause(event) ? (event.data as Protocol.Runtime.RemoteObject) : undefined,
+      stop: { ...stop, hitBreakpointIds: [...hitBreakpointIds, ...hitFunctionIds] },
+    };
+    this.owner.paused(this);
+  }
+
+  private onResumed(): void {
+    this.leavePause();
+    if (!this.cdp.closed) this.values.resumed(this.cdp);
+    if (this.quietResumes > 0) {
+      this.quietResumes--;
+      return;
+    }
+    this.owner.resumed(this);
+  }
+
+  private leavePause(): void {
+    this.current = undefined;
+    this.handles.clear();
+  }
+
+  private resumeQuietly(): void {
+    this.quietResumes++;
+    this.cdp.send('Debugger.resume', {}).catch(() => this.quietResumes--);
+  }
+
+  private async throwSite(stack: string | undefined, top: CallFrame | undefined) {
+    const site = throwSiteOf(stack);
+    if (site) {
+      const url = site.url.startsWith('file:') || !site.url.startsWith('/') ? site.url : pathToFileURL(site.url).href;
+      const [script] = this.scripts.byUrl(url);
+      if (!script) return { file: site.url.startsWith('file:') ? undefined : site.url, line: site.line, column: site.column };
+      const at = await this.scripts.location(script.scriptId, site.line - 1, site.column - 1);
+      return { file: at.file, line: at.line, column: at.column };
+    }
+    if (!top) return undefined;
+    const at = await this.scripts.location(top.location.scriptId, top.location.lineNumber, top.location.columnNumber ?? 0);
+    return { file: at.file, line: at.line, column: at.column };
+  }
+}
