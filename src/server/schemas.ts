@@ -67,6 +67,8 @@ export const breakpointViewSchema = z.object({
   status: z.enum(['verified', 'pending', 'unverified']),
   verified: z.boolean(),
   actualLine: z.number().optional(),
+  /** Where it bound, when that is another file than asked (a function breakpoint: the file that defines it). */
+  actualFile: z.string().optional(),
   message: z.string().optional(),
   condition: z.string().optional(),
   hitCondition: z.string().optional(),

@@ -13,6 +13,7 @@ export function breakpointView(b: BreakpointRecord) {
     status,
     verified: status === 'verified',
     actualLine: b.binding?.line,
+    actualFile: b.binding?.file && b.binding.file !== b.file ? b.binding.file : undefined,
     message: b.binding?.message,
     condition: b.condition,
     hitCondition: b.hitCondition,

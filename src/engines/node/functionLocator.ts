@@ -86,10 +86,11 @@ function namesOf(fn: FunctionNode, ancestors: AnyNode[]): string[] {
     return holder ? [`${holder}.${member}`] : [member];
   }
   if (parent?.type === 'Property') {
+    // Members of an object that has a name; an object handed straight to a call (a bundler's
+    // export getters, `{ handleOrder: () => handleOrder }`) names nothing.
     const member = keyName(parent.key, parent.computed);
-    if (!member) return [];
     const owner = grandParent?.type === 'ObjectExpression' ? targetName(ancestors[2]) : undefined;
-    return owner ? [`${owner}.${member}`] : [member];
+    return member && owner ? [`${owner}.${member}`] : [];
   }
   const assigned = targetName(parent);
   return [assigned, own].filter((n): n is string => !!n);

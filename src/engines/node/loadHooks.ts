@@ -3,9 +3,9 @@
  * on functions found in the source) bind before that code runs:
  * - ES modules: V8's instrumentation breakpoint, "before a script with a source map runs", or
  *   "before any script runs" while function breakpoints are set;
- * - CommonJS (for which V8's does not fire): the preload's hook, which pauses before compiling a
- *   module whose source map names a file with breakpoints, or whose text holds a function name
- *   asked for. What it looks for is written into the isolate's global as a small request.
+ * - CommonJS (for which V8's does not fire, nodejs/node#31138): a conditional breakpoint on the
+ *   call of node's compile function (handed over by the preload), whose condition asks a small
+ *   filter in the debuggee whether this module holds what the breakpoints look for.
  * Hooks are set only while such breakpoints exist; otherwise loading costs nothing.
  */
 import { basename } from 'node:path';
@@ -13,19 +13,25 @@ import { pathToFileURL } from 'node:url';
 import type { Protocol } from 'devtools-protocol';
 import type { CdpClient } from './cdpClient.js';
 import type { FunctionBreakpoints } from './functionBreakpoints.js';
+import { loadHookFilterSource } from './loadHookFilter.js';
 import type { NodeBreakpoints } from './nodeBreakpoints.js';
 import type { ScriptRegistry } from './scriptRegistry.js';
 import type { SourceMapCache } from './sourceMaps.js';
 
 type Instrumentation = Protocol.Debugger.SetInstrumentationBreakpointRequest['instrumentation'];
 
-export const HOOK_FUNCTION = 'debugbridgeLoadHook';
-const REQUEST_SYMBOL = 'debugbridge.loadHook';
-const CONTENT_OF_HOOK_FRAME = '[filename, content]';
+/** The preload's pause that lets the compile hook be set before the program's first module. */
+const ARM_FUNCTION = 'debugbridgeArmLoadHook';
+const COMPILE_FUNCTION = 'globalThis[Symbol.for("debugbridge.compile")]';
+const FILTER = 'globalThis[globalThis.Symbol.for("debugbridge.loadHook")]';
+/** Evaluated in the frame of node's `Module.prototype._compile(content, filename)`: node's own scope has no bare `Symbol`. */
+const COMPILE_CONDITION = `${FILTER}?.(arguments[0], arguments[1], this)`;
+const MODULE_OF_COMPILE_FRAME = '[arguments[1], arguments[0]]';
 
 export class LoadHooks {
   private instrumentation?: { kind: Instrumentation; id: string };
-  private request = 'undefined';
+  private filter = 'undefined';
+  private compileHook?: string;
 
   constructor(
     private readonly cdp: CdpClient,
@@ -41,13 +47,15 @@ export class LoadHooks {
   async update(): Promise<void> {
     const mapped = this.lines.mappedFiles();
     const names = this.functions.active ? this.functions.shortNames() : [];
+    const wanted = mapped.length > 0 || names.length > 0;
     const kind: Instrumentation | undefined = names.length ? 'beforeScriptExecution' : mapped.length ? 'beforeScriptWithSourceMapExecution' : undefined;
-    const request = mapped.length || names.length ? JSON.stringify({ mapped: [...new Set(mapped.map((f) => basename(f)))], names }) : 'undefined';
-    // The request first: an evaluation is a script, and V8 would stop before it once instrumented.
-    if (request !== this.request && this.preloadUrl) {
-      this.request = request;
-      const expression = `globalThis[Symbol.for(${JSON.stringify(REQUEST_SYMBOL)})] = ${request}, undefined`;
+    const filter = wanted ? loadHookFilterSource([...new Set(mapped.map((f) => basename(f)))], names) : 'undefined';
+    // The filter first: an evaluation is a script, and V8 would stop before it once instrumented.
+    if (filter !== this.filter && this.preloadUrl) {
+      this.filter = filter;
+      const expression = `${FILTER} = ${filter}, undefined`;
       await this.cdp.send('Runtime.evaluate', { expression, silent: true }).catch(() => undefined);
+      await (wanted ? this.armCompileHook() : this.disarmCompileHook());
     }
     if (kind !== this.instrumentation?.kind) await this.instrument(kind);
   }
@@ -55,16 +63,37 @@ export class LoadHooks {
   /** Whether this pause is one of ours rather than something to show. */
   owns(event: Protocol.Debugger.PausedEvent): boolean {
     if (event.reason === 'instrumentation') return true;
+    if (this.compileHook && event.hitBreakpoints?.includes(this.compileHook)) return true;
     const top = event.callFrames[0];
-    return !!top && top.functionName === HOOK_FUNCTION && !!this.preloadUrl && this.scripts.urlOf(top.location.scriptId) === this.preloadUrl;
+    return !!top && top.functionName === ARM_FUNCTION && !!this.preloadUrl && this.scripts.urlOf(top.location.scriptId) === this.preloadUrl;
   }
 
   /** Binds what the loading script needs; the caller resumes. */
   async handle(event: Protocol.Debugger.PausedEvent): Promise<void> {
     if (event.reason === 'instrumentation') return this.beforeModule(event.data as { scriptId: string; url: string });
-    const answer = await this.cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: event.callFrames[0].callFrameId, expression: CONTENT_OF_HOOK_FRAME, returnByValue: true, silent: true });
+    const frame = event.callFrames[0].callFrameId;
+    if (event.callFrames[0].functionName === ARM_FUNCTION) return this.armCompileHook(frame);
+    const answer = await this.cdp.send('Debugger.evaluateOnCallFrame', { callFrameId: frame, expression: MODULE_OF_COMPILE_FRAME, returnByValue: true, silent: true });
     const [filename, content] = (answer.result.value ?? []) as [string?, string?];
     if (typeof filename === 'string' && typeof content === 'string') await this.beforeCommonJs(pathToFileURL(filename).href, content);
+  }
+
+  /** Sets the breakpoint on node's compile function, once the preload has handed it over (it pauses for this when it has). */
+  private async armCompileHook(callFrameId?: string): Promise<void> {
+    if (this.compileHook) return;
+    const answer = callFrameId
+      ? await this.cdp.send('Debugger.evaluateOnCallFrame', { callFrameId, expression: COMPILE_FUNCTION, silent: true })
+      : await this.cdp.send('Runtime.evaluate', { expression: COMPILE_FUNCTION, silent: true });
+    const compile = answer.result;
+    if (compile.type !== 'function' || !compile.objectId) return;
+    const hook = await this.cdp.send('Debugger.setBreakpointOnFunctionCall', { objectId: compile.objectId, condition: COMPILE_CONDITION }).catch(() => undefined);
+    this.compileHook = hook?.breakpointId;
+  }
+
+  private async disarmCompileHook(): Promise<void> {
+    const id = this.compileHook;
+    this.compileHook = undefined;
+    if (id) await this.cdp.send('Debugger.removeBreakpoint', { breakpointId: id }).catch(() => undefined);
   }
 
   private async beforeModule(data: { scriptId: string; url: string }): Promise<void> {

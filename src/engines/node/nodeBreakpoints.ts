@@ -28,8 +28,8 @@ interface LineBreakpoint {
   file: string;
   condition?: string;
   refs: V8Ref[];
-  /** Script URLs this breakpoint was placed in through their maps. */
-  mappedUrls: Set<string>;
+  /** Script URLs this breakpoint is placed in through their maps, and the placing. */
+  mappedUrls: Map<string, Promise<void>>;
   error?: string;
 }
 
@@ -103,7 +103,7 @@ export class NodeBreakpoints {
         await this.cdp.send('Debugger.removeBreakpoint', { breakpointId: ref.v8Id }).catch(() => undefined);
       }
     }
-    const placed: LineBreakpoint[] = specs.map((spec, i) => ({ spec, file, condition: conditions[i], refs: [], mappedUrls: new Set() }));
+    const placed: LineBreakpoint[] = specs.map((spec, i) => ({ spec, file, condition: conditions[i], refs: [], mappedUrls: new Map() }));
     this.byFile.set(file, placed);
     if (this.direct(file)) {
       const urlRegex = urlRegexFor(file);
@@ -115,15 +115,19 @@ export class NodeBreakpoints {
     return Promise.all(placed.map((bp) => this.binding(bp)));
   }
 
-  private async placeMapped(bp: LineBreakpoint, file: string, url: string, map: LoadedMap): Promise<void> {
-    if (bp.mappedUrls.has(url)) return;
-    bp.mappedUrls.add(url);
-    const at = map.generatedOf(file, bp.spec.line, bp.spec.column);
-    if (!at) {
-      bp.error ??= `no code at or below line ${bp.spec.line} in the JavaScript ${file} compiles to`;
-      return;
+  /** Places a breakpoint in one mapped script, once: a second call waits for the first. */
+  private placeMapped(bp: LineBreakpoint, file: string, url: string, map: LoadedMap): Promise<void> {
+    let placing = bp.mappedUrls.get(url);
+    if (!placing) {
+      const at = map.generatedOf(file, bp.spec.line, bp.spec.column);
+      if (at) placing = this.setV8(bp, true, { url, lineNumber: at.line, columnNumber: at.column });
+      else {
+        bp.error ??= `no code at or below line ${bp.spec.line} in the JavaScript ${file} compiles to`;
+        placing = Promise.resolve();
+      }
+      bp.mappedUrls.set(url, placing);
     }
-    await this.setV8(bp, true, { url, lineNumber: at.line, columnNumber: at.column });
+    return placing;
   }
 
   private async setV8(bp: LineBreakpoint, mapped: boolean, where: Omit<Protocol.Debugger.SetBreakpointByUrlRequest, 'condition'>): Promise<void> {

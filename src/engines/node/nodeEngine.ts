@@ -106,7 +106,7 @@ export class NodeEngine implements Engine {
     this.emit({ type: 'process', pid: debuggee.pid, name: config.program });
     const stopped = new Promise<void>((resolve) => (this.firstStop = resolve));
     return this.starting('LAUNCH_FAILED', signal, async () => {
-      const main = this.targets.add('main', await this.connect(url, config.options), `main (pid ${debuggee.pid})`, debuggee.pid);
+      const main = this.targets.add('main', await this.connect(url, config.options), `main, pid ${debuggee.pid}`, debuggee.pid);
       const loaded = scriptLoaded(main, plan.entry);
       await main.configure({ stopOnEntry: config.stopOnEntry });
       await main.run();

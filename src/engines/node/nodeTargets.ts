@@ -14,6 +14,7 @@ import { CdpClient, type CdpEventParams } from './cdpClient.js';
 import type { ChildReport } from './childProcesses.js';
 import { isTypeScript } from './launchPlan.js';
 import { NodeTarget, type TargetKind, type TargetOwner, type WantedBreakpoints } from './nodeTarget.js';
+import { isDependency } from './scriptRegistry.js';
 import { SourceMapCache } from './sourceMaps.js';
 import { HandleCounter } from './valueHandles.js';
 import { WorkerSessions } from './workerSessions.js';
@@ -93,7 +94,7 @@ export class NodeTargets implements TargetOwner {
   /** A node process the program started reported its inspector: connect, arm, let it run. */
   async attachProcess(report: ChildReport): Promise<void> {
     const cdp = await CdpClient.connect(report.url);
-    const target = this.add('process', cdp, `process ${report.pid}${report.script ? ` (${basename(report.script)})` : ''}`, report.pid);
+    const target = this.add('process', cdp, `process ${report.pid}${report.script ? `: ${basename(report.script)}` : ''}`, report.pid);
     await this.arm(target);
   }
 
@@ -171,11 +172,12 @@ export class NodeTargets implements TargetOwner {
     const sessions = this.workerSessions.get(parent);
     if (!sessions) return;
     const { workerId, url } = event.workerInfo;
-    if (url.startsWith('node:')) return releaseInternalWorker(parent.cdp, event.sessionId);
+    if (url.startsWith('node:') || isDependency(url)) return releaseWorker(parent.cdp, event.sessionId);
     const cdp = new CdpClient(sessions.open(event.sessionId, `${parent.cdp.url} worker ${workerId}`), { ackCarrier: false });
     parent.cdp.adopt(cdp);
     const script = url ? basename(url) : '';
-    const target = this.add('worker', cdp, `worker ${workerId}${script && extname(script) ? ` (${script})` : ''}${parent.kind === 'process' ? ` of ${parent.name}` : ''}`);
+    const owner = parent.kind === 'process' ? ` of process ${parent.pid}` : '';
+    const target = this.add('worker', cdp, `worker ${workerId}${owner}${script && extname(script) ? `: ${script}` : ''}`);
     void this.arm(target);
   }
 
@@ -232,8 +234,11 @@ export class NodeTargets implements TargetOwner {
   }
 }
 
-/** Node's own workers (the off-thread module loader that tsx's hooks run in) are not the program's: let them run. */
-function releaseInternalWorker(parent: CdpClient, sessionId: string): void {
+/**
+ * Node's own workers (the off-thread module loader that tsx's hooks run in) and those of the
+ * program's dependencies (esbuild's) are not the program's threads: let them run undebugged.
+ */
+function releaseWorker(parent: CdpClient, sessionId: string): void {
   const message = JSON.stringify({ id: 1, method: 'Runtime.runIfWaitingForDebugger' });
   void parent
     .send('NodeWorker.sendMessageToWorker', { sessionId, message })

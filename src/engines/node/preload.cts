@@ -1,13 +1,14 @@
 /**
  * Loaded into every node process of a launched program (through NODE_OPTIONS `--require`), before
  * the program's own code. Plain CommonJS with node's built-ins only; it never throws into the
- * program. It does three jobs:
+ * program, and it leaves no frame of its own in the program's stacks. Its jobs:
  * - a process the program starts reports its inspector to the session (a file in the hub folder)
  *   and waits until the debugger has armed its breakpoints; it ends itself if the server dies;
  * - the inspector flags of the first process are kept from its children (`fork` copies execArgv);
- * - CommonJS modules pass through a hook that pauses before a module the debugger asks about is
- *   compiled (V8's own "before script" pause does not fire for CommonJS, nodejs/node#31138), so
- *   breakpoints in source-mapped files and functions by name bind before that code runs.
+ * - it hands the debugger node's CommonJS compile function, on which the debugger sets a
+ *   conditional breakpoint that pauses before a module it asks about is compiled (V8's own
+ *   "before script" pause does not fire for CommonJS, nodejs/node#31138). When the debugger
+ *   already asks before the program starts, it pauses once here so that breakpoint is in place.
  */
 import fs = require('node:fs');
 import inspector = require('node:inspector');
@@ -15,25 +16,27 @@ import Module = require('node:module');
 import path = require('node:path');
 import workerThreads = require('node:worker_threads');
 
-/** Set by the debugger in each isolate: what makes the hook pause. */
-interface LoadHookRequest {
-  /** Base names of source files with breakpoints that only bind through source maps. */
-  mapped?: string[];
-  /** Last parts of function breakpoint names. */
-  names?: string[];
-}
-
-const HOOK_REQUEST = Symbol.for('debugbridge.loadHook');
+/** Where the debugger finds the compile function, and what it sets while it wants modules to pause. */
+const COMPILE_FUNCTION = Symbol.for('debugbridge.compile');
+const LOAD_HOOK = Symbol.for('debugbridge.loadHook');
 const WATCH_SERVER_MS = 1000;
 
 function main(): void {
   const hub = process.env.DEBUGBRIDGE_HUB;
   const serverPid = Number(process.env.DEBUGBRIDGE_SERVER_PID);
+  const globals = globalThis as Record<symbol, unknown>;
+  globals[COMPILE_FUNCTION] = (Module as unknown as { prototype: { _compile: unknown } }).prototype._compile;
   if (workerThreads.isMainThread && hub) {
     keepInspectFlagsFromChildren();
     if (!inspector.url() && alive(serverPid)) reportAndWait(hub, serverPid);
   }
-  hookCommonJs();
+  if (globals[LOAD_HOOK]) debugbridgeArmLoadHook();
+}
+
+/** The debugger sets its breakpoint on the compile function while this pauses. */
+function debugbridgeArmLoadHook(): void {
+  // eslint-disable-next-line no-debugger
+  debugger;
 }
 
 function keepInspectFlagsFromChildren(): void {
@@ -61,49 +64,6 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
-  }
-}
-
-function hookCommonJs(): void {
-  const proto = (Module as unknown as { prototype: { _compile(content: string, filename: string): unknown } }).prototype;
-  const compile = proto._compile;
-  proto._compile = function debugbridgeCompile(this: unknown, content: string, filename: string) {
-    const request = (globalThis as Record<symbol, LoadHookRequest | undefined>)[HOOK_REQUEST];
-    if (request && typeof content === 'string' && typeof filename === 'string' && wanted(request, content, filename)) debugbridgeLoadHook(filename, content);
-    // eslint-disable-next-line prefer-rest-params
-    return compile.apply(this, arguments as unknown as [string, string]);
-  };
-}
-
-/** The debugger reads `filename` and `content` in this frame, binds what it must, and resumes. */
-function debugbridgeLoadHook(filename: string, content: string): void {
-  void filename;
-  void content;
-  // eslint-disable-next-line no-debugger
-  debugger;
-}
-
-function wanted(request: LoadHookRequest, content: string, filename: string): boolean {
-  const dependency = /[\\/]node_modules[\\/]/.test(filename);
-  if (request.names?.length && !dependency && request.names.some((name) => content.includes(name))) return true;
-  if (!request.mapped?.length) return false;
-  const map = sourceMapText(content, filename);
-  return !!map && request.mapped.some((name) => map.includes(name));
-}
-
-function sourceMapText(content: string, filename: string): string | undefined {
-  const at = content.lastIndexOf('sourceMappingURL=');
-  if (at < 0) return undefined;
-  const url = content.slice(at + 'sourceMappingURL='.length).split(/\s/, 1)[0];
-  try {
-    if (url.startsWith('data:')) {
-      const comma = url.indexOf(',');
-      const body = url.slice(comma + 1);
-      return url.slice(0, comma).endsWith(';base64') ? Buffer.from(body, 'base64').toString('utf8') : decodeURIComponent(body);
-    }
-    return fs.readFileSync(path.resolve(path.dirname(filename), decodeURIComponent(url)), 'utf8');
-  } catch {
-    return undefined;
   }
 }
 
