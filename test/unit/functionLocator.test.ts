@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answersTo, locateFunctions } from '../../src/engines/node/functionLocator.js';
+import { locateFunctions } from '../../src/engines/node/functionLocator.js';
+import { answersTo } from '../../src/engines/node/functionNames.js';
 
 const source = `
 function handleOrder(order) {

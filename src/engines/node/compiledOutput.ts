@@ -4,15 +4,38 @@
  * TypeScript file, so a stale or unrelated .js is not taken for it.
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sourceMapUrlOf } from './loadHooks.js';
-import { decodeDataUrl } from './sourceMaps.js';
+import { decodeDataUrl, type LoadedMap, type SourceMapCache } from './sourceMaps.js';
 
 const OUT_EXTENSION: Record<string, string> = { '.ts': '.js', '.tsx': '.js', '.mts': '.mjs', '.cts': '.cjs' };
 const TSCONFIG_SEARCH_DEPTH = 8;
 
 export function compiledOutputOf(program: string): string | undefined {
+  return candidatesFor(program).find((c) => existsSync(c) && mapNames(c, program));
+}
+
+/**
+ * The compiled scripts a TypeScript file's breakpoints can be placed in before they load: its
+ * compiled output, and the other scripts given (the program node runs), where their source map
+ * names the file. Placing them ahead needs no pause when they load.
+ */
+export async function predictCompiled(file: string, scripts: string[], maps: SourceMapCache): Promise<{ url: string; map: LoadedMap }[]> {
+  const found: { url: string; map: LoadedMap }[] = [];
+  for (const script of new Set([...candidatesFor(file), ...scripts])) {
+    const content = await readFile(script, 'utf8').catch(() => undefined);
+    const sourceMapURL = content && sourceMapUrlOf(content);
+    if (!sourceMapURL) continue;
+    const url = pathToFileURL(script).href;
+    const map = await maps.load(url, sourceMapURL);
+    if (map?.mapsFile(file)) found.push({ url, map });
+  }
+  return found;
+}
+
+function candidatesFor(program: string): string[] {
   const ext = extname(program);
   const out = `${basename(program, ext)}${OUT_EXTENSION[ext.toLowerCase()] ?? '.js'}`;
   const candidates = [join(dirname(program), out)];
@@ -25,7 +48,7 @@ export function compiledOutputOf(program: string): string | undefined {
       if (!rel.startsWith('..')) candidates.push(join(outDir, rel, out));
     }
   }
-  return candidates.find((c) => existsSync(c) && mapNames(c, program));
+  return candidates;
 }
 
 function mapNames(compiled: string, program: string): boolean {

@@ -9,7 +9,7 @@ import type { Protocol } from 'devtools-protocol';
 import type { BreakpointBinding, FunctionBreakpointSpec } from '../../core/types.js';
 import { v8Condition } from './breakpointConditions.js';
 import type { CdpClient } from './cdpClient.js';
-import { answersTo, locateFunctions, shortName, type FunctionSite } from './functionLocator.js';
+import { answersTo, shortName, type FunctionSite } from './functionNames.js';
 import type { ScriptRegistry } from './scriptRegistry.js';
 
 interface FunctionBreakpoint {
@@ -65,14 +65,20 @@ export class FunctionBreakpoints {
   /** Searches a script's source (before it runs, or already loaded) and places the breakpoints it answers. */
   search(url: string, source: string): Promise<void> {
     if (!this.breakpoints.length || !this.shortNames().some((n) => source.includes(n))) return Promise.resolve();
+    const work = this.placeIn(url, source);
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+    return work;
+  }
+
+  private async placeIn(url: string, source: string): Promise<void> {
     const key = `${url}\n${source.length}`;
     let sites = this.sites.get(key);
-    if (!sites) this.sites.set(key, (sites = locateFunctions(source)));
-    const work = this.breakpoints.flatMap((bp) => sites.filter((site) => answersTo(site, bp.spec.function)).map((site) => this.place(bp, url, site)));
-    const all = Promise.all(work);
-    this.inFlight.add(all);
-    void all.finally(() => this.inFlight.delete(all));
-    return all.then(() => undefined);
+    if (!sites) {
+      const { locateFunctions } = await import('./functionLocator.js');
+      this.sites.set(key, (sites = locateFunctions(source)));
+    }
+    await Promise.all(this.breakpoints.flatMap((bp) => sites.filter((site) => answersTo(site, bp.spec.function)).map((site) => this.place(bp, url, site))));
   }
 
   async settled(): Promise<void> {

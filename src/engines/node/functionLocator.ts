@@ -1,17 +1,12 @@
 /**
  * Finds functions by name in JavaScript source with acorn: declarations, class members, object
- * members, and functions assigned to variables or properties. A name is told the way people say
- * it: `handleOrder`, `Cart.total`, `Cart.prototype.total`, `exports.handleOrder`.
+ * members, and functions assigned to variables or properties. Loaded only when a function
+ * breakpoint is set (acorn is not small).
  */
 import { parse, type AnyNode, type Function as FunctionNode, type Options } from 'acorn';
 import { ancestor } from 'acorn-walk';
 
-/** Where a function's first statement starts (0-based, as V8 counts), and the names it goes by. */
-export interface FunctionSite {
-  names: string[];
-  line: number;
-  column: number;
-}
+import type { FunctionSite } from './functionNames.js';
 
 const PARSE_OPTIONS: Options = {
   ecmaVersion: 'latest',
@@ -35,24 +30,6 @@ export function locateFunctions(source: string): FunctionSite[] {
   };
   ancestor(program, { FunctionDeclaration: visit, FunctionExpression: visit, ArrowFunctionExpression: visit });
   return sites;
-}
-
-/** Whether a site answers to a name: `.prototype` is optional, and a bare name also finds methods of that name. */
-export function answersTo(site: FunctionSite, query: string): boolean {
-  const wanted = normalize(query);
-  return site.names.some((name) => {
-    const n = normalize(name);
-    return n === wanted || (!wanted.includes('.') && n.endsWith(`.${wanted}`));
-  });
-}
-
-/** The last part of a name: what must appear in a script's text for it to define the function. */
-export function shortName(query: string): string {
-  return query.split('.').pop() ?? query;
-}
-
-function normalize(name: string): string {
-  return name.trim().replace(/\.prototype\./g, '.').replace(/^(?:module\.)?exports\./, '');
 }
 
 function parseLeniently(source: string) {

@@ -3,6 +3,7 @@ import type { Availability } from '../../core/types.js';
 import { NODE_CAPABILITIES } from './capabilities.js';
 import { NodeEngine } from './nodeEngine.js';
 import { findRuntime, INSTALL_NODE } from './nodeRuntime.js';
+import { probeParentDeathSignal } from './parentDeathSignal.js';
 
 export const engine: EngineFactory = {
   language: 'node',
@@ -10,6 +11,8 @@ export const engine: EngineFactory = {
   extensions: ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'],
   capabilities: NODE_CAPABILITIES,
   async detect(options?: Record<string, unknown>): Promise<Availability> {
+    // The first launch then finds it answered.
+    void probeParentDeathSignal();
     try {
       const runtime = await findRuntime(options);
       return { available: true, version: `Node.js ${runtime.version}`, detail: runtime.executable };

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { DebugError } from '../../core/errors.js';
 import { endChild, hasEnded } from './processEnd.js';
 import { InspectorLineFilter, type InspectorLine } from './inspectorLines.js';
-import { killedWithUs } from './parentDeathSignal.js';
+import { killedWithUs, probeParentDeathSignal } from './parentDeathSignal.js';
 
 export interface InspectorLaunch {
   runtime: string;
@@ -35,7 +35,8 @@ export class InspectorProcess {
   private constructor(private readonly child: ChildProcess) {}
 
   /** Spawns node and resolves with the process once its inspector listens. */
-  static start(launch: InspectorLaunch, listeners: InspectorProcessListeners, signal?: AbortSignal): Promise<{ process: InspectorProcess; url: string }> {
+  static async start(launch: InspectorLaunch, listeners: InspectorProcessListeners, signal?: AbortSignal): Promise<{ process: InspectorProcess; url: string }> {
+    await probeParentDeathSignal();
     const { command, args } = killedWithUs(launch.runtime, [...launch.runtimeArgs, '--inspect-brk=127.0.0.1:0', launch.program, ...launch.args]);
     const child = spawn(command, args, {
       cwd: launch.cwd,

@@ -38,11 +38,16 @@ export class NodeBreakpoints {
   private readonly byV8Id = new Map<string, LineBreakpoint>();
   private readonly inFlight = new Set<Promise<unknown>>();
 
+  /** Files whose breakpoints were placed ahead in the compiled scripts that will run them. */
+  private readonly predicted = new Set<string>();
+
   constructor(
     private readonly cdp: CdpClient,
     private readonly scripts: ScriptRegistry,
     /** Whether a file's breakpoints bind by its own URL (else only through source maps). */
     private readonly direct: (file: string) => boolean,
+    /** The compiled scripts on disk that will run a file, with their maps (none when unknown). */
+    private readonly predict: (file: string) => Promise<{ url: string; map: LoadedMap }[]>,
   ) {}
 
   /** Replaces every breakpoint of `file`; one binding per spec, same order. */
@@ -58,9 +63,9 @@ export class NodeBreakpoints {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Files whose breakpoints can only bind through source maps (what the load hooks look for). */
+  /** Files whose breakpoints bind only through the maps of scripts as they load (what the load hooks look for). */
   mappedFiles(): string[] {
-    return [...this.byFile.entries()].filter(([file, bps]) => bps.length && !this.direct(file)).map(([file]) => file);
+    return [...this.byFile.entries()].filter(([file, bps]) => bps.length && !this.direct(file) && !this.predicted.has(file)).map(([file]) => file);
   }
 
   /** A script with this map loads (or has loaded): places the breakpoints of the files it maps. */
@@ -108,10 +113,14 @@ export class NodeBreakpoints {
     if (this.direct(file)) {
       const urlRegex = urlRegexFor(file);
       await Promise.all(placed.map((bp) => this.setV8(bp, false, { urlRegex, lineNumber: bp.spec.line - 1, columnNumber: column0(bp.spec.column) })));
+      return Promise.all(placed.map((bp) => this.binding(bp)));
     }
-    const scripts = this.scripts.mappedScripts(file.includes('node_modules'));
-    const maps = await Promise.all(scripts.map((s) => this.scripts.mapOf(s)));
-    await Promise.all(scripts.flatMap((s, i) => (maps[i]?.mapsFile(file) ? placed.map((bp) => this.placeMapped(bp, file, s.url, maps[i]!)) : [])));
+    const loaded = this.scripts.mappedScripts(file.includes('node_modules'));
+    const [maps, ahead] = await Promise.all([Promise.all(loaded.map((s) => this.scripts.mapOf(s))), specs.length ? this.predict(file) : []]);
+    if (ahead.length) this.predicted.add(file);
+    else this.predicted.delete(file);
+    const targets = [...loaded.flatMap((s, i) => (maps[i]?.mapsFile(file) ? [{ url: s.url, map: maps[i]! }] : [])), ...ahead];
+    await Promise.all(targets.flatMap(({ url, map }) => placed.map((bp) => this.placeMapped(bp, file, url, map))));
     return Promise.all(placed.map((bp) => this.binding(bp)));
   }
 

@@ -31,7 +31,7 @@ import { NODE_CAPABILITIES } from './capabilities.js';
 import { ChildProcessHub, PRELOAD_URL, type ChildReport } from './childProcesses.js';
 import { DEFAULT_INSPECTOR_PORT, findDebuggerUrl, openInspectorOf } from './inspectorTargets.js';
 import { InspectorProcess } from './inspectorProcess.js';
-import { planLaunch } from './launchPlan.js';
+import { isTypeScript, planLaunch } from './launchPlan.js';
 import { findRuntime, INSTALL_NODE, runtimeArgs, type NodeRuntime } from './nodeRuntime.js';
 import { NodeTargets } from './nodeTargets.js';
 import type { NodeTarget } from './nodeTarget.js';
@@ -58,6 +58,9 @@ export class NodeEngine implements Engine {
   private readonly gone: Promise<void>;
   private markGone!: () => void;
   private firstStop?: () => void;
+  /** Milliseconds from the launch call to each step of starting, for diagnostics and the benchmark. */
+  private readonly launchPhases: Record<string, number> = {};
+  private launchStartedAt = 0;
 
   constructor(private readonly context: EngineContext) {
     this.gone = new Promise((resolve) => (this.markGone = resolve));
@@ -75,12 +78,14 @@ export class NodeEngine implements Engine {
       throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a JavaScript or TypeScript file (absolute, or relative to cwd).');
     }
     this.mode = 'launch';
+    this.launchStartedAt = performance.now();
     this.runtime = await findRuntime(config.options).catch((e: Error) => {
       throw new DebugError('ENGINE_UNAVAILABLE', e.message, INSTALL_NODE);
     });
     const plan = planLaunch(config.program, this.runtime, config.options);
     this.targets = this.newTargets(PRELOAD_URL);
     this.targets.typesStrippedInPlace = plan.typesStrippedInPlace;
+    if (!isTypeScript(plan.entry) && !plan.runtimeArgs.length) this.targets.compiledEntry = plan.entry;
     this.targets.want(config.breakpoints, config.functionBreakpoints, config.exceptions);
     this.hub = await ChildProcessHub.open((report) => this.childReported(report));
     const { process: debuggee, url } = await InspectorProcess.start(
@@ -103,13 +108,15 @@ export class NodeEngine implements Engine {
       throw e;
     });
     this.debuggee = debuggee;
+    this.phase('inspectorListening');
     this.emit({ type: 'process', pid: debuggee.pid, name: config.program });
     const stopped = new Promise<void>((resolve) => (this.firstStop = resolve));
     return this.starting('LAUNCH_FAILED', signal, async () => {
       const main = this.targets.add('main', await this.connect(url, config.options), `main, pid ${debuggee.pid}`, debuggee.pid);
-      const loaded = scriptLoaded(main, plan.entry);
-      await main.configure({ stopOnEntry: config.stopOnEntry });
-      await main.run();
+      this.phase('connected');
+      const loaded = scriptLoaded(main, plan.entry).then(() => this.phase('programLoaded'));
+      await main.start({ stopOnEntry: config.stopOnEntry });
+      this.phase('running');
       await Promise.race([config.stopOnEntry ? stopped : Promise.race([loaded, stopped]), this.gone]);
       const breakpoints = await this.targets.bindings([...config.breakpoints, ...config.functionBreakpoints].map((b) => b.id));
       return { breakpoints, pid: debuggee.pid, note: plan.note };
@@ -133,8 +140,7 @@ export class NodeEngine implements Engine {
       const client = await this.connect(url, config.options);
       client.on('Runtime.consoleAPICalled', (e) => this.consoleOutput(e));
       const main = this.targets.add('main', client, 'main');
-      await main.configure();
-      await main.run();
+      await main.start();
       this.attachedPid = await main.remotePid();
       if (config.pid !== undefined && this.attachedPid !== config.pid) {
         throw new DebugError(
@@ -216,8 +222,15 @@ export class NodeEngine implements Engine {
     }
   }
 
+  private phase(name: string): void {
+    if (this.mode === 'launch') this.launchPhases[name] ??= Math.round((performance.now() - this.launchStartedAt) * 10) / 10;
+  }
+
   private emit(event: EngineEvent): void {
-    if (event.type === 'stopped') this.firstStop?.();
+    if (event.type === 'stopped') {
+      this.phase('firstStop');
+      this.firstStop?.();
+    }
     this.context.emit(event);
   }
 
@@ -357,6 +370,7 @@ export class NodeEngine implements Engine {
         inspector: main?.cdp.url,
         connected: main ? !main.cdp.closed : false,
         threads: this.targets.threads(),
+        launchPhasesMs: this.launchPhases,
         childProcesses: [...this.childPids],
       },
     };

@@ -27,7 +27,7 @@ import { LoadHooks } from './loadHooks.js';
 import { NodeBreakpoints } from './nodeBreakpoints.js';
 import { isBreakOnStart, isExceptionPause, stopOf, throwSiteOf, type PausedStop } from './pausedStops.js';
 import { ScriptRegistry } from './scriptRegistry.js';
-import type { SourceMapCache } from './sourceMaps.js';
+import type { LoadedMap, SourceMapCache } from './sourceMaps.js';
 import { StackFrames } from './stackFrames.js';
 import { stepAgain, type StepOrigin } from './stepFilter.js';
 import { ValueHandles, type CallFrame, type HandleCounter } from './valueHandles.js';
@@ -53,6 +53,8 @@ export interface TargetOwner {
   readonly preloadUrl?: string;
   /** Whether a file's line breakpoints bind by its own URL (else only through source maps). */
   direct(file: string): boolean;
+  /** The compiled scripts on disk that will run a file, with their maps, when node runs compiled JavaScript. */
+  predict(file: string): Promise<{ url: string; map: LoadedMap }[]>;
   wanted(): WantedBreakpoints;
   paused(target: NodeTarget): void;
   resumed(target: NodeTarget): void;
@@ -94,7 +96,12 @@ export class NodeTarget {
     readonly pid?: number,
   ) {
     this.scripts = new ScriptRegistry(owner.maps);
-    this.lines = new NodeBreakpoints(cdp, this.scripts, (file) => owner.direct(file));
+    this.lines = new NodeBreakpoints(
+      cdp,
+      this.scripts,
+      (file) => owner.direct(file),
+      (file) => owner.predict(file),
+    );
     this.functions = new FunctionBreakpoints(cdp, this.scripts);
     this.hooks = new LoadHooks(cdp, this.scripts, owner.maps, this.lines, this.functions, owner.preloadUrl);
     this.handles = new ValueHandles(owner.counter);
@@ -111,15 +118,12 @@ export class NodeTarget {
     return !!this.current;
   }
 
-  /**
-   * Enables the domains and arms every breakpoint, as one pipelined burst (CDP answers in order).
-   * The isolate still waits for `run`.
-   */
-  async configure(entry?: { stopOnEntry: boolean }): Promise<void> {
+  /** Enables the domains and arms every breakpoint (one pipelined burst: CDP answers in order), then lets the isolate run. */
+  async start(entry?: { stopOnEntry: boolean }): Promise<void> {
     this.entry = entry;
     const wanted = this.owner.wanted();
     const cdp = this.cdp;
-    const steps: Promise<unknown>[] = [
+    const sent: Promise<unknown>[] = [
       cdp.send('Runtime.enable'),
       cdp.send('Debugger.enable', {}),
       cdp.send('Debugger.setAsyncCallStackDepth', { maxDepth: ASYNC_STACK_DEPTH }),
@@ -127,13 +131,12 @@ export class NodeTarget {
       cdp.send('NodeWorker.enable', { waitForDebuggerOnStart: true }).catch(() => undefined),
       ...[...wanted.lines].map(([file, specs]) => this.lines.replaceFile(file, specs)),
     ];
-    if (wanted.functions.length) steps.push(this.functions.replaceAll(wanted.functions));
-    await Promise.all(steps);
+    if (wanted.functions.length) sent.push(this.functions.replaceAll(wanted.functions));
+    // Node may miss a run request that arrives while it still answers these (the program then
+    // waits forever), and the hooks follow where mapped breakpoints could be placed ahead.
+    await Promise.all(sent);
     await this.hooks.update();
-  }
-
-  run(): Promise<unknown> {
-    return this.cdp.send('Runtime.runIfWaitingForDebugger');
+    await cdp.send('Runtime.runIfWaitingForDebugger');
   }
 
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────

@@ -5,7 +5,7 @@
  * thread that pauses while another's stop is shown waits its turn, and is shown when that one
  * runs on.
  */
-import { basename, extname } from 'node:path';
+import { basename, dirname, extname } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { EngineEvent, LogLevel } from '../../core/engine.js';
 import { DebugError } from '../../core/errors.js';
@@ -15,7 +15,8 @@ import type { ChildReport } from './childProcesses.js';
 import { isTypeScript } from './launchPlan.js';
 import { NodeTarget, type TargetKind, type TargetOwner, type WantedBreakpoints } from './nodeTarget.js';
 import { isDependency } from './scriptRegistry.js';
-import { SourceMapCache } from './sourceMaps.js';
+import { SourceMapCache, type LoadedMap } from './sourceMaps.js';
+import { predictCompiled } from './compiledOutput.js';
 import { HandleCounter } from './valueHandles.js';
 import { WorkerSessions } from './workerSessions.js';
 
@@ -31,6 +32,8 @@ export class NodeTargets implements TargetOwner {
   readonly counter = new HandleCounter();
   /** Set when node runs TypeScript as written (type stripping): its breakpoints bind by URL. */
   typesStrippedInPlace = false;
+  /** Set when node runs compiled JavaScript itself (no loader): mapped breakpoints are placed ahead in it. */
+  compiledEntry?: string;
   private readonly targets = new Map<number, NodeTarget>();
   private readonly workerSessions = new Map<NodeTarget, WorkerSessions>();
   private nextThreadId = MAIN_THREAD_ID + 1;
@@ -148,6 +151,14 @@ export class NodeTargets implements TargetOwner {
     return this.list().some((t) => t.scripts.byUrl(url).some((s) => !s.sourceMapURL));
   }
 
+  async predict(file: string): Promise<{ url: string; map: LoadedMap }[]> {
+    if (!this.compiledEntry) return [];
+    // Only output beside the program node runs (or below it) is taken for what it will load: a
+    // second build elsewhere (out/ beside out-inline/) would bind where nothing runs.
+    const root = pathToFileURL(`${dirname(this.compiledEntry)}/`).href;
+    return (await predictCompiled(file, [this.compiledEntry], this.maps)).filter((p) => p.url.startsWith(root));
+  }
+
   paused(target: NodeTarget): void {
     if (this.shown && this.shown !== target) {
       if (!this.waiting.includes(target)) this.waiting.push(target);
@@ -189,11 +200,10 @@ export class NodeTargets implements TargetOwner {
 
   private async arm(target: NodeTarget): Promise<void> {
     try {
-      await target.configure();
-      await target.run();
+      await target.start();
     } catch (e) {
       this.host.log('warning', `node engine: could not arm ${target.name}: ${(e as Error).message}`);
-      await target.run().catch(() => undefined);
+      await target.cdp.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
     }
   }
 
