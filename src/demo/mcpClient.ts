@@ -71,6 +71,14 @@ export class McpTestClient {
     return { text, structured: (result.structuredContent ?? {}) as T, isError: result.isError === true };
   }
 
+  /** Ends every session still running or stopped (tests call it between cases). */
+  async stopActiveSessions(): Promise<void> {
+    const { structured } = await this.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
+    for (const s of structured.sessions) {
+      if (['running', 'stopped', 'initializing'].includes(s.state)) await this.call('session_stop', { sessionId: s.sessionId });
+    }
+  }
+
   async close(): Promise<void> {
     await this.client.close().catch(() => undefined);
   }

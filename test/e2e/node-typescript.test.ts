@@ -42,12 +42,7 @@ describe('node end to end: TypeScript, threads, async stacks, function breakpoin
   afterAll(async () => {
     await client?.close();
   });
-  afterEach(async () => {
-    const { structured } = await client.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
-    for (const s of structured.sessions) {
-      if (['running', 'stopped', 'initializing'].includes(s.state)) await client.call('session_stop', { sessionId: s.sessionId });
-    }
-  });
+  afterEach(() => client.stopActiveSessions());
 
   it.skipIf(!tsx)('launches a .ts program, says how it runs it, and reports stops, steps and run_to in TypeScript', async () => {
     const cart = fixture('ts/src/cart.ts');

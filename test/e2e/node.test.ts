@@ -41,12 +41,7 @@ describe('node end to end', () => {
   afterAll(async () => {
     await client?.close();
   });
-  afterEach(async () => {
-    const { structured } = await client.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
-    for (const s of structured.sessions) {
-      if (['running', 'stopped', 'initializing'].includes(s.state)) await client.call('session_stop', { sessionId: s.sessionId });
-    }
-  });
+  afterEach(() => client.stopActiveSessions());
 
   it('lists node as available with its capabilities', async () => {
     const r = await client.call<{ languages: { language: string; available: boolean; version?: string }[] }>('languages_list');

@@ -3,6 +3,7 @@
  * debugged as threads of the session (breakpoints hit in them, the stop says which, they end
  * with the session), and async stacks cross awaits.
  */
+import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { breakpointAt, createRun, disposeAll, fixture, frameLines, launchConfig, lineOf, processAlive } from './nodeHarness.js';
 
@@ -51,6 +52,20 @@ describe('node engine: threads and processes', () => {
     expect((await engine.threads()).map((t) => t.name)).toEqual([expect.stringMatching(/^main/), stop.threadName]);
     await engine.terminate();
     expect(await gone(pid!)).toBe(true);
+    expect(await gone(childPid)).toBe(true);
+  });
+
+  it('does not let a forked child outlive a debugger that dies abruptly', async () => {
+    const child = fixture('fork_child.js');
+    const script = `
+      import { engine } from ${JSON.stringify(new URL('../../dist/engines/node/index.js', import.meta.url).href)};
+      const e = engine.create({ emit: (ev) => ev.type === 'stopped' && (console.log(ev.threadName), process.kill(process.pid, 'SIGKILL')), log() {} });
+      await e.launch({ program: ${JSON.stringify(fixture('fork_main.js'))}, args: [], cwd: '/', env: {}, stopOnEntry: false, breakpoints: [{ id: 1, file: ${JSON.stringify(child)}, line: ${lineOf(child, 'triple')} }], functionBreakpoints: [], exceptions: { filters: [] }, options: {} });`;
+    // The built engine (the global setup builds dist/) in a process of its own, so it can die.
+    const debuggerProcess = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const name = await new Promise<string>((resolve) => debuggerProcess.stdout!.on('data', (d: Buffer) => resolve(d.toString().trim())));
+    const childPid = Number(/^process (\d+)/.exec(name)?.[1]);
+    expect(childPid).toBeGreaterThan(0);
     expect(await gone(childPid)).toBe(true);
   });
 

@@ -4,8 +4,7 @@
  * debugged in the JavaScript that runs.
  */
 import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathOfUrl } from './scriptRegistry.js';
 import { allGeneratedPositionsFor, FlattenMap, GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, type SourceNeedle, type TraceMap } from '@jridgewell/trace-mapping';
 
 /** How far below a line without code a breakpoint may move to find one. */
@@ -35,7 +34,7 @@ export class LoadedMap {
   private readonly indexByFile = new Map<string, number>();
 
   constructor(private readonly trace: TraceMap) {
-    this.files = trace.resolvedSources.map(pathOfSource);
+    this.files = trace.resolvedSources.map(pathOfUrl);
     this.present = this.files.map((f) => !!f && existsSync(f));
     this.files.forEach((file, i) => {
       if (!file) return;
@@ -80,17 +79,6 @@ export class LoadedMap {
     }
     return undefined;
   }
-}
-
-function pathOfSource(source: string): string | undefined {
-  if (source.startsWith('file://')) {
-    try {
-      return fileURLToPath(source);
-    } catch {
-      return undefined;
-    }
-  }
-  return isAbsolute(source) ? source : undefined;
 }
 
 const realPaths = new Map<string, string>();
