@@ -27,6 +27,7 @@ export const NODE_CAPABILITIES: EngineCapabilities = {
     'Function breakpoints take a name as written in the source: handleOrder, Cart.total, Cart.prototype.total; they break on the first statement of every function of that name (the binding says where).',
     'TypeScript (.ts/.tsx/.mts/.cts) runs through the project\'s tsx or ts-node, node\'s own type stripping (Node.js 22.6 or later), or JavaScript compiled from it with a source map; option tsRunner picks one. Stops, frames, steps and breakpoints are told in the TypeScript source through source maps (inline or .map files); where a map\'s sources are absent, in the JavaScript that runs.',
     'Node processes and worker threads the program starts are debugged too: each is a thread (inspect_threads); a stop says which one.',
+    'When attached (not launched), TypeScript breakpoints in CommonJS modules that load later bind as they load: their first lines may run before.',
     'Stacks include the callers that await (marked async). At an exception stop, $exception in an expression is the thrown value.',
   ],
 };

@@ -27,6 +27,7 @@ export class FunctionBreakpoints {
   /** Sites found per script URL and source length (a script reloaded with other text is searched again). */
   private readonly sites = new Map<string, FunctionSite[]>();
   private readonly inFlight = new Set<Promise<unknown>>();
+  private readonly sources = new Map<string, Promise<string | undefined>>();
 
   constructor(
     private readonly cdp: CdpClient,
@@ -54,12 +55,22 @@ export class FunctionBreakpoints {
     if (specs.length) {
       await Promise.all(
         this.scripts.userScripts().map(async (script) => {
-          const answer = await this.cdp.send('Debugger.getScriptSource', { scriptId: script.scriptId }).catch(() => undefined);
-          if (answer) await this.search(script.url, answer.scriptSource);
+          const source = await this.sourceOf(script.scriptId);
+          if (source !== undefined) await this.search(script.url, source);
         }),
       );
     }
     return Promise.all(this.breakpoints.map((bp) => this.binding(bp)));
+  }
+
+  /** A loaded script's source, fetched once. */
+  async sourceOf(scriptId: string): Promise<string | undefined> {
+    let source = this.sources.get(scriptId);
+    if (!source) {
+      source = this.cdp.send('Debugger.getScriptSource', { scriptId }).then((a) => a.scriptSource, () => undefined);
+      this.sources.set(scriptId, source);
+    }
+    return source;
   }
 
   /** Searches a script's source (before it runs, or already loaded) and places the breakpoints it answers. */

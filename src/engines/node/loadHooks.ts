@@ -103,12 +103,7 @@ export class LoadHooks {
     const work: Promise<unknown>[] = [];
     if (map) work.push(this.lines.bindMapped(script.url, map));
     if (this.functions.active) {
-      work.push(
-        this.cdp
-          .send('Debugger.getScriptSource', { scriptId: script.scriptId })
-          .then((s) => this.functions.search(script.url, s.scriptSource))
-          .catch(() => undefined),
-      );
+      work.push(this.functions.sourceOf(script.scriptId).then((source) => (source === undefined ? undefined : this.functions.search(script.url, source))));
     }
     await Promise.all(work);
   }

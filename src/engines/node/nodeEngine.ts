@@ -206,6 +206,7 @@ export class NodeEngine implements Engine {
     this.targets.main?.cdp.close();
     // The processes the program started do not outlive it.
     await this.endChildren();
+    await this.hub?.close();
     this.markGone();
     if (this.exitReported) return;
     this.exitReported = true;
