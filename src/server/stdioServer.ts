@@ -49,9 +49,10 @@ export async function runStdioServer(version: string): Promise<void> {
       const { EngineRegistry } = await import('../core/engineRegistry.js');
       const registry = new EngineRegistry();
       // Finding a Python with debugpy spawns interpreters (and readies an adapter): start it while
-      // the SDK loads. Node's engine loads ahead too (its first launch would pay for the import and
-      // for probing setpriv); .NET's answers at once and would only cost memory when unused.
-      registry.prewarm(['python', 'node']);
+      // the SDK loads. Node's engine loads meanwhile, not after it (its first launch would pay for
+      // the import and for probing setpriv); .NET's answers at once and would only cost memory unused.
+      registry.prewarm(['python']);
+      registry.prewarm(['node']);
       const [{ SessionManager }, { createServer }] = await Promise.all([import('../core/sessionManager.js'), import('./createServer.js')]);
       const manager = new SessionManager({ log, registry });
       disposeSessions = () => manager.disposeAll();

@@ -38,6 +38,22 @@ describe('node engine: threads and processes', () => {
     ]);
   });
 
+  it('shows one stop at a time: a second thread that stops meanwhile is shown when the first runs on', async () => {
+    const { engine, recorder } = createRun();
+    const square = breakpointAt(fixture('worker_task.js'), 'square');
+    await engine.launch(launchConfig(fixture('worker_pair.js'), { breakpoints: [square] }));
+    const first = await recorder.next('stopped', 1);
+    const firstN = (await engine.evaluate('n', undefined, 'repl')).value;
+    await engine.continue(first.threadId);
+    const second = await recorder.next('stopped', 2);
+    expect(second.threadId).not.toBe(first.threadId);
+    expect(second.hitBreakpointIds).toEqual([square.id]);
+    expect((await engine.evaluate('n', undefined, 'repl')).value).toBe(firstN === '3' ? '4' : '3');
+    await engine.continue(second.threadId);
+    expect((await recorder.next('exited', 1)).exitCode).toBe(0);
+    expect(recorder.output('stdout').split('\n').sort()).toEqual(['', 'worker 3 says 9', 'worker 4 says 16']);
+  });
+
   it('stops at a breakpoint in a forked child process, names the process, and the child ends with the session', async () => {
     const { engine, recorder } = createRun();
     const child = fixture('fork_child.js');

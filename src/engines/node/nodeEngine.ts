@@ -193,7 +193,11 @@ export class NodeEngine implements Engine {
       void endPid(report.pid);
       return;
     }
-    this.targets.attachProcess(report).catch((e: Error) => this.context.log('warning', `node engine: could not attach to process ${report.pid}: ${e.message}`));
+    this.targets.attachProcess(report).then(
+      // Gone: its pid may soon name another process, which must not be signalled at the end.
+      (target) => target.cdp.onClose(() => this.childPids.delete(report.pid)),
+      (e: Error) => this.context.log('warning', `node engine: could not attach to process ${report.pid}: ${e.message}`),
+    );
   }
 
   /** Attached programs write to their own terminal: their console calls are all we see. */

@@ -95,10 +95,11 @@ export class NodeTargets implements TargetOwner {
   }
 
   /** A node process the program started reported its inspector: connect, arm, let it run. */
-  async attachProcess(report: ChildReport): Promise<void> {
+  async attachProcess(report: ChildReport): Promise<NodeTarget> {
     const cdp = await CdpClient.connect(report.url);
     const target = this.add('process', cdp, `process ${report.pid}${report.script ? `: ${basename(report.script)}` : ''}`, report.pid);
     await this.arm(target);
+    return target;
   }
 
   // ── what every isolate should have ─────────────────────────────────────────────────────────
