@@ -1,8 +1,9 @@
 // The Node debugging workflow an agent runs through MCP, on a JavaScript fizzbuzz and on the same
 // program in TypeScript (compiled by tsc with a source map, breakpoints set in the .ts), side by
-// side in one run with the floors under it: the program run without a debugger, and a minimal raw
+// side in one run with the floors under it — the program run without a debugger, and a minimal raw
 // Chrome DevTools Protocol client doing the same steps (with the ACK fix, the floor of any CDP
-// debugger on this machine).
+// debugger on this machine) — and with the alternative, @debugmcp/mcp-debugger 0.24.2 (through
+// vscode-js-debug), on the JavaScript program.
 //
 //   launch with a breakpoint → first stop → stack → locals → evaluate → step over → step into →
 //   continue to the next hit → stop
@@ -14,17 +15,20 @@
 // medians of RUNS runs (default 5) after one uncounted warm-up run. Where launch time goes is read
 // from the engine's launch phases (session_diagnostics).
 //
-// Environment: RUNS (default 5), BENCH_CALL_TIMEOUT_MS (default 30000).
+// Environment: RUNS (default 5), BENCH_CALL_TIMEOUT_MS (default 30000), BENCH_NO_COMPARE=1 (skip
+// mcp-debugger), BENCH_CACHE (its install folder), BENCH_POLL_MS (its wait loop, default 5).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { installMcpd, MCPD_VERSION } from './mcpDebugger.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 5));
 const CALL_TIMEOUT_MS = Number(process.env.BENCH_CALL_TIMEOUT_MS ?? 30_000);
+const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 5);
 const RESULTS = join(here, 'results', 'node-workflow.json');
 const JS = join(here, 'fixtures', 'fizzbuzz.js');
 const TS = join(here, 'fixtures', 'fizzbuzz.ts');
@@ -194,6 +198,76 @@ async function debugbridge(client, program, source) {
   }
 }
 
+// ---- mcp-debugger through MCP ----------------------------------------------------------------
+
+/**
+ * The same workflow through mcp-debugger: launch = create_debug_session + set_breakpoint +
+ * start_debugging (+ list_debug_sessions polled until paused); steps and continue poll the same
+ * way when they answer before the stop (it has no blocking wait). Its tools answer JSON text.
+ */
+async function mcpDebugger(McpTestClient, entry, cwd) {
+  const { bp, call } = lines(JS);
+  const client = await McpTestClient.start({ command: process.execPath, args: [entry, 'stdio'], cwd });
+  try {
+    await client.client.listTools();
+    const tool = async (name, args) => {
+      const r = await client.call(name, args, { timeoutMs: CALL_TIMEOUT_MS });
+      let answer = {};
+      try {
+        answer = JSON.parse(r.text);
+      } catch {}
+      check(!r.isError && answer.success !== false, `mcp-debugger ${name}: ${r.text.slice(0, 300)}`);
+      return answer;
+    };
+    const sessionOf = async (id) => (await tool('list_debug_sessions', {})).sessions?.find((s) => s.id === id);
+    const waitPaused = async (id, after) => {
+      const deadline = performance.now() + CALL_TIMEOUT_MS;
+      for (;;) {
+        const s = await sessionOf(id);
+        if (s?.state === 'paused' && s.lastStop && s.lastStop.timestamp !== after) return;
+        check(s && !['stopped', 'terminated', 'exited', 'error'].includes(s.state), `mcp-debugger: the session ended while waiting (${s?.state})`);
+        check(performance.now() < deadline, 'mcp-debugger: no pause in time');
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    };
+    const t = stepTimer();
+    const { sessionId } = await tool('create_debug_session', { language: 'javascript', executablePath: process.execPath });
+    await tool('set_breakpoint', { sessionId, file: JS, line: bp });
+    const started = await tool('start_debugging', { sessionId, scriptPath: JS });
+    if (started.state !== 'paused') await waitPaused(sessionId, undefined);
+    t.lap('launch');
+    const stack = await tool('get_stack_trace', { sessionId });
+    check(stack.stackFrames?.[0]?.line === bp, 'mcp-debugger: stack');
+    t.lap('stack');
+    const locals = await tool('get_local_variables', { sessionId });
+    check(locals.variables?.some((v) => v.name === 'n'), 'mcp-debugger: locals');
+    t.lap('locals');
+    const value = await tool('evaluate_expression', { sessionId, expression: EXPRESSION });
+    check(String(value.result) === '2', 'mcp-debugger: evaluate');
+    t.lap('evaluate');
+    for (const [step, name] of [
+      ['stepOver', 'step_over'],
+      ['stepInto', 'step_into'],
+      ['continue', 'continue_execution'],
+    ]) {
+      const before = (await sessionOf(sessionId))?.lastStop?.timestamp;
+      t.lap('polls'); // reading where it stopped before is not part of the step
+      const r = await tool(name, { sessionId });
+      if (r.state !== 'paused' || r.pending) await waitPaused(sessionId, before);
+      t.lap(step);
+    }
+    const at = await tool('get_stack_trace', { sessionId });
+    check(at.stackFrames?.[0]?.line === bp, 'mcp-debugger: next hit');
+    t.lap('polls');
+    await tool('close_debug_session', { sessionId });
+    t.lap('stop');
+    delete t.steps.polls;
+    return { steps: t.steps };
+  } finally {
+    await client.close();
+  }
+}
+
 // ---- main ------------------------------------------------------------------------------------
 
 const dist = join(root, 'dist');
@@ -207,9 +281,11 @@ const { CdpClient } = await import(pathToFileURL(join(dist, 'engines', 'node', '
 const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '--target', 'ES2022', '--module', 'commonjs', '--strict', '--sourceMap', '--outDir', TS_OUT, TS], { encoding: 'utf8' });
 check(tsc.status === 0, `tsc: ${tsc.stdout}${tsc.stderr}`);
 
+let mcpd = process.env.BENCH_NO_COMPARE === '1' ? { reason: 'BENCH_NO_COMPARE=1' } : installMcpd();
+const mcpdCwd = mkdtempSync(join(tmpdir(), 'dbb-bench-mcpd-'));
 const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
 const stateDir = mkdtempSync(join(tmpdir(), 'dbb-bench-node-'));
-const runs = { nodeStart: [], bare: [], raw: [], first: [], js: [], ts: [] };
+const runs = { nodeStart: [], bare: [], raw: [], first: [], js: [], ts: [], mcpd: [] };
 try {
   for (let i = 0; i <= RUNS; i++) {
     const keep = i > 0;
@@ -226,6 +302,14 @@ try {
     } finally {
       await client.close();
     }
+    if (mcpd.entry) {
+      try {
+        const r = await mcpDebugger(McpTestClient, mcpd.entry, mcpdCwd);
+        if (keep) runs.mcpd.push(r);
+      } catch (error) {
+        mcpd = { reason: `mcp-debugger's workflow failed on run ${i}: ${error.message}` };
+      }
+    }
     if (keep) {
       runs.first.push(first);
       runs.nodeStart.push(nodeStart);
@@ -240,6 +324,7 @@ try {
   process.exit(1);
 } finally {
   rmSync(stateDir, { recursive: true, force: true });
+  rmSync(mcpdCwd, { recursive: true, force: true });
 }
 load.after = loadavg().map((x) => Number(x.toFixed(2)));
 
@@ -251,18 +336,21 @@ const summary = (list) => ({
 const raw = summary(runs.raw);
 const js = summary(runs.js);
 const ts = summary(runs.ts);
+const alt = mcpd.entry && runs.mcpd.length === RUNS ? summary(runs.mcpd) : undefined;
 const bare = median(runs.bare);
 const nodeStart = median(runs.nodeStart);
 const phaseNames = [...new Set(runs.js.flatMap((r) => Object.keys(r.phases)))];
 const phases = (list) => Object.fromEntries(phaseNames.map((k) => [k, median(list.map((r) => r.phases[k]))]));
 
-const W = [26, 10, 12, 16, 16, 8];
+const W = [26, 9, 15, 15, 8, 13, 8];
 const row = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(W[0]) : String(c).padStart(W[i]))).join(' ');
 console.log(`Node workflow through MCP (node ${process.version}), median of ${RUNS} runs, fresh server each run, ms`);
 console.log(`load average before ${load.before.join(' ')}, after ${load.after.join(' ')}; \`node -e 0\` takes ${fmt(nodeStart)} ms here`);
-console.log(row(['step', 'raw CDP', 'debugbridge JS', 'debugbridge TS', 'TS / JS', '']).trimEnd());
-for (const [k, label] of STEPS) console.log(row([label, fmt(raw.steps[k]), fmt(js.steps[k]), fmt(ts.steps[k]), fmt(ts.steps[k] / js.steps[k], 2), '']).trimEnd());
-console.log(row(['total (launch → stop)', fmt(raw.total), fmt(js.total), fmt(ts.total), fmt(ts.total / js.total, 3), '']).trimEnd());
+console.log(row(['step', 'raw CDP', 'debugbridge JS', 'debugbridge TS', 'TS / JS', 'mcp-debugger', 'JS / it']));
+const ratio = (x, y) => (x !== undefined && y ? fmt(x / y, 3) : '—');
+for (const [k, label] of STEPS) console.log(row([label, fmt(raw.steps[k]), fmt(js.steps[k]), fmt(ts.steps[k]), ratio(ts.steps[k], js.steps[k]), fmt(alt?.steps[k]), ratio(js.steps[k], alt?.steps[k])]));
+console.log(row(['total (launch → stop)', fmt(raw.total), fmt(js.total), fmt(ts.total), ratio(ts.total, js.total), fmt(alt?.total), ratio(js.total, alt?.total)]));
+if (!alt) console.log(`no comparison with mcp-debugger ${MCPD_VERSION}: ${mcpd.reason ?? 'it did not complete every run'}`);
 console.log(`\nthe program run without a debugger (spawn → exit): ${fmt(bare)} ms`);
 const first = summary(runs.first);
 console.log(`a fresh server's first session (loads the engine): launch ${fmt(first.steps.launch)} ms, workflow ${fmt(first.total)} ms`);
@@ -298,6 +386,7 @@ writeFileSync(
       debugbridgeFirstSession: first,
       debugbridgeJs: { ...js, launchPhasesMs: phases(runs.js) },
       debugbridgeTs: { ...ts, launchPhasesMs: phases(runs.ts) },
+      mcpDebugger: alt ? { version: MCPD_VERSION, pollMs: POLL_MS, ...alt } : { version: MCPD_VERSION, missing: mcpd.reason ?? 'incomplete runs' },
       targets: targets.map(([name, pass, figure]) => ({ name, pass, figure })),
     },
     null,

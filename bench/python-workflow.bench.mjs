@@ -21,6 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { installMcpd, MCPD_PACKAGE, MCPD_VERSION } from './mcpDebugger.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -28,9 +29,6 @@ const RUNS = Math.max(1, Number(process.env.RUNS ?? 5));
 const PYTHON = process.env.BENCH_PYTHON ?? '/usr/bin/python3';
 const CALL_TIMEOUT_MS = Number(process.env.BENCH_CALL_TIMEOUT_MS ?? 30_000);
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 5);
-const MCPD_VERSION = '0.24.2';
-const MCPD_PACKAGE = '@debugmcp/mcp-debugger';
-const CACHE = process.env.BENCH_CACHE ?? join(here, '.cache', `mcp-debugger-${MCPD_VERSION}`);
 const RESULTS = join(here, 'results', 'python-workflow.json');
 
 const PROGRAM = join(here, 'fixtures', 'fizzbuzz.py');
@@ -409,36 +407,6 @@ async function runOurs(stateDir) {
 
 // ---------------------------------------------------------------------------------------------
 // mcp-debugger
-
-function mcpdEntry() {
-  const pkgDir = join(CACHE, 'node_modules', '@debugmcp', 'mcp-debugger');
-  try {
-    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8'));
-    if (pkg.version !== MCPD_VERSION) return undefined;
-    // bin "mcp-debugger": dist/cli, a shim that imports dist/cli.mjs; run the module directly.
-    const entry = join(pkgDir, 'dist', 'cli.mjs');
-    return existsSync(entry) ? entry : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function installMcpd() {
-  let entry = mcpdEntry();
-  if (entry) return { entry };
-  mkdirSync(CACHE, { recursive: true });
-  if (!existsSync(join(CACHE, 'package.json'))) writeFileSync(join(CACHE, 'package.json'), '{"private": true}\n');
-  console.log(`installing ${MCPD_PACKAGE}@${MCPD_VERSION} into ${CACHE} …`);
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--prefix', CACHE, `${MCPD_PACKAGE}@${MCPD_VERSION}`, '--no-audit', '--no-fund', '--loglevel=error'], {
-    encoding: 'utf8',
-    timeout: 300_000,
-  });
-  entry = mcpdEntry();
-  if (entry) return { entry };
-  const why = r.error ? r.error.message : `npm exited with ${r.status}: ${(r.stderr || r.stdout || '').trim().split('\n').slice(-3).join(' | ')}`;
-  return { reason: `could not install ${MCPD_PACKAGE}@${MCPD_VERSION} (${why})` };
-}
 
 async function runMcpd(entry, cwd) {
   const t = timer();
