@@ -297,8 +297,14 @@ try {
     try {
       await client.client.listTools();
       first = await debugbridge(client, JS, JS);
-      js = await debugbridge(client, JS, JS);
-      ts = await debugbridge(client, TS_COMPILED, TS);
+      // Which of the two goes first alternates: neither always meets the machine in the same state.
+      if (i % 2) {
+        ts = await debugbridge(client, TS_COMPILED, TS);
+        js = await debugbridge(client, JS, JS);
+      } else {
+        js = await debugbridge(client, JS, JS);
+        ts = await debugbridge(client, TS_COMPILED, TS);
+      }
     } finally {
       await client.close();
     }
