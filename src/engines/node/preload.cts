@@ -10,11 +10,7 @@
  *   "before script" pause does not fire for CommonJS, nodejs/node#31138). When the debugger
  *   already asks before the program starts, it pauses once here so that breakpoint is in place.
  */
-import fs = require('node:fs');
-import inspector = require('node:inspector');
 import Module = require('node:module');
-import path = require('node:path');
-import workerThreads = require('node:worker_threads');
 
 /** Where the debugger finds the compile function, and what it sets while it wants modules to pause. */
 const COMPILE_FUNCTION = Symbol.for('debugbridge.compile');
@@ -22,13 +18,16 @@ const LOAD_HOOK = Symbol.for('debugbridge.loadHook');
 const WATCH_SERVER_MS = 1000;
 
 function main(): void {
-  const hub = process.env.DEBUGBRIDGE_HUB;
-  const serverPid = Number(process.env.DEBUGBRIDGE_SERVER_PID);
   const globals = globalThis as Record<symbol, unknown>;
   globals[COMPILE_FUNCTION] = (Module as unknown as { prototype: { _compile: unknown } }).prototype._compile;
-  if (workerThreads.isMainThread && hub) {
-    keepInspectFlagsFromChildren();
-    if (!inspector.url() && alive(serverPid)) reportAndWait(hub, serverPid);
+  const hub = process.env.DEBUGBRIDGE_HUB;
+  const serverPid = Number(process.env.DEBUGBRIDGE_SERVER_PID);
+  if (hub) {
+    // The first process runs with the inspector flags we gave it (it loads nothing more here: with
+    // a debugger attached every module costs); a process it starts has none of them.
+    const inspected = process.execArgv.some((arg) => /^--inspect/.test(arg));
+    if (inspected) keepInspectFlagsFromChildren();
+    else if ((require('node:worker_threads') as typeof import('node:worker_threads')).isMainThread && alive(serverPid)) reportAndWait(hub, serverPid);
   }
   if (globals[LOAD_HOOK]) debugbridgeArmLoadHook();
 }
@@ -44,6 +43,10 @@ function keepInspectFlagsFromChildren(): void {
 }
 
 function reportAndWait(hub: string, serverPid: number): void {
+  const fs = require('node:fs') as typeof import('node:fs');
+  const inspector = require('node:inspector') as typeof import('node:inspector');
+  const path = require('node:path') as typeof import('node:path');
+  if (inspector.url()) return; // started with its own inspector: not ours to attach
   inspector.open(0, '127.0.0.1', false);
   const url = inspector.url();
   if (!url) return;
