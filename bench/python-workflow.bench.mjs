@@ -21,7 +21,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { installMcpd, MCPD_PACKAGE, MCPD_VERSION } from './mcpDebugger.mjs';
+import { installMcpd, MCPD_PACKAGE, MCPD_VERSION } from './lib/mcpDebugger.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const MCPD_VERSION = '0.24.2';
 export const MCPD_PACKAGE = '@debugmcp/mcp-debugger';
-export const MCPD_CACHE = process.env.BENCH_CACHE ?? join(dirname(fileURLToPath(import.meta.url)), '.cache', `mcp-debugger-${MCPD_VERSION}`);
+export const MCPD_CACHE = process.env.BENCH_CACHE ?? join(dirname(fileURLToPath(import.meta.url)), '..', '.cache', `mcp-debugger-${MCPD_VERSION}`);
 
 function mcpdEntry() {
   const pkgDir = join(MCPD_CACHE, 'node_modules', '@debugmcp', 'mcp-debugger');
