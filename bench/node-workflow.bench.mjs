@@ -23,6 +23,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { installMcpd, MCPD_VERSION } from './lib/mcpDebugger.mjs';
+import { WORKFLOW_STEPS } from './lib/workflowSteps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -37,16 +38,7 @@ const TS_COMPILED = join(TS_OUT, 'fizzbuzz.js');
 const EXPRESSION = 'n * 2 + lines.length';
 const TARGETS = { launchOverBareMs: 100, totalMs: 250, tsOverJs: 1.1 };
 
-const STEPS = [
-  ['launch', 'launch + bp → first stop'],
-  ['stack', 'stack'],
-  ['locals', 'locals (top frame)'],
-  ['evaluate', 'evaluate'],
-  ['stepOver', 'step over'],
-  ['stepInto', 'step into'],
-  ['continue', 'continue → next hit'],
-  ['stop', 'stop'],
-];
+const STEPS = WORKFLOW_STEPS;
 const WORKFLOW = STEPS.map(([k]) => k);
 
 const median = (xs) => {

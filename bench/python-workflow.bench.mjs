@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { installMcpd, MCPD_PACKAGE, MCPD_VERSION } from './lib/mcpDebugger.mjs';
+import { WORKFLOW_STEPS } from './lib/workflowSteps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -50,18 +51,7 @@ const TARGETS = {
 // session_launch waits for the first stop itself (waitForStop), mcp-debugger needs
 // create_debug_session + set_breakpoint + start_debugging (which also waits) — its sub-steps are
 // printed below the table.
-const STEPS = [
-  ['cold', 'cold start → tools/list'],
-  ['coldClient', '  (listTools() resolved)'],
-  ['launch', 'launch + bp → first stop'],
-  ['stack', 'stack'],
-  ['locals', 'locals (top frame)'],
-  ['evaluate', 'evaluate'],
-  ['stepOver', 'step over'],
-  ['stepInto', 'step into'],
-  ['continue', 'continue → next hit'],
-  ['stop', 'stop'],
-];
+const STEPS = [['cold', 'cold start → tools/list'], ['coldClient', '  (listTools() resolved)'], ...WORKFLOW_STEPS];
 const WORKFLOW = STEPS.map(([k]) => k).filter((k) => !k.startsWith('cold'));
 
 // ---------------------------------------------------------------------------------------------
