@@ -26,6 +26,8 @@ export const ErrorCodes = [
   'DEBUGGING_DISABLED',
   'ADAPTER_FAILED',
   'DAEMON_UNAVAILABLE',
+  'TEST_NOT_FOUND',
+  'FRAMEWORK_NOT_INSTALLED',
   'INTERNAL',
 ] as const;
 

@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { BreakpointRecord, BreakpointRequest } from './breakpointRegistry.js';
-import type { LogLevel } from './engine.js';
+import type { EngineFactory, LogLevel } from './engine.js';
 import { EngineRegistry } from './engineRegistry.js';
 import { DebugError } from './errors.js';
 import { describeExit } from './eventSummary.js';
@@ -90,9 +90,12 @@ export class SessionManager {
     return full;
   }
 
-  /** Creates a session (not started yet) with its initial breakpoints. */
-  async create(config: SessionConfig, breakpoints: BreakpointRequest[], reuseId?: string, stored?: BreakpointRecord[]): Promise<Session> {
-    const factory = await this.registry.load(config.language);
+  /**
+   * Creates a session (not started yet) with its initial breakpoints. `engineFactory` replaces the
+   * language's own, e.g. a test run's engine that wraps it.
+   */
+  async create(config: SessionConfig, breakpoints: BreakpointRequest[], reuseId?: string, stored?: BreakpointRecord[], engineFactory?: EngineFactory): Promise<Session> {
+    const factory = engineFactory ?? (await this.registry.load(config.language));
     this.requireRoomForOneMore();
     const id = reuseId ?? this.nextId(config.language);
     const session = new Session(id, config, factory, {

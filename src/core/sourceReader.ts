@@ -96,3 +96,12 @@ export function readSourceWindow(file: string, line: number, before: number, aft
     return undefined;
   }
 }
+
+/** Every line of a source file (cached, with the same limits); undefined when it cannot be read. */
+export function readSourceLines(file: string): string[] | undefined {
+  try {
+    return linesOf(file);
+  } catch {
+    return undefined;
+  }
+}

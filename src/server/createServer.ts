@@ -7,12 +7,14 @@ import { registerExecutionTools } from './executionTools.js';
 import { registerInspectionTools } from './inspectionTools.js';
 import { registerProbeTool } from './probeTool.js';
 import { registerSessionTools } from './sessionTools.js';
+import { registerTestTools } from './testTools.js';
 import { codeInvalidParams, codeSdkErrors } from './toolKit.js';
 
 export const INSTRUCTIONS = `debugbridge debugs real programs (Python, Node.js, .NET) the way a person does in an IDE.
 Workflow: session_launch with the program and its breakpoints (they are armed before any code runs; waitForStop: true also returns the first stop) → breakpoint_wait for the next stop → inspect_stack / inspect_variables / inspect_evaluate → execution_step (over/into/out) or execution_continue (which waits for the next stop) → session_stop when done.
 Every stop shows where (function, file:line), why (breakpoint ids, exception), the source around it and the top frame's locals — often enough without more calls.
 For a quick look at one run, debug_probe does launch → collect values at each hit → stop in one call.
+For a failing test, debug_test runs it by name under its framework (pytest, unittest, node:test, vitest, jest, dotnet test) and stops where it fails; test_list gives the test ids.
 sessionId may be left out when one session is active. Lines are 1-based. Errors start with a stable CODE: and say what to do next.
 languages_list tells which runtimes work here.`;
 
@@ -28,6 +30,7 @@ export function createServer(manager: SessionManager, version: string, catalogTo
   registerExecutionTools(server, manager);
   registerInspectionTools(server, manager);
   registerProbeTool(server, manager);
+  registerTestTools(server, manager);
   if (catalogTools) {
     server.server.removeRequestHandler('tools/list');
     server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogTools as never[] }));

@@ -1,0 +1,180 @@
+/**
+ * Test group: test_list (the tests a framework finds, with the ids debug_test takes) and
+ * debug_test (one test under the debugger, stopped where it fails by default).
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { DebugError, toDebugError } from '../core/errors.js';
+import type { Session } from '../core/session.js';
+import type { SessionManager } from '../core/sessionManager.js';
+import { pickDriver } from '../testing/frameworks.js';
+import { describeFailure, finishedRun, prepareTest, runOutput, testNotFound, testRequest, type FinishedRun, type PreparedTest } from '../testing/testRun.js';
+import { FRAMEWORKS } from '../testing/types.js';
+import { breakpointRequests, resolveCwd, startOrExplain } from './launchArgs.js';
+import { renderFailure, renderFinished, renderTestList, renderTestStop } from './renderTest.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionScoped, stopSchema, timeoutInput } from './schemas.js';
+import { breakpointView, stopView } from './structured.js';
+import { defineTool } from './toolKit.js';
+
+const DEFAULT_TEST_TIMEOUT_MS = 120_000;
+const DEFAULT_LIST_LIMIT = 100;
+
+const frameworkInput = z.enum(FRAMEWORKS).optional().describe('pytest, unittest, node:test, vitest, jest or dotnet; found from the path when left out.');
+
+const resultSchema = z.object({
+  status: z.enum(['passed', 'failed', 'no tests', 'error']),
+  counts: z.string().optional(),
+  failureSummary: z.string().optional(),
+  exitCode: z.number().optional(),
+});
+
+const failureSchema = z.object({
+  frameIndex: z.number(),
+  frame: z.object({ name: z.string(), file: z.string().optional(), line: z.number() }),
+  type: z.string().optional(),
+  message: z.string().optional(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  locals: z.array(z.object({ name: z.string(), value: z.string(), type: z.string().optional() })).optional(),
+});
+
+export function registerTestTools(server: McpServer, manager: SessionManager): void {
+  defineTool(
+    server,
+    'test_list',
+    {
+      title: 'List tests',
+      description: 'The tests a framework finds under a path (file, folder or .NET project), with the ids debug_test takes as test (same path). Capped; filter narrows by substring.',
+      input: {
+        path: z.string().min(1).describe('A test file, a folder, or a .NET project / solution.'),
+        framework: frameworkInput,
+        filter: z.string().optional().describe('Only ids containing this (case-insensitive).'),
+        limit: z.number().int().min(1).max(2000).optional().describe(`At most this many ids (default ${DEFAULT_LIST_LIMIT}).`),
+        cwd: z.string().optional().describe('The folder the runner runs from (default: the project\'s root).'),
+      },
+      output: {
+        framework: z.string(),
+        tests: z.array(z.object({ id: z.string(), file: z.string().optional(), line: z.number().optional() })),
+        total: z.number(),
+        truncated: z.boolean(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async (args, ctx) => {
+      const { request, cwdGiven } = testRequest(agentPath(manager, args.path, args.cwd), undefined, args.cwd);
+      const driver = await pickDriver(request, args.framework);
+      if (!cwdGiven) request.cwd = driver.root(request.path);
+      const listing = await driver.list(request, ctx.signal);
+      const needle = args.filter?.toLowerCase();
+      const matching = needle ? listing.tests.filter((t) => t.id.toLowerCase().includes(needle)) : listing.tests;
+      const shown = matching.slice(0, args.limit ?? DEFAULT_LIST_LIMIT);
+      return {
+        text: renderTestList(listing.framework, shown, matching.length, args.filter),
+        data: { framework: listing.framework, tests: shown, total: matching.length, truncated: shown.length < matching.length },
+      };
+    },
+  );
+
+  defineTool(
+    server,
+    'debug_test',
+    {
+      title: 'Debug a test',
+      description:
+        'Runs one test (or a file / project) under the debugger with its framework\'s runner: pytest, unittest, node:test, vitest, jest, dotnet test (xUnit, NUnit, MSTest). ' +
+        'By default (no breakpoints) it stops where the test fails — the failing assertion or the exception — in the test\'s frame, with the message, expected / actual and locals. ' +
+        'The answer is a session: breakpoint_wait, stepping and inspection work; a run that ends answers passed / failed with the runner\'s failure summary.',
+      input: {
+        path: z.string().min(1).describe('The test file, a folder, or a .NET project / solution (relative to cwd).'),
+        test: z.string().optional().describe('Which test: an id from test_list, a test name, or a name pattern (pytest -k, unittest -k, node --test-name-pattern, vitest/jest -t, dotnet --filter).'),
+        framework: frameworkInput,
+        breakpoints: z.array(breakpointInput).optional().describe('Breakpoints in the test or the code under test, armed before it runs.'),
+        stopAtFailure: z.boolean().optional().describe('Stop where the test fails (default: true when no breakpoints are given).'),
+        exceptions: exceptionModeInput,
+        timeoutMs: timeoutInput(DEFAULT_TEST_TIMEOUT_MS),
+        cwd: z.string().optional().describe('The folder the runner runs from (default: the project\'s root: the folder with pyproject.toml / package.json / the .csproj).'),
+      },
+      output: {
+        ...sessionScoped,
+        framework: z.string(),
+        commandLine: z.string(),
+        status: z.enum(['stopped', 'finished', 'timeout']),
+        stop: stopSchema.optional(),
+        failure: failureSchema.optional(),
+        result: resultSchema.optional(),
+        breakpoints: z.array(breakpointViewSchema),
+        outputTail: z.string().optional(),
+      },
+    },
+    async (args, ctx) => {
+      const timeoutMs = args.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+      const deadline = Date.now() + timeoutMs;
+      const prepared = await prepareTest(manager.registry, {
+        path: agentPath(manager, args.path, args.cwd),
+        test: args.test,
+        framework: args.framework,
+        cwd: args.cwd,
+        breakpoints: [],
+        stopAtFailure: args.stopAtFailure ?? !args.breakpoints?.length,
+        exceptions: args.exceptions,
+      });
+      // Breakpoint paths are the agent's: relative to the cwd it gave, else the server's.
+      const breakpoints = breakpointRequests(manager, args, resolveCwd(manager, args.cwd));
+      const session = await manager.create(prepared.config, breakpoints, undefined, undefined, prepared.factory);
+      const head = `${prepared.plan.framework}: ${prepared.plan.commandLine}`;
+      try {
+        await startOrExplain(manager, session, timeoutMs, ctx.signal);
+      } catch (e) {
+        throw await explainRunnerEnd(e, prepared, ctx.signal);
+      }
+      const wait = await session.waitForStop({ timeoutMs: Math.max(0, deadline - Date.now()), signal: ctx.signal, onProgress: ctx.progress });
+      const base = {
+        sessionId: session.id,
+        framework: prepared.plan.framework,
+        commandLine: prepared.plan.commandLine,
+        breakpoints: session.breakpoints.all(false).map(breakpointView),
+      };
+      if (wait.status === 'stopped' && wait.stop) {
+        const failure = prepared.stopAtFailure ? await describeFailure(session, wait.stop, prepared.plan) : undefined;
+        return {
+          text: failure ? renderFailure(session.id, head, failure) : renderTestStop(session.id, head, wait.stop),
+          data: { ...base, state: session.state, status: 'stopped' as const, stop: stopView(wait.stop), failure },
+        };
+      }
+      if (wait.status === 'exited') {
+        const run = await finished(session, prepared, ctx.signal);
+        const outputTail = session.outputTail();
+        return {
+          text: renderFinished(session.id, head, run, outputTail),
+          data: { ...base, state: session.state, status: 'finished' as const, result: { ...run.outcome, exitCode: run.exitCode }, outputTail },
+        };
+      }
+      return {
+        text: `[${session.id}] ${head}\nNo stop and no end within ${timeoutMs} ms; the test is ${session.state}. Call breakpoint_wait to wait on, execution_pause to see where it is, or session_stop.`,
+        data: { ...base, state: session.state, status: 'timeout' as const },
+      };
+    },
+  );
+}
+
+/** The test path, absolute and under the roots the server may read (relative to cwd, else the server's). */
+function agentPath(manager: SessionManager, path: string, cwd: string | undefined): string {
+  return manager.resolveProgram(path, resolveCwd(manager, cwd));
+}
+
+/** The run is over: its result, or the closest names when a named test was not found. */
+async function finished(session: Session, prepared: PreparedTest, signal: AbortSignal): Promise<FinishedRun> {
+  const run = finishedRun(prepared.plan, runOutput(session), session.exitCode);
+  if (run.outcome.status === 'no tests' && prepared.request.test) throw await testNotFound(prepared, signal);
+  return run;
+}
+
+/** A hosted runner that ended before its test process started: no such test, or the runner's own error. */
+async function explainRunnerEnd(e: unknown, prepared: PreparedTest, signal: AbortSignal): Promise<DebugError> {
+  const error = toDebugError(e);
+  const output = error.details?.runnerOutput;
+  if (typeof output !== 'string') return error;
+  const run = finishedRun(prepared.plan, output, error.details?.runnerExitCode as number | undefined);
+  if (run.outcome.status === 'no tests' && prepared.request.test) return testNotFound(prepared, signal);
+  return new DebugError('LAUNCH_FAILED', `${prepared.plan.commandLine} ended before running the test (exit code ${run.exitCode ?? 'unknown'}).\n${run.outcome.failureSummary ?? output.trim().split('\n').slice(-15).join('\n')}`, 'Fix what it says (build errors, configuration), then run again.');
+}

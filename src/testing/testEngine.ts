@@ -1,0 +1,238 @@
+/**
+ * The engine of a test session: the runtime's own engine, wrapped. It starts the runner (as the
+ * debuggee, or beside it with the engine attached to the process that runs the tests), lets the
+ * run go on past exceptions that do not fail the test, and past the pause a runner makes while it
+ * waits for the debugger; a hosted run ends when its runner has printed its results.
+ */
+import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, EngineFactory } from '../core/engine.js';
+import { DebugError } from '../core/errors.js';
+import type {
+  AttachConfig,
+  BreakpointBinding,
+  BreakpointSpec,
+  EvaluateResult,
+  ExceptionBreakpointConfig,
+  ExceptionInfo,
+  FrameInfo,
+  FunctionBreakpointSpec,
+  LaunchConfig,
+  LaunchResult,
+  ScopeInfo,
+  StepKind,
+  ThreadInfo,
+  VariableInfo,
+} from '../core/types.js';
+import { judgeException, type JudgeContext } from './failureJudge.js';
+import { RunnerProcess } from './runnerProcess.js';
+import type { TestPlan } from './types.js';
+
+const JUDGED_FRAMES = 60;
+const RUNNER_TAIL_CHARS = 1500;
+
+export interface TestEngineSpec {
+  plan: TestPlan;
+  /** Let exceptions that do not fail the test pass (the failure stop); off when every exception was asked for. */
+  judge?: JudgeContext;
+}
+
+export function testEngineFactory(inner: EngineFactory, spec: TestEngineSpec): EngineFactory {
+  return { ...inner, create: (context) => new TestEngine(context, inner, spec) };
+}
+
+type Stopped = Extract<EngineEvent, { type: 'stopped' }>;
+
+export class TestEngine implements Engine {
+  private readonly inner: Engine;
+  private runner?: RunnerProcess;
+  /** A stop went to the session and the program has not run on since. */
+  private stopShown = false;
+  private firstStopSeen = false;
+  private pauseAsked = false;
+  private ended = false;
+
+  constructor(
+    private readonly context: EngineContext,
+    factory: EngineFactory,
+    private readonly spec: TestEngineSpec,
+  ) {
+    this.inner = factory.create({ emit: (event) => this.onInner(event), log: context.log });
+  }
+
+  get capabilities() {
+    return this.inner.capabilities;
+  }
+
+  get pid(): number | undefined {
+    return this.inner.pid;
+  }
+
+  async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
+    const run = this.spec.plan.run;
+    if (run.kind === 'launch') {
+      return this.inner.launch({ ...config, program: run.program, args: run.args, cwd: run.cwd, env: { ...run.env, ...config.env }, options: { ...run.options, ...config.options } }, signal);
+    }
+    const runner = RunnerProcess.start({ command: run.command, args: run.args, cwd: run.cwd, env: { ...run.env, ...config.env } }, (category, text) =>
+      this.context.emit({ type: 'output', category, text }),
+    );
+    this.runner = runner;
+    let target;
+    try {
+      target = await runner.waitFor(run.target, signal);
+    } catch (e) {
+      await runner.end();
+      throw e;
+    }
+    if (!target) {
+      const exitCode = await runner.exited;
+      throw new DebugError(
+        'LAUNCH_FAILED',
+        `${this.spec.plan.commandLine} ended (exit code ${exitCode ?? 'unknown'}) before it started the process that runs the tests.`,
+        'Read its output below.',
+        { runnerExitCode: exitCode, runnerOutput: runner.output.slice(-RUNNER_TAIL_CHARS) },
+      );
+    }
+    const attach: AttachConfig = {
+      ...target,
+      breakpoints: config.breakpoints,
+      functionBreakpoints: config.functionBreakpoints,
+      exceptions: config.exceptions,
+      options: { ...run.options, ...config.options },
+    };
+    try {
+      return await this.inner.attach(attach, signal);
+    } catch (e) {
+      await runner.end();
+      throw e;
+    }
+  }
+
+  attach(config: AttachConfig, signal?: AbortSignal): Promise<LaunchResult> {
+    return this.inner.attach(config, signal);
+  }
+
+  // ── events ─────────────────────────────────────────────────────────────────────────────────
+
+  private onInner(event: EngineEvent): void {
+    switch (event.type) {
+      case 'stopped':
+        void this.onStopped(event).catch((e: Error) => {
+          this.context.log('warning', `test run: could not judge a stop (${e.message}); showing it`);
+          this.show(event);
+        });
+        return;
+      case 'continued':
+        if (!this.stopShown) return;
+        this.stopShown = false;
+        break;
+      case 'exited':
+      case 'terminated':
+        if (this.runner) {
+          void this.endWithRunner();
+          return;
+        }
+        break;
+    }
+    this.context.emit(event);
+  }
+
+  private async onStopped(event: Stopped): Promise<void> {
+    const first = !this.firstStopSeen;
+    this.firstStopSeen = true;
+    const asked = this.pauseAsked;
+    this.pauseAsked = false;
+    // `dotnet test`'s host calls Debugger.Break() once attached; vitest's worker breaks on the test file's first line.
+    if (first && this.runner && !asked && !event.hitBreakpointIds?.length && event.reason !== 'exception' && event.reason !== 'breakpoint') {
+      await this.inner.continue(event.threadId);
+      return;
+    }
+    if (event.reason === 'exception' && this.spec.judge) {
+      const { frames } = await this.inner.stackTrace(event.threadId, 0, JUDGED_FRAMES);
+      const verdict = judgeException(frames, this.spec.judge);
+      if (!verdict.failure) {
+        this.context.log('debug', `test run: exception passed on (${verdict.why})`);
+        await this.inner.continue(event.threadId);
+        return;
+      }
+    }
+    this.show(event);
+  }
+
+  private show(event: Stopped): void {
+    this.stopShown = true;
+    this.context.emit(event);
+  }
+
+  /** The test process is gone; the run is over when the runner has printed its results. */
+  private async endWithRunner(): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    const exitCode = await this.runner!.exited;
+    this.context.emit({ type: 'exited', exitCode });
+    this.context.emit({ type: 'terminated' });
+  }
+
+  // ── delegation ─────────────────────────────────────────────────────────────────────────────
+
+  setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.inner.setBreakpoints(file, specs);
+  }
+  setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.inner.setFunctionBreakpoints(specs);
+  }
+  setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void> {
+    return this.inner.setExceptionBreakpoints(config);
+  }
+  continue(threadId?: number): Promise<void> {
+    this.stopShown = false;
+    return this.inner.continue(threadId);
+  }
+  step(threadId: number, kind: StepKind): Promise<void> {
+    this.stopShown = false;
+    return this.inner.step(threadId, kind);
+  }
+  pause(threadId?: number): Promise<void> {
+    this.pauseAsked = true;
+    return this.inner.pause(threadId);
+  }
+  threads(): Promise<ThreadInfo[]> {
+    return this.inner.threads();
+  }
+  stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
+    return this.inner.stackTrace(threadId, startFrame, levels);
+  }
+  scopes(frameId: number): Promise<ScopeInfo[]> {
+    return this.inner.scopes(frameId);
+  }
+  variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
+    return this.inner.variables(ref, start, count);
+  }
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
+    return this.inner.evaluate(expression, frameId, context);
+  }
+  setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
+    return this.inner.setVariable(containerRef, name, value);
+  }
+  exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
+    return this.inner.exceptionInfo(threadId);
+  }
+
+  // ── end ────────────────────────────────────────────────────────────────────────────────────
+
+  async terminate(): Promise<void> {
+    await Promise.allSettled([this.inner.terminate(), this.runner?.end()]);
+  }
+  async detach(): Promise<void> {
+    await this.inner.detach();
+  }
+  async dispose(): Promise<void> {
+    await Promise.allSettled([this.inner.dispose(), this.runner?.end()]);
+  }
+
+  diagnostics(): EngineDiagnostics {
+    const inner = this.inner.diagnostics();
+    return {
+      ...inner,
+      details: { ...inner.details, testRunner: this.spec.plan.commandLine, runnerPid: this.runner?.pid, runnerRunning: this.runner?.running },
+    };
+  }
+}
