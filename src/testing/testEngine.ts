@@ -46,7 +46,8 @@ export class TestEngine implements Engine {
   private runner?: RunnerProcess;
   /** A stop went to the session and the program has not run on since. */
   private stopShown = false;
-  private firstStopSeen = false;
+  /** No stop has gone to the session yet: the run is still starting. */
+  private starting = true;
   private pauseAsked = false;
   private ended = false;
 
@@ -136,12 +137,10 @@ export class TestEngine implements Engine {
   }
 
   private async onStopped(event: Stopped): Promise<void> {
-    const first = !this.firstStopSeen;
-    this.firstStopSeen = true;
     const asked = this.pauseAsked;
     this.pauseAsked = false;
     // `dotnet test`'s host calls Debugger.Break() once attached; vitest's worker breaks on the test file's first line.
-    if (first && this.runner && !asked && !event.hitBreakpointIds?.length && event.reason !== 'exception' && event.reason !== 'breakpoint') {
+    if (this.starting && this.runner && !asked && !event.hitBreakpointIds?.length && event.reason !== 'exception' && event.reason !== 'breakpoint') {
       await this.inner.continue(event.threadId);
       return;
     }
@@ -159,6 +158,7 @@ export class TestEngine implements Engine {
 
   private show(event: Stopped): void {
     this.stopShown = true;
+    this.starting = false;
     this.context.emit(event);
   }
 

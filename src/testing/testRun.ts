@@ -105,7 +105,7 @@ export async function describeFailure(session: Session, stop: Stop, plan: TestPl
   const sameAsStop = frame.file === stop.frame.file && frame.line === stop.frame.line;
   const source = sameAsStop ? stop.source : frame.file ? readSourceWindow(frame.file, frame.line, 2, 2) : undefined;
   const locals = sameAsStop ? stop.locals : await frameLocals(session, frameIndex);
-  const message = stop.exception?.message ?? stop.description;
+  const message = fullMessage(stop);
   return {
     frameIndex,
     frame: { name: frame.name.replace(/ \(Current frame\)$/, ''), file: frame.file, line: frame.line },
@@ -115,6 +115,18 @@ export async function describeFailure(session: Session, stop: Stop, plan: TestPl
     message,
     ...assertionValues(message),
   };
+}
+
+/** Some engines keep the first line of a message; the stack text starts with all of it. */
+function fullMessage(stop: Stop): string | undefined {
+  const { message, stackTrace } = stop.exception ?? {};
+  if (!message) return stop.description;
+  if (message.includes('\n') || !stackTrace) return message;
+  const head = stackTrace.split(/\n\s+at /)[0];
+  const at = head.indexOf(message);
+  if (at < 0) return message;
+  // "AssertionError [ERR_ASSERTION]: Expected …" → from the message on.
+  return head.slice(at).trimEnd() || message;
 }
 
 async function frameLocals(session: Session, frameIndex: number): Promise<ValueSummary[] | undefined> {
