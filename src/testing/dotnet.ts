@@ -163,7 +163,9 @@ export const dotnetDriver: FrameworkDriver = {
     if (usesTestingPlatform(project)) {
       const r = await runCommand(dotnet, ['run', '--project', project, '--', '--list-tests'], { cwd: request.cwd, signal, env, timeoutMs: 240_000 });
       if (r.code !== 0) throw listFailed('dotnet run -- --list-tests', r.stdout + r.stderr);
-      const ids = r.stdout.split('\n').map((l) => l.trim()).filter((l) => /^[\w.+`<>,\[\]]+\.\w+/.test(l) && !/^(Microsoft|MSTest|NUnit|xUnit)\b.*v\d/.test(l));
+      // The platform lists display names, indented, before its discovery summary.
+      const listed = r.stdout.split(/^Test discovery summary/m)[0];
+      const ids = listed.split('\n').filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim());
       return { framework: 'dotnet', tests: ids.map((id) => ({ id })) };
     }
     const r = await runCommand(dotnet, ['test', project, '--list-tests', '--nologo'], { cwd: request.cwd, signal, env, timeoutMs: 240_000 });

@@ -12,7 +12,8 @@ import { caughtAt, type SourceFlavour } from './catchScan.js';
 
 export type Verdict = { failure: true; testFrame: number } | { failure: false; why: string };
 
-const LIBRARY_PATH = /[\\/](node_modules|site-packages|dist-packages)[\\/]|^node:|[\\/]lib[\\/]python3[^\\/]*[\\/]/;
+/** Installed packages, the runtime's own code, and code a build generates (.NET's obj/, e.g. a test platform's entry point). */
+const LIBRARY_PATH = /[\\/](node_modules|site-packages|dist-packages|obj)[\\/]|^node:|[\\/]lib[\\/]python3[^\\/]*[\\/]/;
 
 export interface JudgeContext {
   flavour: SourceFlavour;
