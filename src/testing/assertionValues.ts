@@ -20,7 +20,7 @@ const PATTERNS: { pattern: RegExp; expected: number; actual: number }[] = [
   // chai (vitest): "expected 25 to be 30 // Object.is equality"; "expected [ 1 ] to deeply equal [ 2 ]"
   { pattern: /^expected (.+?) to (?:be|equal|deeply equal|strictly equal|eql|be close to) (.+?)(?: \/\/.*)?$/m, expected: 2, actual: 1 },
   // node:assert strictEqual: "Expected values to be strictly equal:\n\n25 !== 30\n"
-  { pattern: /^Expected values to be (?:strictly |loosely )?(?:deep-)?equal:\n\n(.+?) !==? (.+?)\n?$/m, expected: 2, actual: 1 },
+  { pattern: /Expected values to be (?:strictly |loosely )?(?:deep-)?equal:\n\n(.+?) !==? (.+?)\n?$/m, expected: 2, actual: 1 },
 ];
 
 export function assertionValues(message: string | undefined): AssertionValues | undefined {

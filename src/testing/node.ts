@@ -260,7 +260,8 @@ export const vitestDriver: FrameworkDriver = {
   },
   async list(request, signal) {
     const bin = runnerBin(request.cwd, 'vitest', 'vitest');
-    const r = await runCommand(process.execPath, [bin, 'list', '--json', relative(request.cwd, request.path) || '.'], { cwd: request.cwd, signal, env: { NO_COLOR: '1' } });
+    // `--json` takes an optional file name: last, it prints to stdout.
+    const r = await runCommand(process.execPath, [bin, 'list', relative(request.cwd, request.path) || '.', '--json'], { cwd: request.cwd, signal, env: { NO_COLOR: '1' } });
     const json = r.stdout.slice(r.stdout.indexOf('['));
     let entries: { name: string; file?: string }[];
     try {

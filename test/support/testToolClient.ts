@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
-import { descendants, waitGone } from './processTree.js';
+import { commandLine, descendants, waitGone } from './processTree.js';
 
 export interface DebugTestAnswer {
   sessionId: string;
@@ -37,9 +37,13 @@ export async function startTestClient(): Promise<McpTestClient> {
   return McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-test-tools-')) } });
 }
 
-/** The processes under the server now (a test run's runner, debuggee and test host). */
+/**
+ * The processes under the server now (a test run's runner, debuggee and test host), less the
+ * debugpy adapter the server keeps ready for the next Python launch (idle: no child of its own).
+ */
 export function runningUnder(client: McpTestClient): number[] {
-  return descendants(client.pid!);
+  const all = descendants(client.pid!);
+  return all.filter((pid) => !(commandLine(pid).includes('debugpy.adapter') && descendants(pid).length === 0));
 }
 
 /** Ends every session still active; `during` (the processes a run had) must then all be gone. */
