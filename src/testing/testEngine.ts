@@ -41,8 +41,12 @@ export function testEngineFactory(inner: EngineFactory, spec: TestEngineSpec): E
 
 type Stopped = Extract<EngineEvent, { type: 'stopped' }>;
 
+/** Attaching to a test host whose debugger pipe was not found yet is tried again, this often. */
+const ATTACH_TRIES = 4;
+const ATTACH_RETRY_MS = 300;
+
 export class TestEngine implements Engine {
-  private readonly inner: Engine;
+  private inner: Engine;
   private runner?: RunnerProcess;
   /** A stop went to the session and the program has not run on since. */
   private stopShown = false;
@@ -53,10 +57,14 @@ export class TestEngine implements Engine {
 
   constructor(
     private readonly context: EngineContext,
-    factory: EngineFactory,
+    private readonly factory: EngineFactory,
     private readonly spec: TestEngineSpec,
   ) {
-    this.inner = factory.create({ emit: (event) => this.onInner(event), log: context.log });
+    this.inner = this.createInner();
+  }
+
+  private createInner(): Engine {
+    return this.factory.create({ emit: (event) => this.onInner(event), log: this.context.log });
   }
 
   get capabilities() {
@@ -99,11 +107,20 @@ export class TestEngine implements Engine {
       exceptions: config.exceptions,
       options: { ...run.options, ...config.options },
     };
-    try {
-      return await this.inner.attach(attach, signal);
-    } catch (e) {
-      await runner.end();
-      throw e;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.inner.attach(attach, signal);
+      } catch (e) {
+        // A .NET test host seen before its debugger pipe is (intermittently, on a busy machine): try again.
+        const early = e instanceof DebugError && e.code === 'DEBUGGING_DISABLED' && /does not exist/.test(e.message);
+        if (!early || attempt >= ATTACH_TRIES || !runner.running || signal?.aborted) {
+          await runner.end();
+          throw e;
+        }
+        this.context.log('info', `test run: attach attempt ${attempt} failed (${e.message}); trying again`);
+        await new Promise((resolve) => setTimeout(resolve, ATTACH_RETRY_MS));
+        this.inner = this.createInner();
+      }
     }
   }
 
