@@ -114,7 +114,6 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         test: args.test,
         framework: args.framework,
         cwd: args.cwd,
-        breakpoints: [],
         stopAtFailure: args.stopAtFailure ?? !args.breakpoints?.length,
         exceptions: args.exceptions,
       });

@@ -4,7 +4,6 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import type { BreakpointRequest } from '../core/breakpointRegistry.js';
 import type { EngineRegistry } from '../core/engineRegistry.js';
 import { DebugError } from '../core/errors.js';
 import type { Session, SessionConfig } from '../core/session.js';
@@ -26,8 +25,8 @@ export interface DebugTestInput {
   test?: string;
   framework?: FrameworkName;
   cwd?: string;
-  breakpoints: BreakpointRequest[];
-  stopAtFailure?: boolean;
+  /** Stop where the test fails (debug_test's default when no breakpoints are given). */
+  stopAtFailure: boolean;
   exceptions?: 'none' | 'uncaught' | 'all';
 }
 
@@ -59,7 +58,7 @@ export async function prepareTest(registry: EngineRegistry, input: DebugTestInpu
   const driver = await pickDriver(request, input.framework);
   if (!cwdGiven) request.cwd = driver.root(request.path);
   const plan = await driver.plan(request);
-  const stopAtFailure = input.stopAtFailure ?? input.breakpoints.length === 0;
+  const { stopAtFailure } = input;
   const asked = input.exceptions === 'all' ? ['uncaught', 'all'] : input.exceptions === 'uncaught' ? ['uncaught'] : [];
   const filters = [...new Set([...(stopAtFailure ? plan.failureFilters : []), ...asked])];
   const judge = stopAtFailure && input.exceptions !== 'all' ? { flavour: plan.flavour, runnerFiles: runnerFiles(plan) } : undefined;
