@@ -2,6 +2,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { DebugError } from '../core/errors.js';
 
 export interface CommandResult {
   code: number | undefined;
@@ -65,4 +66,9 @@ export function commandLine(command: string, args: string[]): string {
 export function lastLines(text: string, lines: number, chars: number): string {
   const kept = text.trimEnd().split('\n').slice(-lines).join('\n');
   return kept.length > chars ? `…${kept.slice(-chars)}` : kept;
+}
+
+/** A runner's listing that failed: what it said, and what to do. */
+export function listFailed(what: string, output: string): DebugError {
+  return new DebugError('LAUNCH_FAILED', `${what} failed:\n${lastLines(output, 15, 3000)}`, 'Fix what it says (imports, syntax, build errors), then list again.');
 }

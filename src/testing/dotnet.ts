@@ -9,8 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { findDotnet } from '../engines/dotnet/runtimeEnv.js';
-import { commandLine, findUp, isDirectory, runCommand } from './commands.js';
-import { listFailed } from './python.js';
+import { commandLine, findUp, isDirectory, listFailed, runCommand } from './commands.js';
 import type { FrameworkDriver, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 const PROJECT = /\.(cs|fs|vb)proj$|\.slnx?$/;

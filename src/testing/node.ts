@@ -9,8 +9,7 @@ import { createServer } from 'node:net';
 import { dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { linesOf } from '../core/sourceReader.js';
-import { commandLine, findUp, folderOf, isDirectory, runCommand } from './commands.js';
-import { listFailed } from './python.js';
+import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 const JS_FILE = /\.(c|m)?[jt]sx?$/;

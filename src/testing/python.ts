@@ -3,13 +3,13 @@
  * under debugpy (the engine launches files), with the project folder first on sys.path as `-m` has it.
  * debugpy's "userUnhandled" filter stops where an exception leaves the test's code for the runner's.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
-import { basename, extname, join, relative, sep } from 'node:path';
+import { extname, join, relative, sep } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { findInterpreter } from '../engines/python/interpreter.js';
-import { commandLine, findUp, folderOf, isDirectory, runCommand } from './commands.js';
+import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
 import type { FrameworkDriver, TestListing, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 export const INSTALL_PYTEST = 'apt-get install python3-pytest  (or: python3 -m pip install pytest)';
@@ -215,10 +215,8 @@ export const unittestDriver: FrameworkDriver = {
   },
 };
 
+/** A .py file, or a folder with .py files or a Python project's markers in it. */
 function isPythonPath(path: string): boolean {
-  return extname(path) === '.py' || (isDirectory(path) && !existsSync(join(path, 'package.json')) && !basename(path).endsWith('proj'));
-}
-
-export function listFailed(what: string, output: string): DebugError {
-  return new DebugError('LAUNCH_FAILED', `${what} failed:\n${output.trim().split('\n').slice(-15).join('\n')}`, 'Fix what it says (imports, syntax), then list again.');
+  if (!isDirectory(path)) return extname(path) === '.py';
+  return PROJECT_MARKERS.some((m) => existsSync(join(path, m))) || readdirSync(path).some((f) => f.endsWith('.py'));
 }

@@ -10,6 +10,7 @@ const TOOLS = [
   'session_output', 'session_events', 'session_diagnostics', 'breakpoint_set', 'breakpoint_remove', 'breakpoint_list',
   'breakpoint_exceptions', 'breakpoint_wait', 'execution_continue', 'execution_step', 'execution_pause', 'execution_run_to',
   'inspect_threads', 'inspect_stack', 'inspect_variables', 'inspect_evaluate', 'inspect_set_variable', 'inspect_source', 'debug_probe',
+  'test_list', 'debug_test',
 ];
 
 describe('MCP server surface', () => {
