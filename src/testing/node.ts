@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
-import { linesOf } from '../core/sourceReader.js';
+import { readSourceLines } from '../core/sourceReader.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
 
@@ -19,7 +19,7 @@ function nodeRoot(path: string): string {
 }
 
 function fileText(path: string): string {
-  return isDirectory(path) ? '' : (linesOf(path) ?? []).join('\n');
+  return isDirectory(path) ? '' : (readSourceLines(path) ?? []).join('\n');
 }
 
 interface PackageJson {
@@ -67,7 +67,7 @@ function namePattern(test: string): string {
 
 /** `test('name', …)` / `it(…)` calls in a file: what node:test and jest offer without running. */
 export function scanTestNames(file: string): ListedTest[] {
-  const lines = linesOf(file) ?? [];
+  const lines = readSourceLines(file) ?? [];
   const tests: ListedTest[] = [];
   lines.forEach((text, i) => {
     for (const m of text.matchAll(/\b(?:test|it)(?:\.(?:only|skip|todo|concurrent))?\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)) {
