@@ -29,7 +29,7 @@ import type { DapArguments } from '../../dap/dapProtocol.js';
 import { DapRequestError } from '../../dap/dapRequestError.js';
 import type { DapTransport } from '../../dap/dapTransport.js';
 import { SocketTransport } from '../../dap/socketTransport.js';
-import { REQUEST_TIMEOUT_MS, startAdapter } from './adapterConnection.js';
+import { REQUEST_TIMEOUT_MS, startAdapter, type AdapterConnection } from './adapterConnection.js';
 import type { AdapterProcess } from './adapterProcess.js';
 import { BreakpointIds } from './breakpointIds.js';
 import { capabilitiesFrom, PYTHON_CAPABILITIES } from './capabilities.js';
@@ -37,14 +37,20 @@ import { toEvaluateResult, toExceptionInfo, toFrame, toScope, toVariable } from 
 import { attachArguments, INITIALIZE_ARGUMENTS, launchArguments } from './debugpyArguments.js';
 import { debugpyExceptionFilters } from './exceptionFilters.js';
 import { findInterpreter, type PythonInterpreter } from './interpreter.js';
+import { LaunchSteps } from './launchSteps.js';
 import { injectDebugpy } from './pidInjection.js';
 import { descendantsOf, endProcesses } from './processTree.js';
+import { prepareReadyDebuggee, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee } from './readyDebuggee.js';
+import { removeLaunchSpec, writeLaunchSpec } from './readyLauncher.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
+/** As many frames as the core asks for when it builds a stop. */
+const STOP_STACK_LEVELS = 20;
 
 type StartCommand = 'launch' | 'attach';
+type Guard = <T>(work: Promise<T>) => Promise<T>;
 
 export class PythonEngine implements Engine {
   private client?: DapClient;
@@ -56,6 +62,14 @@ export class PythonEngine implements Engine {
   private debuggeePid?: number;
   private debuggeeIsLocal = false;
   private lastStoppedThreadId?: number;
+  /** The stack fetched to name a stop's breakpoints, handed to the stop's first stackTrace (one round trip less). */
+  private stopStack?: { threadId: number; levels: number; frames: FrameInfo[]; totalFrames?: number };
+  /** Which way the launch started (a ready debuggee or a normal launch), and why. */
+  private startedAs?: { way: 'ready debuggee' | 'normal launch'; note?: string };
+  private steps?: LaunchSteps;
+  private specPath?: string;
+  /** Set when a ready debuggee runs it: debugpy names that process after the ready launcher file. */
+  private program?: string;
   private ending?: Promise<void>;
   /** Events leave in the order they came, even when a stop needs a request to complete. */
   private emitted: Promise<void> = Promise.resolve();
@@ -76,17 +90,58 @@ export class PythonEngine implements Engine {
     if (!existsSync(config.program)) {
       throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a Python file (absolute, or relative to cwd).');
     }
+    const steps = (this.steps = new LaunchSteps());
     const socketTuning = config.options.socketTuning !== false;
     // With a single candidate interpreter its adapter starts now, while discovery probes it.
     if (socketTuning) prepareSpareAdapter(config.options);
     const interpreter = await findInterpreter(config.options);
+    steps.mark('interpreter');
     this.interpreter = interpreter;
     this.mode = 'launch';
-    const adapter = (socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning });
+    const target = readyTargetOf(config, interpreter.executable, socketTuning);
+    const taken = takeReadyDebuggee(target, config);
+    let result: LaunchResult | undefined;
+    if ('debuggee' in taken) result = await this.launchReady(taken.debuggee, config, signal);
+    else this.startedAs = { way: 'normal launch', note: taken.reason };
+    result ??= await this.launchNormal(config, interpreter, socketTuning, signal);
+    // The next launch like this one finds a debuggee ready (prepared now, at low priority).
+    prepareReadyDebuggee(target);
+    return result;
+  }
+
+  /** Hands the program to a ready debuggee; undefined (a normal launch follows) if it never got ready. */
+  private async launchReady(debuggee: ReadyDebuggee, config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult | undefined> {
+    try {
+      await Promise.race([debuggee.ready, rejectOnAbort(signal)]);
+    } catch (e) {
+      void debuggee.discard();
+      if (e instanceof DebugError) throw e;
+      this.startedAs = { way: 'normal launch', note: `the ready debuggee failed: ${(e as Error).message}` };
+      return undefined;
+    }
+    this.steps?.mark('ready');
+    this.startedAs = { way: 'ready debuggee' };
+    this.adapter = debuggee.adapter.process;
+    this.program = config.program;
+    const client = this.connect(debuggee.adapter.client);
+    const processStarted = client.once('process');
+    this.specPath = debuggee.specPath;
+    writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args });
+    const result = await this.starting(client, 'launch', signal, async (guard) => {
+      this.adapterCapabilities = await guard(debuggee.adapter.capabilities);
+      return this.configureAndRun(client, debuggee.launched, config, guard);
+    });
+    await Promise.race([processStarted, delay(2000)]);
+    return { ...result, pid: this.debuggeePid };
+  }
+
+  private async launchNormal(config: LaunchConfig, interpreter: PythonInterpreter, socketTuning: boolean, signal?: AbortSignal): Promise<LaunchResult> {
+    const adapter: AdapterConnection = (socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning });
+    this.steps?.mark('adapter');
     this.adapter = adapter.process;
     const client = this.connect(adapter.client);
     const processStarted = client.once('process');
-    const result = await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter), config, signal);
+    const result = await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config, signal);
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
     return { ...result, pid: this.debuggeePid };
@@ -119,7 +174,7 @@ export class PythonEngine implements Engine {
   }
 
   /** initialize → launch/attach → (initialized) breakpoints, filters → configurationDone → answer. */
-  private async start(
+  private start(
     client: DapClient,
     capabilities: Promise<DebugProtocol.Capabilities | undefined>,
     command: StartCommand,
@@ -127,41 +182,65 @@ export class PythonEngine implements Engine {
     config: LaunchConfig | AttachConfig,
     signal?: AbortSignal,
   ): Promise<LaunchResult> {
+    return this.starting(client, command, signal, async (guard) => {
+      this.adapterCapabilities = await guard(capabilities);
+      this.steps?.mark('initialize');
+      const initialized = client.once('initialized');
+      const started = client.request(command, args, { timeoutMs: 60_000 });
+      started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
+      await guard(Promise.race([initialized, started]));
+      this.steps?.mark('initialized');
+      return this.configureAndRun(client, started, config, guard);
+    });
+  }
+
+  /** Runs a start step by step; each wait also ends when the request is cancelled or debugpy goes away. */
+  private async starting<T>(client: DapClient, command: StartCommand, signal: AbortSignal | undefined, work: (guard: Guard) => Promise<T>): Promise<T> {
     const failure: ErrorCode = command === 'launch' ? 'LAUNCH_FAILED' : 'ATTACH_FAILED';
     const cancelled = rejectOnAbort(signal);
     const lost = new Promise<never>((_, reject) =>
       client.onClose((reason) => reject(new DebugError(failure, `debugpy went away during ${command}${reason ? `: ${reason.message}` : ''}.`, this.stderrHint()))),
     );
-    const guard = <T>(work: Promise<T>) => Promise.race([work, cancelled, lost]);
     try {
-      this.adapterCapabilities = await guard(capabilities);
-      const initialized = client.once('initialized');
-      const started = client.request(command, args, { timeoutMs: 60_000 });
-      started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
-      await guard(Promise.race([initialized, started]));
-      const bindings = await guard(this.configure(config));
-      await guard(client.request('configurationDone', undefined));
-      await guard(started);
-      return { breakpoints: bindings };
+      return await work((step) => Promise.race([step, cancelled, lost]));
     } catch (e) {
       throw requestError(e, failure, this.stderrHint());
     }
   }
 
+  /** Breakpoints, filters and configurationDone go out back to back: debugpy handles them in order, so they are armed before the program runs. */
+  private async configureAndRun(client: DapClient, started: Promise<unknown>, config: LaunchConfig | AttachConfig, guard: Guard): Promise<LaunchResult> {
+    const configured = this.configure(config);
+    const done = client.request('configurationDone', undefined);
+    configured.catch(() => {});
+    done.catch(() => {});
+    const bindings = await guard(configured);
+    this.steps?.mark('configured');
+    await guard(done);
+    this.steps?.mark('configurationDone');
+    await guard(started);
+    this.steps?.mark('launched');
+    return { breakpoints: bindings };
+  }
+
+  /** Every request is sent before the first answer comes. */
   private async configure(config: LaunchConfig | AttachConfig): Promise<BreakpointBinding[]> {
     const byFile = new Map<string, BreakpointSpec[]>();
     for (const spec of config.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
-    const bindings: BreakpointBinding[] = [];
-    for (const [file, specs] of byFile) bindings.push(...(await this.setBreakpoints(file, specs)));
-    if (config.functionBreakpoints.length) bindings.push(...(await this.setFunctionBreakpoints(config.functionBreakpoints)));
-    await this.setExceptionBreakpoints(config.exceptions);
-    return bindings;
+    const bound = [...byFile].map(([file, specs]) => this.setBreakpoints(file, specs));
+    if (config.functionBreakpoints.length) bound.push(this.setFunctionBreakpoints(config.functionBreakpoints));
+    const filters = this.setExceptionBreakpoints(config.exceptions);
+    const [bindings] = await Promise.all([Promise.all(bound), filters]);
+    return bindings.flat();
   }
 
   private connect(client: DapClient): DapClient {
     this.client = client;
     client.on('stopped', (body) => this.enqueue(() => this.stopped(body)));
-    client.on('continued', (body) => this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued }));
+    client.on('continued', (body) => {
+      this.stopStack = undefined;
+      this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued });
+    });
     client.on('output', (body) => this.output(body));
     client.on('breakpoint', (body) => {
       const binding = this.breakpointIds.changed(body.breakpoint);
@@ -172,7 +251,7 @@ export class PythonEngine implements Engine {
     client.on('process', (body) => {
       this.debuggeePid = body.systemProcessId;
       this.debuggeeIsLocal = body.isLocalProcess ?? this.mode === 'launch';
-      this.emit({ type: 'process', pid: body.systemProcessId, name: body.name });
+      this.emit({ type: 'process', pid: body.systemProcessId, name: this.program ?? body.name });
     });
     client.on('exited', (body) => this.emit({ type: 'exited', exitCode: body.exitCode }));
     client.on('terminated', () => {
@@ -199,6 +278,8 @@ export class PythonEngine implements Engine {
   private async stopped(body: DebugProtocol.StoppedEvent['body']): Promise<void> {
     const threadId = body.threadId ?? this.lastStoppedThreadId ?? 1;
     this.lastStoppedThreadId = threadId;
+    this.steps?.mark('stopped');
+    this.stopStack = undefined;
     let hitBreakpointIds = body.hitBreakpointIds?.length ? this.breakpointIds.sessionIdsOf(body.hitBreakpointIds) : undefined;
     if (!hitBreakpointIds && /breakpoint/.test(body.reason)) hitBreakpointIds = await this.breakpointsAtTopFrame(threadId);
     const exception = body.reason === 'exception' ? await this.exceptionInfo(threadId).catch(() => undefined) : undefined;
@@ -218,10 +299,15 @@ export class PythonEngine implements Engine {
     });
   }
 
-  /** debugpy does not say which breakpoint it stopped at: match the top frame against the bindings. */
+  /**
+   * debugpy does not say which breakpoint it stopped at: match the top frame against the bindings.
+   * The frames are kept for the stop's own stack, which is asked for next.
+   */
   private async breakpointsAtTopFrame(threadId: number): Promise<number[]> {
-    const { frames } = await this.stackTrace(threadId, 0, 1).catch(() => ({ frames: [] as FrameInfo[] }));
-    const top = frames[0];
+    const levels = STOP_STACK_LEVELS;
+    const stack = await this.stackTrace(threadId, 0, levels).catch(() => ({ frames: [] as FrameInfo[], totalFrames: undefined }));
+    this.stopStack = { threadId, levels, ...stack };
+    const top = stack.frames[0];
     return top ? this.breakpointIds.sessionIdsAt(top.file, top.line, top.name) : [];
   }
 
@@ -270,10 +356,12 @@ export class PythonEngine implements Engine {
   // ── execution ──────────────────────────────────────────────────────────────────────────────
 
   async continue(threadId?: number): Promise<void> {
+    this.stopStack = undefined;
     await this.call('continue', { threadId: threadId ?? (await this.someThreadId()) });
   }
 
   async step(threadId: number, kind: StepKind): Promise<void> {
+    this.stopStack = undefined;
     await this.call(STEP_COMMANDS[kind], { threadId });
   }
 
@@ -296,6 +384,9 @@ export class PythonEngine implements Engine {
   }
 
   async stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
+    const kept = this.stopStack;
+    this.stopStack = undefined;
+    if (kept && kept.threadId === threadId && startFrame === 0 && levels <= kept.levels) return { frames: kept.frames.slice(0, levels), totalFrames: kept.totalFrames };
     const body = await this.call('stackTrace', { threadId, startFrame, levels }, 'THREAD_NOT_FOUND');
     return { frames: body.stackFrames.map(toFrame), totalFrames: body.totalFrames };
   }
@@ -370,6 +461,8 @@ export class PythonEngine implements Engine {
       await client.request('disconnect', { terminateDebuggee: terminating, restart: false }, { timeoutMs: 3000 }).catch(() => undefined);
     }
     client.close();
+    // A ready debuggee that died before it read its spec leaves the file.
+    if (this.specPath) removeLaunchSpec(this.specPath);
     // The adapter and the launcher end by themselves now; the caller waits for the debuggee only.
     void this.adapter?.end({ withDescendants: terminating }).catch((e: unknown) => this.context.log('warning', `python adapter end: ${(e as Error).message}`));
     await endProcesses(program);
@@ -387,6 +480,9 @@ export class PythonEngine implements Engine {
         python: this.interpreter?.pythonVersion,
         debugpy: this.interpreter?.debugpyVersion,
         adapterPid: this.adapter?.pid,
+        start: this.startedAs?.way,
+        startNote: this.startedAs?.note,
+        launchSteps: this.steps?.marks,
       },
     };
   }

@@ -1,0 +1,166 @@
+/**
+ * A ready debuggee: one Python process prepared ahead of a launch. debugpy's adapter, launcher
+ * and debuggee are started as for any launch (with readyLauncher.ts's file as the program) and
+ * left waiting for configurationDone, so Python is up, debugpy and pydevd are imported and
+ * connected (pydevd's import and its fixed 0.1 s sleep on connect are behind us). A launch with
+ * the same interpreter, working folder and environment takes it, arms its breakpoints, names
+ * the program and lets it run: the process becomes that program.
+ *
+ * One waits at a time, at low priority where the priority can be given back; it is prepared when
+ * the server detects Python and after each launch (for the next launch of the same kind), never
+ * holds our process open and ends with it (its adapter ends when our end of its stdin closes).
+ * DEBUGBRIDGE_READY_DEBUGGEE=0 turns it off.
+ */
+import type { LaunchConfig } from '../../core/types.js';
+import { startAdapter, type AdapterConnection } from './adapterConnection.js';
+import { launchArguments } from './debugpyArguments.js';
+import { lowerPriority, restorePriority } from './processPriority.js';
+import { newSpecPath, readyLauncherFile, removeLaunchSpec } from './readyLauncher.js';
+
+/** What must be the same for a program to tell no difference from a normal launch. */
+export interface ReadyTarget {
+  executable: string;
+  cwd: string;
+  /** The launch's own variables (the rest is our process's environment, which the adapter inherits). */
+  env: Record<string, string>;
+  justMyCode: boolean;
+  socketTuning: boolean;
+}
+
+/** Longer than any healthy preparation (about half a second): past this it is given up. */
+const PREPARE_LIMIT_MS = 30_000;
+
+export function readyTargetOf(config: LaunchConfig, executable: string, socketTuning: boolean): ReadyTarget {
+  return { executable, cwd: config.cwd, env: config.env, justMyCode: config.options.justMyCode !== false, socketTuning };
+}
+
+export function readyDebuggeesOff(): boolean {
+  return process.env.DEBUGBRIDGE_READY_DEBUGGEE === '0';
+}
+
+export class ReadyDebuggee {
+  readonly adapter: AdapterConnection;
+  readonly specPath = newSpecPath();
+  /** The launch request, answered once configurationDone lets the program run. */
+  readonly launched: Promise<unknown>;
+  /** Resolves when debugpy waits for configurationDone; rejects when it cannot get there. */
+  readonly ready: Promise<void>;
+  private state: 'preparing' | 'ready' | 'failed' | 'taken' = 'preparing';
+
+  constructor(
+    readonly target: ReadyTarget,
+    readonly key: string,
+  ) {
+    this.adapter = startAdapter(target.executable, { socketTuning: target.socketTuning });
+    this.adapter.process.holdEventLoop(false);
+    lowerPriority(this.adapter.process.pid);
+    // debugpy holds the debuggee's `process` and `output` events back until the launch is answered,
+    // that is until the launch that takes it is listening.
+    const client = this.adapter.client;
+    const initialized = client.once('initialized');
+    const args = launchArguments(
+      { program: readyLauncherFile(), args: [this.specPath], cwd: target.cwd, env: target.env, stopOnEntry: false, options: { justMyCode: target.justMyCode } },
+      target.executable,
+    );
+    this.launched = this.adapter.capabilities.then(() => client.request('launch', args, { timeoutMs: Infinity }));
+    this.launched.catch(() => {});
+    const failed = new Promise<never>((_, reject) => {
+      client.onClose((reason) => reject(new Error(`its debugpy adapter ended${reason ? `: ${reason.message}` : ''}`)));
+      this.launched.then(() => reject(new Error('debugpy started it without waiting')), reject);
+      setTimeout(() => reject(new Error(`not ready within ${PREPARE_LIMIT_MS} ms`)), PREPARE_LIMIT_MS).unref();
+    });
+    this.ready = Promise.race([initialized, failed]);
+    this.ready.then(
+      () => {
+        if (this.state === 'preparing') this.state = 'ready';
+      },
+      () => {
+        if (this.state !== 'taken') void this.discard();
+      },
+    );
+  }
+
+  get usable(): boolean {
+    return this.state === 'preparing' || this.state === 'ready';
+  }
+
+  get waiting(): 'preparing' | 'ready' | undefined {
+    return this.state === 'preparing' || this.state === 'ready' ? this.state : undefined;
+  }
+
+  /** Claims it for a launch: from now on it runs at our priority and belongs to the caller. */
+  take(): void {
+    const preparing = this.state === 'preparing';
+    this.state = 'taken';
+    this.adapter.process.holdEventLoop(true);
+    this.giveBackPriority();
+    // A process started while we walked the tree may have been missed: once all are up, again.
+    if (preparing) this.ready.then(() => this.giveBackPriority(), () => {});
+  }
+
+  private giveBackPriority(): void {
+    const adapterPid = this.adapter.process.pid;
+    if (adapterPid) restorePriority([adapterPid, ...this.adapter.process.descendants()]);
+  }
+
+  /** Ends it with everything it started (closing its adapter's stdin ends the debug session). */
+  async discard(): Promise<void> {
+    if (this.state !== 'taken') this.state = 'failed';
+    if (idle === this) idle = undefined;
+    removeLaunchSpec(this.specPath);
+    await this.adapter.process.end({ withDescendants: true }).catch(() => undefined);
+  }
+}
+
+let idle: ReadyDebuggee | undefined;
+
+/** Prepares a ready debuggee for this target, in place of one waiting for another target. */
+export function prepareReadyDebuggee(target: ReadyTarget): void {
+  if (readyDebuggeesOff()) return;
+  const key = keyOf(target);
+  if (idle?.usable && idle.key === key) return;
+  void idle?.discard();
+  idle = new ReadyDebuggee(target, key);
+}
+
+/**
+ * The ready debuggee for this launch, now the caller's; else why the launch starts normally.
+ * It may still be preparing: the caller waits for `ready`.
+ */
+export function takeReadyDebuggee(target: ReadyTarget, launch: Pick<LaunchConfig, 'program' | 'stopOnEntry'>): { debuggee: ReadyDebuggee } | { reason: string } {
+  if (readyDebuggeesOff()) return { reason: 'ready debuggees are off (DEBUGBRIDGE_READY_DEBUGGEE=0)' };
+  if (launch.stopOnEntry) return { reason: 'stopOnEntry launches start normally' };
+  if (!/\.pyw?$/i.test(launch.program)) return { reason: 'only .py files start from a ready debuggee' };
+  const candidate = idle;
+  if (!candidate?.usable) return { reason: 'no ready debuggee was waiting' };
+  if (candidate.key !== keyOf(target)) return { reason: `the ready debuggee waits with ${differences(candidate.target, target)}` };
+  idle = undefined;
+  candidate.take();
+  return { debuggee: candidate };
+}
+
+/** The waiting ready debuggee's state, for tests and diagnostics. */
+export function readyDebuggeeState(): { state: 'preparing' | 'ready'; adapterPid?: number; target: ReadyTarget } | undefined {
+  const state = idle?.waiting;
+  return state && idle ? { state, adapterPid: idle.adapter.process.pid, target: idle.target } : undefined;
+}
+
+function keyOf(target: ReadyTarget): string {
+  // Our own environment too: the adapter (and so the program) inherits it as it was when started.
+  return JSON.stringify([target.executable, target.cwd, sorted(target.env), target.justMyCode, target.socketTuning, sorted(process.env)]);
+}
+
+function sorted(env: Record<string, string | undefined>): [string, string | undefined][] {
+  return Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function differences(waiting: ReadyTarget, wanted: ReadyTarget): string {
+  const found = [
+    waiting.executable !== wanted.executable && `interpreter ${waiting.executable}`,
+    waiting.cwd !== wanted.cwd && `working folder ${waiting.cwd}`,
+    JSON.stringify(sorted(waiting.env)) !== JSON.stringify(sorted(wanted.env)) && 'other environment variables',
+    waiting.justMyCode !== wanted.justMyCode && `justMyCode ${waiting.justMyCode}`,
+    waiting.socketTuning !== wanted.socketTuning && `socketTuning ${waiting.socketTuning}`,
+  ].filter(Boolean);
+  return found.length ? found.join(', ') : "the server's environment as it was when it was prepared";
+}
