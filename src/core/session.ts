@@ -57,7 +57,9 @@ export class Session {
   private runNumber = 0;
   private readonly frames = new FrameCache(() => this.engine);
   private readonly changeListeners = new Set<() => void>();
+  /** ms from the start of the run: the launch answered, the first stop came, its details were read. */
   private launchTimings: Record<string, number> = {};
+  private runStartedAt = 0;
 
   constructor(
     readonly id: string,
@@ -114,7 +116,8 @@ export class Session {
     this.currentStop = undefined;
     this.exitCodeValue = undefined;
     this.errorText = undefined;
-    const t0 = performance.now();
+    const t0 = (this.runStartedAt = performance.now());
+    this.launchTimings = {};
     const engine = this.factory.create({
       emit: (event) => {
         if (run === this.runNumber) this.onEngineEvent(event);
@@ -150,7 +153,7 @@ export class Session {
           : new DebugError('TIMEOUT', `The program did not start within ${timeoutMs} ms.`, 'Check session_diagnostics and session_output, or raise timeoutMs.'),
       );
       for (const binding of result.breakpoints) this.breakpoints.applyBinding(binding);
-      this.launchTimings = { startMs: Math.round(performance.now() - t0) };
+      this.launchTimings.startMs = Math.round(performance.now() - t0);
       if (this.stateName === 'initializing') this.setState('running');
       this.record({ type: 'started', summary: `${this.config.attach ? 'Attached to' : 'Launched'} ${this.config.program}${engine.pid ? ` (pid ${engine.pid})` : ''}` });
     } catch (e) {
@@ -409,6 +412,7 @@ export class Session {
   private onStopped(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
     if (!this.active) return;
     const seq = ++this.stopSeq;
+    if (seq === 1) this.launchTimings.firstStopMs = Math.round(performance.now() - this.runStartedAt);
     this.frames.clear();
     this.setState('stopped');
     const event = withoutOneShotHits(stopped, this.breakpoints);
@@ -419,6 +423,7 @@ export class Session {
         this.currentStop = stop;
         this.frames.seed(stop.threadId, frames);
         this.builtStopSeq = seq;
+        if (seq === 1) this.launchTimings.firstStopBuiltMs = Math.round(performance.now() - this.runStartedAt);
         const where = `${stop.frame.name} (${stop.frame.file ?? '?'}:${stop.frame.line})`;
         this.record({ type: 'stopped', summary: `Stopped (${stop.reason}) in ${where}, thread ${stop.threadId}`, data: { reason: stop.reason, threadId: stop.threadId, hitBreakpointIds: stop.hitBreakpointIds } });
         this.hooks.notify(this, 'info', `Session ${this.id} stopped (${stop.reason}) in ${where}.`);
