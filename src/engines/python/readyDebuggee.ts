@@ -74,18 +74,21 @@ export class ReadyDebuggee {
       () => {
         if (this.state === 'preparing') this.state = 'ready';
       },
-      () => {
-        if (this.state !== 'taken') void this.discard();
+      (e: Error) => {
+        if (this.state === 'taken') return;
+        if (idle === this) unprepared = e.message;
+        void this.discard();
       },
     );
   }
 
+  /** Waiting for a launch, and its adapter still there (it may die while it waits). */
   get usable(): boolean {
-    return this.state === 'preparing' || this.state === 'ready';
+    return (this.state === 'preparing' || this.state === 'ready') && !this.adapter.client.closed && this.adapter.process.running;
   }
 
   get waiting(): 'preparing' | 'ready' | undefined {
-    return this.state === 'preparing' || this.state === 'ready' ? this.state : undefined;
+    return this.usable ? (this.state as 'preparing' | 'ready') : undefined;
   }
 
   /** Claims it for a launch: from now on it runs at our priority and belongs to the caller. */
@@ -113,14 +116,22 @@ export class ReadyDebuggee {
 }
 
 let idle: ReadyDebuggee | undefined;
+/** Why the last preparation failed (a launch that finds none says so). */
+let unprepared: string | undefined;
 
-/** Prepares a ready debuggee for this target, in place of one waiting for another target. */
+/** Prepares a ready debuggee for this target, in place of one waiting for another target. Never throws. */
 export function prepareReadyDebuggee(target: ReadyTarget): void {
   if (readyDebuggeesOff()) return;
   const key = keyOf(target);
   if (idle?.usable && idle.key === key) return;
   void idle?.discard();
-  idle = new ReadyDebuggee(target, key);
+  try {
+    idle = new ReadyDebuggee(target, key);
+    unprepared = undefined;
+  } catch (e) {
+    idle = undefined;
+    unprepared = (e as Error).message;
+  }
 }
 
 /**
@@ -132,7 +143,7 @@ export function takeReadyDebuggee(target: ReadyTarget, launch: Pick<LaunchConfig
   if (launch.stopOnEntry) return { reason: 'stopOnEntry launches start normally' };
   if (!/\.pyw?$/i.test(launch.program)) return { reason: 'only .py files start from a ready debuggee' };
   const candidate = idle;
-  if (!candidate?.usable) return { reason: 'no ready debuggee was waiting' };
+  if (!candidate?.usable) return { reason: `no ready debuggee was waiting${unprepared ? ` (the last one could not be prepared: ${unprepared})` : ''}` };
   if (candidate.key !== keyOf(target)) return { reason: `the ready debuggee waits with ${differences(candidate.target, target)}` };
   idle = undefined;
   candidate.take();

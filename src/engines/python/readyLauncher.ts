@@ -13,7 +13,7 @@
  * Kept as a string and written at run time so the compiled package needs no extra asset.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -70,11 +70,13 @@ export interface LaunchSpec {
   args: string[];
 }
 
-/** The launcher file, written once per process. Its name must end in `debugpy_launcher.py`. */
+/** The launcher file, written again whenever it is missing. Its name must end in `debugpy_launcher.py`. */
 export function readyLauncherFile(): string {
   if (!launcherFile) {
     const hash = createHash('sha256').update(READY_LAUNCHER).digest('hex').slice(0, 12);
     launcherFile = join(privateFolder(), `ready_${hash}_debugpy_launcher.py`);
+  }
+  if (!existsSync(launcherFile)) {
     const partial = `${launcherFile}.${process.pid}.tmp`;
     writeFileSync(partial, READY_LAUNCHER, { mode: 0o600 });
     renameSync(partial, launcherFile);
@@ -97,11 +99,12 @@ export function removeLaunchSpec(path: string): void {
 
 /**
  * One folder per user, shared by every server of that user, so that a server that is killed
- * leaves nothing behind (the launcher is rewritten in place, specs are deleted when read).
- * Anything unexpected about it (not ours, open to others, a link) means a folder of our own.
+ * leaves nothing behind (the launcher is rewritten in place, specs are deleted when read); made
+ * again if something removed it. Anything unexpected about it (not ours, open to others, a
+ * link) means a folder of our own instead, removed when we exit.
  */
 function privateFolder(): string {
-  if (folder) return folder;
+  if (folder && existsSync(folder)) return folder;
   const uid = process.getuid?.();
   if (uid !== undefined) {
     const shared = join(tmpdir(), `debugbridge-${uid}`);
