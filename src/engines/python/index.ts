@@ -3,7 +3,7 @@ import type { Availability } from '../../core/types.js';
 import { PYTHON_CAPABILITIES } from './capabilities.js';
 import { findInterpreter, INSTALL_DEBUGPY } from './interpreter.js';
 import { PythonEngine } from './pythonEngine.js';
-import { prepareReadyDebuggee } from './readyDebuggee.js';
+import { prepareFirstReadyDebuggee } from './readyDebuggee.js';
 import { prepareSpareAdapter } from './spareAdapter.js';
 
 export const engine: EngineFactory = {
@@ -18,7 +18,7 @@ export const engine: EngineFactory = {
       const interpreter = await findInterpreter(options);
       prepareSpareAdapter(options ?? {}, interpreter.executable);
       // A launch with the server's working folder and no extra variables starts from it.
-      prepareReadyDebuggee({ executable: interpreter.executable, cwd: process.cwd(), env: {}, justMyCode: true, socketTuning: true });
+      prepareFirstReadyDebuggee({ executable: interpreter.executable, cwd: process.cwd(), env: {}, justMyCode: true, socketTuning: true });
       return {
         available: true,
         version: `Python ${interpreter.pythonVersion}, debugpy ${interpreter.debugpyVersion}`,

@@ -40,7 +40,7 @@ import { findInterpreter, type PythonInterpreter } from './interpreter.js';
 import { LaunchSteps } from './launchSteps.js';
 import { injectDebugpy } from './pidInjection.js';
 import { descendantsOf, endProcesses } from './processTree.js';
-import { prepareReadyDebuggee, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee } from './readyDebuggee.js';
+import { prepareNextReadyDebuggee, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee } from './readyDebuggee.js';
 import { removeLaunchSpec, writeLaunchSpec } from './readyLauncher.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
@@ -105,7 +105,7 @@ export class PythonEngine implements Engine {
     else this.startedAs = { way: 'normal launch', note: taken.reason };
     result ??= await this.launchNormal(config, interpreter, socketTuning, signal);
     // The next launch like this one finds a debuggee ready (prepared now, at low priority).
-    prepareReadyDebuggee(target);
+    prepareNextReadyDebuggee(target);
     return result;
   }
 

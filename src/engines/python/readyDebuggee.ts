@@ -6,9 +6,10 @@
  * the same interpreter, working folder and environment takes it, arms its breakpoints, names
  * the program and lets it run: the process becomes that program.
  *
- * One waits at a time, at low priority where the priority can be given back; it is prepared when
- * the server detects Python and after each launch (for the next launch of the same kind), never
- * holds our process open and ends with it (its adapter ends when our end of its stdin closes).
+ * One waits at a time. The first is prepared when the server finds Python; the next after each
+ * launch, for the next launch like it, at low priority where the priority can be given back (a
+ * program must not keep a priority it did not ask for). It never holds our process open and ends
+ * with it (its adapter ends when our end of its stdin closes).
  * DEBUGBRIDGE_READY_DEBUGGEE=0 turns it off.
  */
 import type { LaunchConfig } from '../../core/types.js';
@@ -50,10 +51,11 @@ export class ReadyDebuggee {
   constructor(
     readonly target: ReadyTarget,
     readonly key: string,
+    lowPriority: boolean,
   ) {
     this.adapter = startAdapter(target.executable, { socketTuning: target.socketTuning });
     this.adapter.process.holdEventLoop(false);
-    lowerPriority(this.adapter.process.pid);
+    if (lowPriority) lowerPriority(this.adapter.process.pid);
     // debugpy holds the debuggee's `process` and `output` events back until the launch is answered,
     // that is until the launch that takes it is listening.
     const client = this.adapter.client;
@@ -119,14 +121,28 @@ let idle: ReadyDebuggee | undefined;
 /** Why the last preparation failed (a launch that finds none says so). */
 let unprepared: string | undefined;
 
-/** Prepares a ready debuggee for this target, in place of one waiting for another target. Never throws. */
-export function prepareReadyDebuggee(target: ReadyTarget): void {
-  if (readyDebuggeesOff()) return;
+/**
+ * The first ready debuggee, when the server finds Python: nothing of the user's runs yet, so at
+ * normal priority; not in place of one already waiting. Never throws.
+ */
+export function prepareFirstReadyDebuggee(target: ReadyTarget): void {
+  if (!idle?.usable) prepare(target, false);
+}
+
+/**
+ * The next one after a launch, for the next launch like it, at low priority (the launched program
+ * runs meanwhile), in place of one waiting for another target. Never throws.
+ */
+export function prepareNextReadyDebuggee(target: ReadyTarget): void {
   const key = keyOf(target);
-  if (idle?.usable && idle.key === key) return;
+  if (!(idle?.usable && idle.key === key)) prepare(target, true);
+}
+
+function prepare(target: ReadyTarget, lowPriority: boolean): void {
+  if (readyDebuggeesOff()) return;
   void idle?.discard();
   try {
-    idle = new ReadyDebuggee(target, key);
+    idle = new ReadyDebuggee(target, keyOf(target), lowPriority);
     unprepared = undefined;
   } catch (e) {
     idle = undefined;
