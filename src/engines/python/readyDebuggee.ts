@@ -47,6 +47,7 @@ export class ReadyDebuggee {
   /** Resolves when debugpy waits for configurationDone; rejects when it cannot get there. */
   readonly ready: Promise<void>;
   private state: 'preparing' | 'ready' | 'failed' | 'taken' = 'preparing';
+  private readonly lowered: boolean;
 
   constructor(
     readonly target: ReadyTarget,
@@ -55,7 +56,7 @@ export class ReadyDebuggee {
   ) {
     this.adapter = startAdapter(target.executable, { socketTuning: target.socketTuning });
     this.adapter.process.holdEventLoop(false);
-    if (lowPriority) lowerPriority(this.adapter.process.pid);
+    this.lowered = lowPriority && lowerPriority(this.adapter.process.pid);
     // debugpy holds the debuggee's `process` and `output` events back until the launch is answered,
     // that is until the launch that takes it is listening.
     const client = this.adapter.client;
@@ -98,6 +99,7 @@ export class ReadyDebuggee {
     const preparing = this.state === 'preparing';
     this.state = 'taken';
     this.adapter.process.holdEventLoop(true);
+    if (!this.lowered) return;
     this.giveBackPriority();
     // A process started while we walked the tree may have been missed: once all are up, again.
     if (preparing) this.ready.then(() => this.giveBackPriority(), () => {});
