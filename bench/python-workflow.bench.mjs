@@ -733,6 +733,13 @@ if (floor) {
 } else {
   console.log(`\nno raw DAP floor: ${rawFailure?.message}`);
 }
+// Under heavy load the first ready debuggee may still be preparing when the launch comes (the launch
+// then waits for the rest of its preparation): say how often it was already waiting.
+const waitingAtLaunch = ours.filter((r) => (r.launchSteps?.ready ?? Infinity) < 5);
+console.log(
+  `the ready debuggee was already waiting when the launch came in ${waitingAtLaunch.length} of ${ours.length} runs` +
+    (waitingAtLaunch.length ? ` (launch → first stop median over those: ${fmt(median(waitingAtLaunch.map((r) => r.steps.launch)))} ms)` : ''),
+);
 const prevLaunch = previous?.debugbridge?.steps?.launch;
 if (prevLaunch !== undefined) console.log(`previous run of this benchmark (${previous.date}): debugbridge launch → first stop ${fmt(prevLaunch)} ms`);
 for (const [name, s] of [['debugbridge', a], ['ready off', off]]) {
@@ -821,6 +828,7 @@ writeFileSync(
       fixture: 'bench/fixtures/fizzbuzz.py',
       debugbridge: a,
       debugbridgeReadyOff: off,
+      readyWaitingAtLaunch: { runs: waitingAtLaunch.length, launchMedian: median(waitingAtLaunch.map((r) => r.steps.launch)) ?? null },
       rawDap: floor ?? { missing: rawFailure?.message },
       mcpDebugger: b ? { version: MCPD_VERSION, pollMs: POLL_MS, ...b, launchSubSteps: Object.fromEntries(Object.keys(theirs[0].sub).map((k) => [k, median(theirs.map((r) => r.sub[k]))])) } : { version: MCPD_VERSION, missing: mcpd.reason },
       ratios: b
