@@ -1,8 +1,9 @@
 // Launch after launch of a program that ends at once, with a breakpoint on its only line, back
 // to back through one MCP server: every launch must stop there (LAUNCHES of LAUNCHES, default
-// 100), with a ready debuggee as the server starts by default, then (LAUNCHES_OFF, default 20)
-// with ready debuggees off for comparison. Back to back is the hardest case for a ready debuggee:
-// the next one is still being prepared when the next launch comes, and that launch waits for it.
+// 100), with a ready debuggee as the server starts by default, and (LAUNCHES_OFF, default 20)
+// through a second server with ready debuggees off, for comparison. Back to back is the hardest
+// case for a ready debuggee: the next one is still being prepared (at low priority) when the next
+// launch comes, and that launch waits for the rest of it, pydevd's 0.1 s sleep on connect included.
 // Reports hits, and launch → first stop (session_launch with waitForStop) per way of starting.
 //
 // Environment: LAUNCHES (100), LAUNCHES_OFF (20), BENCH_PYTHON (/usr/bin/python3),
@@ -26,32 +27,34 @@ const quantile = (xs, q) => {
 };
 const fmt = (x) => (x === undefined ? '—' : x.toFixed(1));
 
-async function launches(count, ready) {
+async function server(ready) {
   const stateDir = mkdtempSync(join(tmpdir(), 'dbb-bench-launches-'));
   const client = await McpTestClient.start({ env: { DEBUGBRIDGE_PYTHON: PYTHON, DEBUGBRIDGE_STATE_DIR: stateDir, DEBUGBRIDGE_READY_DEBUGGEE: ready ? '1' : '0' } });
-  const runs = [];
-  try {
-    await client.client.listTools();
-    await new Promise((r) => setTimeout(r, THINK_MS));
-    for (let i = 0; i < count; i++) {
-      const t = performance.now();
-      const r = await client.call('session_launch', { program: PROGRAM, breakpoints: [{ file: PROGRAM, line: 1 }], waitForStop: true, timeoutMs: 30_000 });
-      const ms = performance.now() - t;
-      const sessionId = r.structured.sessionId;
-      const hit = !r.isError && r.structured.stop?.frame?.line === 1;
-      let way = 'failed';
-      if (sessionId) {
-        way = (await client.call('session_diagnostics', { sessionId })).structured.diagnostics?.engine?.details?.start ?? '?';
-        await client.call('session_stop', { sessionId });
+  await client.client.listTools();
+  return {
+    runs: [],
+    /** `count` launches back to back. */
+    async launches(count) {
+      for (let i = 0; i < count; i++) {
+        const t = performance.now();
+        const r = await client.call('session_launch', { program: PROGRAM, breakpoints: [{ file: PROGRAM, line: 1 }], waitForStop: true, timeoutMs: 30_000 });
+        const ms = performance.now() - t;
+        const sessionId = r.structured.sessionId;
+        const hit = !r.isError && r.structured.stop?.frame?.line === 1;
+        let way = 'failed';
+        if (sessionId) {
+          way = (await client.call('session_diagnostics', { sessionId })).structured.diagnostics?.engine?.details?.start ?? '?';
+          await client.call('session_stop', { sessionId });
+        }
+        if (!hit) console.log(`  launch ${this.runs.length + 1}: no stop on line 1: ${r.text.slice(0, 300)}`);
+        this.runs.push({ ms, hit, way });
       }
-      if (!hit) console.log(`  launch ${i + 1}: no stop on line 1: ${r.text.slice(0, 300)}`);
-      runs.push({ ms, hit, way });
-    }
-  } finally {
-    await client.close();
-    rmSync(stateDir, { recursive: true, force: true });
-  }
-  return runs;
+    },
+    async close() {
+      await client.close();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
 }
 
 function report(name, runs) {
@@ -65,6 +68,22 @@ function report(name, runs) {
 }
 
 console.log(`Python: ${LAUNCHES} launches of bench/fixtures/tiny.py back to back, breakpoint on its only line (${PYTHON})`);
-const ok = report('ready debuggees on', await launches(LAUNCHES, true));
-const okOff = LAUNCHES_OFF > 0 ? report('ready debuggees off', await launches(LAUNCHES_OFF, false)) : true;
+// Both servers live side by side; their launches come in alternating blocks (10 : 2 by default),
+// so both see the same load on the machine.
+const on = await server(true);
+const off = await server(false);
+await new Promise((r) => setTimeout(r, THINK_MS));
+const BLOCK = 10;
+const offBlock = Math.max(1, Math.round((BLOCK * LAUNCHES_OFF) / Math.max(1, LAUNCHES)));
+try {
+  while (on.runs.length < LAUNCHES || off.runs.length < LAUNCHES_OFF) {
+    await on.launches(Math.min(BLOCK, LAUNCHES - on.runs.length));
+    await off.launches(Math.min(offBlock, LAUNCHES_OFF - off.runs.length));
+  }
+} finally {
+  await on.close();
+  await off.close();
+}
+const ok = report('ready debuggees on', on.runs);
+const okOff = LAUNCHES_OFF > 0 ? report('ready debuggees off', off.runs) : true;
 process.exit(ok && okOff ? 0 : 1);
