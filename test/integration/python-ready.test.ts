@@ -79,7 +79,7 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
     const { adapterPid } = await readyWaiting();
     const waiting = [adapterPid!, ...descendantsOf(adapterPid!)];
     expect(waiting.length).toBe(3); // adapter, launcher, debuggee
-    for (const pid of waiting) expect(new Set(niceOf(pid))).toEqual(new Set([19]));
+    for (const pid of waiting) expect({ pid, nice: new Set(niceOf(pid)) }).toEqual({ pid, nice: new Set([19]) });
     const run = createRun();
     await run.engine.launch(launchConfig(oneLine, { cwd: readyDebuggeeStateCwd(), breakpoints: [breakpointAt(oneLine, 'only')] }));
     await run.recorder.next('stopped', 1);

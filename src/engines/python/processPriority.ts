@@ -17,14 +17,26 @@ export function canRestorePriority(): boolean {
   return restorable;
 }
 
-/** Lowers a process we just started (its later threads and children inherit it); false if not done. */
-export function lowerPriority(pid: number | undefined): boolean {
-  if (pid === undefined || !canRestorePriority()) return false;
+/**
+ * Starts a process at the lowest priority: our own thread is lowered while it forks, so the child
+ * is born with it (lowering it after the start would race with the threads it starts). `lowered`
+ * says whether it was.
+ */
+export function startAtLowPriority<T>(start: () => T): { started: T; lowered: boolean } {
+  const ours = getPriority();
+  let lowered = false;
+  if (canRestorePriority()) {
+    try {
+      setPriority(constants.priority.PRIORITY_LOW);
+      lowered = true;
+    } catch {
+      // Then it starts at our priority.
+    }
+  }
   try {
-    setPriority(pid, constants.priority.PRIORITY_LOW);
-    return true;
-  } catch {
-    return false;
+    return { started: start(), lowered };
+  } finally {
+    if (lowered) setPriority(ours);
   }
 }
 

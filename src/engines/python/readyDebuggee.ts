@@ -15,7 +15,7 @@
 import type { LaunchConfig } from '../../core/types.js';
 import { startAdapter, type AdapterConnection } from './adapterConnection.js';
 import { launchArguments } from './debugpyArguments.js';
-import { lowerPriority, restorePriority } from './processPriority.js';
+import { restorePriority, startAtLowPriority } from './processPriority.js';
 import { newSpecPath, readyLauncherFile, removeLaunchSpec } from './readyLauncher.js';
 
 /** What must be the same for a program to tell no difference from a normal launch. */
@@ -54,9 +54,9 @@ export class ReadyDebuggee {
     readonly key: string,
     lowPriority: boolean,
   ) {
-    this.adapter = startAdapter(target.executable, { socketTuning: target.socketTuning });
+    const start = () => startAdapter(target.executable, { socketTuning: target.socketTuning });
+    ({ started: this.adapter, lowered: this.lowered } = lowPriority ? startAtLowPriority(start) : { started: start(), lowered: false });
     this.adapter.process.holdEventLoop(false);
-    this.lowered = lowPriority && lowerPriority(this.adapter.process.pid);
     // debugpy holds the debuggee's `process` and `output` events back until the launch is answered,
     // that is until the launch that takes it is listening.
     const client = this.adapter.client;
