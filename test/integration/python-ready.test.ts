@@ -40,6 +40,7 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
   it('serves a launch of the same kind as the one before, also when it is still being prepared', async () => {
     const first = createRun();
     await first.engine.launch(launchConfig(oneLine));
+    await new Promise((r) => setImmediate(r));
     // That launch readied the next one for its folder and environment: take it at once, still preparing.
     expect(readyDebuggeeState()).toMatchObject({ state: 'preparing', target: { cwd: launchConfig(oneLine).cwd } });
     const second = createRun();

@@ -104,8 +104,9 @@ export class PythonEngine implements Engine {
     if ('debuggee' in taken) result = await this.launchReady(taken.debuggee, config, signal);
     else this.startedAs = { way: 'normal launch', note: taken.reason };
     result ??= await this.launchNormal(config, interpreter, socketTuning, signal);
-    // The next launch like this one finds a debuggee ready (prepared now, at low priority).
-    prepareNextReadyDebuggee(target);
+    // The next launch like this one finds a debuggee ready: prepared at low priority once this
+    // answer is on its way (starting a process takes a few ms).
+    setImmediate(() => prepareNextReadyDebuggee(target));
     return result;
   }
 
