@@ -24,11 +24,12 @@ function niceOf(pid: number): number[] {
   });
 }
 
-async function readyWaiting(): Promise<NonNullable<ReturnType<typeof readyDebuggeeState>>> {
+/** The waiting ready debuggee once ready (for launches in `cwd` when given). */
+async function readyWaiting(cwd?: string): Promise<NonNullable<ReturnType<typeof readyDebuggeeState>>> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const state = readyDebuggeeState();
-    if (state?.state === 'ready') return state;
+    if (state?.state === 'ready' && (cwd === undefined || state.target.cwd === cwd)) return state;
     if (Date.now() > deadline) throw new Error(`no ready debuggee became ready: ${JSON.stringify(state)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -76,16 +77,24 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
     expect(details(elsewhere).startNote).toMatch(/^the ready debuggee waits with working folder /);
   });
 
-  it.runIf(canRestorePriority())('prepares at the lowest priority and gives the program ours', async () => {
-    const { adapterPid } = await readyWaiting();
+  it.runIf(canRestorePriority())('prepares at the lowest priority while the program runs, at ours once it pauses, and the program gets ours', async () => {
+    const busy = fixture('busy.py');
+    const running = createRun();
+    await running.engine.launch(launchConfig(busy, { args: ['30'] }));
+    const { adapterPid } = await readyWaiting(launchConfig(busy).cwd);
     const waiting = [adapterPid!, ...descendantsOf(adapterPid!)];
     expect(waiting.length).toBe(3); // adapter, launcher, debuggee
     for (const pid of waiting) expect({ pid, nice: new Set(niceOf(pid)) }).toEqual({ pid, nice: new Set([19]) });
+
+    await running.engine.pause();
+    await running.recorder.next('stopped', 1);
+    for (const pid of waiting) expect({ pid, nice: new Set(niceOf(pid)) }).toEqual({ pid, nice: new Set([getPriority()]) });
+
     const run = createRun();
-    await run.engine.launch(launchConfig(oneLine, { cwd: readyDebuggeeStateCwd(), breakpoints: [breakpointAt(oneLine, 'only')] }));
+    await run.engine.launch(launchConfig(oneLine, { breakpoints: [breakpointAt(oneLine, 'only')] }));
     await run.recorder.next('stopped', 1);
-    expect(details(run).adapterPid).toBe(adapterPid);
-    for (const pid of waiting) expect(new Set(niceOf(pid))).toEqual(new Set([getPriority()]));
+    expect(details(run)).toMatchObject({ start: 'ready debuggee', adapterPid });
+    for (const pid of waiting) expect({ pid, nice: new Set(niceOf(pid)) }).toEqual({ pid, nice: new Set([getPriority()]) });
     expect(waiting.every(processAlive)).toBe(true);
   });
 });

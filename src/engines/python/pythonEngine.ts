@@ -29,7 +29,7 @@ import type { DapArguments } from '../../dap/dapProtocol.js';
 import { DapRequestError } from '../../dap/dapRequestError.js';
 import type { DapTransport } from '../../dap/dapTransport.js';
 import { SocketTransport } from '../../dap/socketTransport.js';
-import { REQUEST_TIMEOUT_MS, startAdapter, type AdapterConnection } from './adapterConnection.js';
+import { REQUEST_TIMEOUT_MS, startAdapter } from './adapterConnection.js';
 import type { AdapterProcess } from './adapterProcess.js';
 import { BreakpointIds } from './breakpointIds.js';
 import { capabilitiesFrom, PYTHON_CAPABILITIES } from './capabilities.js';
@@ -40,9 +40,10 @@ import { findInterpreter, type PythonInterpreter } from './interpreter.js';
 import { LaunchSteps } from './launchSteps.js';
 import { injectDebugpy } from './pidInjection.js';
 import { descendantsOf, endProcesses } from './processTree.js';
-import { prepareNextReadyDebuggee, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee } from './readyDebuggee.js';
+import { prepareNextReadyDebuggee, programIdle, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
 import { removeLaunchSpec, writeLaunchSpec } from './readyLauncher.js';
 import { evaluationError, requestError } from './requestErrors.js';
+import { configureAndRun, delay, guardedStart, rejectOnAbort } from './startSequence.js';
 import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
@@ -50,7 +51,6 @@ const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
 const STOP_STACK_LEVELS = 20;
 
 type StartCommand = 'launch' | 'attach';
-type Guard = <T>(work: Promise<T>) => Promise<T>;
 
 export class PythonEngine implements Engine {
   private client?: DapClient;
@@ -68,6 +68,8 @@ export class PythonEngine implements Engine {
   private startedAs?: { way: 'ready debuggee' | 'normal launch'; note?: string };
   private steps?: LaunchSteps;
   private specPath?: string;
+  /** Between the launch and a stop or the end (a ready debuggee being prepared yields to it). */
+  private programRunning = false;
   /** Set when a ready debuggee runs it: debugpy names that process after the ready launcher file. */
   private program?: string;
   private ending?: Promise<void>;
@@ -99,53 +101,52 @@ export class PythonEngine implements Engine {
     this.interpreter = interpreter;
     this.mode = 'launch';
     const target = readyTargetOf(config, interpreter.executable, socketTuning);
-    const taken = takeReadyDebuggee(target, config);
-    let result: LaunchResult | undefined;
-    if ('debuggee' in taken) result = await this.launchReady(taken.debuggee, config, signal);
-    else this.startedAs = { way: 'normal launch', note: taken.reason };
-    result ??= await this.launchNormal(config, interpreter, socketTuning, signal);
-    // The next launch like this one finds a debuggee ready: prepared at low priority once this
-    // answer is on its way (starting a process takes a few ms).
-    setImmediate(() => prepareNextReadyDebuggee(target));
-    return result;
+    const ready = await this.readyDebuggeeFor(target, config, signal);
+    const adapter = ready?.adapter ?? ((socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning }));
+    steps.mark(ready ? 'ready' : 'adapter');
+    this.adapter = adapter.process;
+    const client = this.connect(adapter.client);
+    const processStarted = client.once('process');
+    const result = ready
+      ? await this.runReady(client, ready, config, signal)
+      : await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config, signal);
+    // debugpy names the debuggee's pid just after answering `launch`.
+    await Promise.race([processStarted, delay(2000)]);
+    this.programRunning = true;
+    // The next launch like this one finds a debuggee ready: prepared once this answer is on its
+    // way (starting a process takes a few ms), at low priority while this program runs.
+    setImmediate(() => prepareNextReadyDebuggee(target, { launch: this, programRunning: this.programRunning }));
+    return { ...result, pid: this.debuggeePid };
   }
 
-  /** Hands the program to a ready debuggee; undefined (a normal launch follows) if it never got ready. */
-  private async launchReady(debuggee: ReadyDebuggee, config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult | undefined> {
+  /** The ready debuggee this launch takes, once ready; undefined (and why) when it starts normally. */
+  private async readyDebuggeeFor(target: ReadyTarget, config: LaunchConfig, signal?: AbortSignal): Promise<ReadyDebuggee | undefined> {
+    const taken = takeReadyDebuggee(target, config);
+    if (!('debuggee' in taken)) {
+      this.startedAs = { way: 'normal launch', note: taken.reason };
+      return undefined;
+    }
     try {
-      await Promise.race([debuggee.ready, rejectOnAbort(signal)]);
+      await Promise.race([taken.debuggee.ready, rejectOnAbort(signal)]);
     } catch (e) {
-      void debuggee.discard();
+      void taken.debuggee.discard();
       if (e instanceof DebugError) throw e;
       this.startedAs = { way: 'normal launch', note: `the ready debuggee failed: ${(e as Error).message}` };
       return undefined;
     }
-    this.steps?.mark('ready');
     this.startedAs = { way: 'ready debuggee' };
-    this.adapter = debuggee.adapter.process;
-    this.program = config.program;
-    const client = this.connect(debuggee.adapter.client);
-    const processStarted = client.once('process');
-    this.specPath = debuggee.specPath;
-    writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args });
-    const result = await this.starting(client, 'launch', signal, async (guard) => {
-      this.adapterCapabilities = await guard(debuggee.adapter.capabilities);
-      return this.configureAndRun(client, debuggee.launched, config, guard);
-    });
-    await Promise.race([processStarted, delay(2000)]);
-    return { ...result, pid: this.debuggeePid };
+    return taken.debuggee;
   }
 
-  private async launchNormal(config: LaunchConfig, interpreter: PythonInterpreter, socketTuning: boolean, signal?: AbortSignal): Promise<LaunchResult> {
-    const adapter: AdapterConnection = (socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning });
-    this.steps?.mark('adapter');
-    this.adapter = adapter.process;
-    const client = this.connect(adapter.client);
-    const processStarted = client.once('process');
-    const result = await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config, signal);
-    // debugpy names the debuggee's pid just after answering `launch`.
-    await Promise.race([processStarted, delay(2000)]);
-    return { ...result, pid: this.debuggeePid };
+  /** Names the program, arms its breakpoints and lets the ready debuggee become it. */
+  private runReady(client: DapClient, debuggee: ReadyDebuggee, config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
+    this.program = config.program;
+    this.specPath = debuggee.specPath;
+    writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args });
+    return guardedStart(client, 'launch', signal, () => this.stderrHint(), async (guard) => {
+      this.adapterCapabilities = await guard(debuggee.adapter.capabilities);
+      return configureAndRun(this, client, debuggee.launched, config, guard, this.steps);
+    });
   }
 
   async attach(config: AttachConfig, signal?: AbortSignal): Promise<LaunchResult> {
@@ -183,7 +184,7 @@ export class PythonEngine implements Engine {
     config: LaunchConfig | AttachConfig,
     signal?: AbortSignal,
   ): Promise<LaunchResult> {
-    return this.starting(client, command, signal, async (guard) => {
+    return guardedStart(client, command, signal, () => this.stderrHint(), async (guard) => {
       this.adapterCapabilities = await guard(capabilities);
       this.steps?.mark('initialize');
       const initialized = client.once('initialized');
@@ -191,48 +192,8 @@ export class PythonEngine implements Engine {
       started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
       await guard(Promise.race([initialized, started]));
       this.steps?.mark('initialized');
-      return this.configureAndRun(client, started, config, guard);
+      return configureAndRun(this, client, started, config, guard, this.steps);
     });
-  }
-
-  /** Runs a start step by step; each wait also ends when the request is cancelled or debugpy goes away. */
-  private async starting<T>(client: DapClient, command: StartCommand, signal: AbortSignal | undefined, work: (guard: Guard) => Promise<T>): Promise<T> {
-    const failure: ErrorCode = command === 'launch' ? 'LAUNCH_FAILED' : 'ATTACH_FAILED';
-    const cancelled = rejectOnAbort(signal);
-    const lost = new Promise<never>((_, reject) =>
-      client.onClose((reason) => reject(new DebugError(failure, `debugpy went away during ${command}${reason ? `: ${reason.message}` : ''}.`, this.stderrHint()))),
-    );
-    try {
-      return await work((step) => Promise.race([step, cancelled, lost]));
-    } catch (e) {
-      throw requestError(e, failure, this.stderrHint());
-    }
-  }
-
-  /** Breakpoints, filters and configurationDone go out back to back: debugpy handles them in order, so they are armed before the program runs. */
-  private async configureAndRun(client: DapClient, started: Promise<unknown>, config: LaunchConfig | AttachConfig, guard: Guard): Promise<LaunchResult> {
-    const configured = this.configure(config);
-    const done = client.request('configurationDone', undefined);
-    configured.catch(() => {});
-    done.catch(() => {});
-    const bindings = await guard(configured);
-    this.steps?.mark('configured');
-    await guard(done);
-    this.steps?.mark('configurationDone');
-    await guard(started);
-    this.steps?.mark('launched');
-    return { breakpoints: bindings };
-  }
-
-  /** Every request is sent before the first answer comes. */
-  private async configure(config: LaunchConfig | AttachConfig): Promise<BreakpointBinding[]> {
-    const byFile = new Map<string, BreakpointSpec[]>();
-    for (const spec of config.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
-    const bound = [...byFile].map(([file, specs]) => this.setBreakpoints(file, specs));
-    if (config.functionBreakpoints.length) bound.push(this.setFunctionBreakpoints(config.functionBreakpoints));
-    const filters = this.setExceptionBreakpoints(config.exceptions);
-    const [bindings] = await Promise.all([Promise.all(bound), filters]);
-    return bindings.flat();
   }
 
   private connect(client: DapClient): DapClient {
@@ -240,6 +201,7 @@ export class PythonEngine implements Engine {
     client.on('stopped', (body) => this.enqueue(() => this.stopped(body)));
     client.on('continued', (body) => {
       this.stopStack = undefined;
+      if (this.mode === 'launch') this.programRunning = true;
       this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued });
     });
     client.on('output', (body) => this.output(body));
@@ -254,8 +216,12 @@ export class PythonEngine implements Engine {
       this.debuggeeIsLocal = body.isLocalProcess ?? this.mode === 'launch';
       this.emit({ type: 'process', pid: body.systemProcessId, name: this.program ?? body.name });
     });
-    client.on('exited', (body) => this.emit({ type: 'exited', exitCode: body.exitCode }));
+    client.on('exited', (body) => {
+      this.programPaused();
+      this.emit({ type: 'exited', exitCode: body.exitCode });
+    });
     client.on('terminated', () => {
+      this.programPaused();
       this.emit({ type: 'terminated' });
       // The program is over: let the adapter go now rather than when the session is disposed.
       void this.end('terminate');
@@ -281,6 +247,7 @@ export class PythonEngine implements Engine {
     this.lastStoppedThreadId = threadId;
     this.steps?.mark('stopped');
     this.stopStack = undefined;
+    this.programPaused();
     let hitBreakpointIds = body.hitBreakpointIds?.length ? this.breakpointIds.sessionIdsOf(body.hitBreakpointIds) : undefined;
     if (!hitBreakpointIds && /breakpoint/.test(body.reason)) hitBreakpointIds = await this.breakpointsAtTopFrame(threadId);
     const exception = body.reason === 'exception' ? await this.exceptionInfo(threadId).catch(() => undefined) : undefined;
@@ -310,6 +277,11 @@ export class PythonEngine implements Engine {
     this.stopStack = { threadId, levels, ...stack };
     const top = stack.frames[0];
     return top ? this.breakpointIds.sessionIdsAt(top.file, top.line, top.name) : [];
+  }
+
+  private programPaused(): void {
+    this.programRunning = false;
+    programIdle(this);
   }
 
   private output(body: DebugProtocol.OutputEvent['body']): void {
@@ -511,17 +483,4 @@ export class PythonEngine implements Engine {
     const tail = this.client?.stderrTail() ?? [];
     return tail.length ? `debugpy said: ${tail.slice(-5).join(' | ')}` : undefined;
   }
-}
-
-function rejectOnAbort(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise((_, reject) => {
-    if (!signal) return;
-    const abort = () => reject(new DebugError('CANCELLED', 'Cancelled while starting the Python program.', 'Start it again when ready.'));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-  });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
 }

@@ -7,9 +7,10 @@
  * the program and lets it run: the process becomes that program.
  *
  * One waits at a time. The first is prepared when the server finds Python; the next after each
- * launch, for the next launch like it, at low priority where the priority can be given back (a
- * program must not keep a priority it did not ask for). It never holds our process open and ends
- * with it (its adapter ends when our end of its stdin closes).
+ * launch, for the next launch like it, at low priority while that launch's program runs (at a
+ * breakpoint or ended, it takes no CPU the preparation could slow down), where the priority can
+ * be given back (a program must not keep a priority it did not ask for). It never holds our
+ * process open and ends with it (its adapter ends when our end of its stdin closes).
  * DEBUGBRIDGE_READY_DEBUGGEE=0 turns it off.
  */
 import type { LaunchConfig } from '../../core/types.js';
@@ -47,12 +48,14 @@ export class ReadyDebuggee {
   /** Resolves when debugpy waits for configurationDone; rejects when it cannot get there. */
   readonly ready: Promise<void>;
   private state: 'preparing' | 'ready' | 'failed' | 'taken' = 'preparing';
-  private readonly lowered: boolean;
+  private lowered: boolean;
 
   constructor(
     readonly target: ReadyTarget,
     readonly key: string,
     lowPriority: boolean,
+    /** The launch whose program it must not slow down while that program runs. */
+    readonly after?: object,
   ) {
     const start = () => startAdapter(target.executable, { socketTuning: target.socketTuning });
     ({ started: this.adapter, lowered: this.lowered } = lowPriority ? startAtLowPriority(start) : { started: start(), lowered: false });
@@ -96,13 +99,18 @@ export class ReadyDebuggee {
 
   /** Claims it for a launch: from now on it runs at our priority and belongs to the caller. */
   take(): void {
-    const preparing = this.state === 'preparing';
+    this.normalPriority();
     this.state = 'taken';
     this.adapter.process.holdEventLoop(true);
+  }
+
+  /** Our priority for the rest of its preparation and for the program it becomes. */
+  normalPriority(): void {
     if (!this.lowered) return;
+    this.lowered = false;
     this.giveBackPriority();
     // A process started while we walked the tree may have been missed: once all are up, again.
-    if (preparing) this.ready.then(() => this.giveBackPriority(), () => {});
+    if (this.state === 'preparing') this.ready.then(() => this.giveBackPriority(), () => {});
   }
 
   private giveBackPriority(): void {
@@ -132,19 +140,24 @@ export function prepareFirstReadyDebuggee(target: ReadyTarget): void {
 }
 
 /**
- * The next one after a launch, for the next launch like it, at low priority (the launched program
- * runs meanwhile), in place of one waiting for another target. Never throws.
+ * The next one after a launch, for the next launch like it, in place of one waiting for another
+ * target: at low priority while that launch's program runs (`programIdle` ends it). Never throws.
  */
-export function prepareNextReadyDebuggee(target: ReadyTarget): void {
+export function prepareNextReadyDebuggee(target: ReadyTarget, after: { launch: object; programRunning: boolean }): void {
   const key = keyOf(target);
-  if (!(idle?.usable && idle.key === key)) prepare(target, true);
+  if (!(idle?.usable && idle.key === key)) prepare(target, after.programRunning, after.launch);
 }
 
-function prepare(target: ReadyTarget, lowPriority: boolean): void {
+/** The program of that launch paused or ended: the next ready debuggee need not yield to it any more. */
+export function programIdle(launch: object): void {
+  if (idle?.after === launch) idle.normalPriority();
+}
+
+function prepare(target: ReadyTarget, lowPriority: boolean, after?: object): void {
   if (readyDebuggeesOff()) return;
   void idle?.discard();
   try {
-    idle = new ReadyDebuggee(target, keyOf(target), lowPriority);
+    idle = new ReadyDebuggee(target, keyOf(target), lowPriority, after);
     unprepared = undefined;
   } catch (e) {
     idle = undefined;
