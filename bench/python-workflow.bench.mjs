@@ -16,7 +16,8 @@
 // nothing ahead, so it starts at once). Runs are interleaved; the figures are medians of RUNS
 // runs (default 5) after one uncounted warm-up run each (page cache, .pyc files). For
 // debugbridge, session_diagnostics (not timed) gives each launch's own steps: which way it
-// started and when each step ended.
+// started and when each step ended; after the workflow, the same launch again in the same server
+// (BENCH_THINK_MS after session_stop) shows a relaunch, outside the workflow's total.
 //
 // mcp-debugger is installed on demand into bench/.cache/ (ignored by git). If it cannot be
 // installed or started, our own figures are still printed and the comparison says why it is
@@ -373,6 +374,7 @@ async function runOurs(stateDir, { ready }) {
   remember(pid);
   const memory = {};
   let launchSteps;
+  let relaunch;
   try {
     await listToolsTimed(server, t0, t);
     await sleep(THINK_MS);
@@ -417,11 +419,18 @@ async function runOurs(stateDir, { ready }) {
     const stopped = await t.timed(server, 'session_stop', { sessionId });
     t.add('stop', stopped.ms);
     memory.afterStop = memorySnapshot(pid);
+
+    // The agent reads the answer, then launches the program again (not part of the workflow's total).
+    await sleep(THINK_MS);
+    const again = await t.timed(server, 'session_launch', { program: PROGRAM, breakpoints: [{ file: PROGRAM, line: BP_LINE }], waitForStop: true });
+    check(again.structured.stop?.frame?.line === BP_LINE, `relaunch: ${again.text.slice(0, 300)}`);
+    relaunch = { ms: again.ms, ...(await launchStepsOf(server, again.structured.sessionId)) };
+    await server.call('session_stop', { sessionId: again.structured.sessionId });
   } finally {
     await server.close();
   }
   const lingering = await reap([...seen.keys()]);
-  return { steps: t.steps, calls: t.calls, memory, lingering, launchSteps };
+  return { steps: t.steps, calls: t.calls, memory, lingering, launchSteps, relaunch };
 }
 
 /** How the launch went inside the server (session_diagnostics, not timed): its way and its steps. */
@@ -740,6 +749,11 @@ console.log(
   `the ready debuggee was already waiting when the launch came in ${waitingAtLaunch.length} of ${ours.length} runs` +
     (waitingAtLaunch.length ? ` (launch → first stop median over those: ${fmt(median(waitingAtLaunch.map((r) => r.steps.launch)))} ms)` : ''),
 );
+for (const [name, runs] of [['debugbridge', ours], ['ready off', oursOff]]) {
+  const again = runs.map((r) => r.relaunch).filter(Boolean);
+  const ways = [...new Set(again.map((r) => r.start))].map((w) => `${w} ×${again.filter((r) => r.start === w).length}`).join(', ');
+  console.log(`${name}, the same launch again ${THINK_MS} ms after session_stop (same server): launch → first stop median ${fmt(median(again.map((r) => r.ms)))} ms (${ways})`);
+}
 const prevLaunch = previous?.debugbridge?.steps?.launch;
 if (prevLaunch !== undefined) console.log(`previous run of this benchmark (${previous.date}): debugbridge launch → first stop ${fmt(prevLaunch)} ms`);
 for (const [name, s] of [['debugbridge', a], ['ready off', off]]) {
@@ -829,6 +843,7 @@ writeFileSync(
       debugbridge: a,
       debugbridgeReadyOff: off,
       readyWaitingAtLaunch: { runs: waitingAtLaunch.length, launchMedian: median(waitingAtLaunch.map((r) => r.steps.launch)) ?? null },
+      relaunch: { debugbridge: median(ours.map((r) => r.relaunch?.ms)) ?? null, readyOff: median(oursOff.map((r) => r.relaunch?.ms)) ?? null },
       rawDap: floor ?? { missing: rawFailure?.message },
       mcpDebugger: b ? { version: MCPD_VERSION, pollMs: POLL_MS, ...b, launchSubSteps: Object.fromEntries(Object.keys(theirs[0].sub).map((k) => [k, median(theirs.map((r) => r.sub[k]))])) } : { version: MCPD_VERSION, missing: mcpd.reason },
       ratios: b
