@@ -78,10 +78,11 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
   });
 
   it.runIf(canRestorePriority())('prepares at the lowest priority while the program runs, at ours once it pauses, and the program gets ours', async () => {
-    const busy = fixture('busy.py');
+    // A program that runs without using the CPU: the preparation yields to it, but is not starved.
+    const sleeper = fixture('sleeper.py');
     const running = createRun();
-    await running.engine.launch(launchConfig(busy, { args: ['30'] }));
-    const { adapterPid } = await readyWaiting(launchConfig(busy).cwd);
+    await running.engine.launch(launchConfig(sleeper, { args: ['30'] }));
+    const { adapterPid } = await readyWaiting(launchConfig(sleeper).cwd);
     const waiting = [adapterPid!, ...descendantsOf(adapterPid!)];
     expect(waiting.length).toBe(3); // adapter, launcher, debuggee
     for (const pid of waiting) expect({ pid, nice: new Set(niceOf(pid)) }).toEqual({ pid, nice: new Set([19]) });
