@@ -1,10 +1,13 @@
 // The Python engine's request latency on the standard workflow (launch → first breakpoint →
 // stack → locals → evaluate → step over → step into → continue to the next hit → stop), with
-// and without the adapter's socket tuning. Median of RUNS runs, modes interleaved.
+// and without the adapter's socket tuning. Median of RUNS runs, modes interleaved. Every launch
+// starts the normal way (no ready debuggee: python-workflow.bench.mjs measures that), so the two
+// modes differ only in the tuning.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 
+process.env.DEBUGBRIDGE_READY_DEBUGGEE = '0';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.DEBUGBRIDGE_DIST ?? join(root, 'dist');
 const { engine } = await import(join(dist, 'engines', 'python', 'index.js'));

@@ -1,13 +1,23 @@
 // The issue's benchmark: the Python debugging workflow an agent runs through MCP, step by step,
-// side by side with @debugmcp/mcp-debugger 0.24.2 in the same run.
+// side by side in the same run with
+//   - debugbridge as it starts by default (a ready debuggee prepared when the server starts),
+//   - debugbridge with ready debuggees off (DEBUGBRIDGE_READY_DEBUGGEE=0: every launch the normal way),
+//   - a raw DAP client talking to `python -m debugpy.adapter` itself (the floor debugpy as shipped
+//     gives any client: no MCP, no server, no socket tuning; bench/lib/rawDapWorkflow.mjs),
+//   - @debugmcp/mcp-debugger 0.24.2.
 //
 //   launch with a breakpoint → wait for the stop → stack → locals → evaluate → step over →
 //   step into → continue to the next hit → stop
 //
-// Every run starts a fresh server process (so cold start = spawn → initialize → tools/list
+// Every MCP run starts a fresh server process (so cold start = spawn → initialize → tools/list
 // answered counts), drives it through a real MCP client over stdio and times each tools/call
-// from the client's side. Runs of the two servers are interleaved; the figures are medians of
-// RUNS runs (default 5) after one uncounted warm-up run each (page cache, .pyc files).
+// from the client's side. An agent reads the tool list before its first call: every run waits
+// BENCH_THINK_MS (1500) after tools/list, the same for every server (the raw client prepares
+// nothing ahead, so it starts at once). Runs are interleaved; the figures are medians of RUNS
+// runs (default 5) after one uncounted warm-up run each (page cache, .pyc files). For
+// debugbridge, session_diagnostics (not timed) gives each launch's own steps: which way it
+// started and when each step ended; after the workflow, the same launch again in the same server
+// (BENCH_THINK_MS after session_stop) shows a relaunch, outside the workflow's total.
 //
 // mcp-debugger is installed on demand into bench/.cache/ (ignored by git). If it cannot be
 // installed or started, our own figures are still printed and the comparison says why it is
@@ -15,13 +25,15 @@
 //
 // Environment: RUNS (default 5), BENCH_PYTHON (default /usr/bin/python3: a Python that can
 // import debugpy), BENCH_CALL_TIMEOUT_MS (default 30000), BENCH_CACHE (install folder),
-// BENCH_NO_COMPARE=1 (skip mcp-debugger), BENCH_POLL_MS (mcp-debugger's wait loop, default 5).
+// BENCH_NO_COMPARE=1 (skip mcp-debugger), BENCH_POLL_MS (mcp-debugger's wait loop, default 5),
+// BENCH_THINK_MS (default 1500).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { installMcpd, MCPD_PACKAGE, MCPD_VERSION } from './lib/mcpDebugger.mjs';
+import { runRawDap } from './lib/rawDapWorkflow.mjs';
 import { WORKFLOW_STEPS } from './lib/workflowSteps.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -30,6 +42,7 @@ const RUNS = Math.max(1, Number(process.env.RUNS ?? 5));
 const PYTHON = process.env.BENCH_PYTHON ?? '/usr/bin/python3';
 const CALL_TIMEOUT_MS = Number(process.env.BENCH_CALL_TIMEOUT_MS ?? 30_000);
 const POLL_MS = Number(process.env.BENCH_POLL_MS ?? 5);
+const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 1500);
 const RESULTS = join(here, 'results', 'python-workflow.json');
 
 const PROGRAM = join(here, 'fixtures', 'fizzbuzz.py');
@@ -40,6 +53,8 @@ const CALL_LINE = marker('classify-call'); // word = classify(n) (where step ove
 const EXPRESSION = 'n * 2 + len(lines)';
 
 const TARGETS = {
+  firstStopMs: 200,
+  workflowMs: 400,
   coldStartMs: 80,
   totalRatio: 0.25,
   localsMs: 25,
@@ -323,11 +338,11 @@ async function listToolsTimed(server, t0, t) {
 
 const ourClientModule = join(root, 'dist', 'demo', 'mcpClient.js');
 
-async function runOurs(stateDir) {
+async function runOurs(stateDir, { ready }) {
   const { McpTestClient } = await import(pathToFileURL(ourClientModule).href);
   const t = timer();
   const t0 = performance.now();
-  const env = { DEBUGBRIDGE_PYTHON: PYTHON, DEBUGBRIDGE_STATE_DIR: stateDir };
+  const env = { DEBUGBRIDGE_PYTHON: PYTHON, DEBUGBRIDGE_STATE_DIR: stateDir, DEBUGBRIDGE_READY_DEBUGGEE: ready ? '1' : '0' };
   let server;
   try {
     server = await withTimeout(McpTestClient.start({ env }), CALL_TIMEOUT_MS, 'debugbridge initialize');
@@ -346,8 +361,11 @@ async function runOurs(stateDir) {
   const pid = server.pid;
   remember(pid);
   const memory = {};
+  let launchSteps;
+  let relaunch;
   try {
     await listToolsTimed(server, t0, t);
+    await sleep(THINK_MS);
 
     const launch = await t.timed(server, 'session_launch', {
       program: PROGRAM,
@@ -358,6 +376,7 @@ async function runOurs(stateDir) {
     t.add('launch', launch.ms);
     check(launch.structured.stop?.frame?.line === BP_LINE, `launch: expected a stop at line ${BP_LINE}, got ${launch.text.slice(0, 300)}`);
     const sessionId = launch.structured.sessionId;
+    launchSteps = await launchStepsOf(server, sessionId);
 
     const stack = await t.timed(server, 'inspect_stack', { sessionId });
     t.add('stack', stack.ms);
@@ -388,11 +407,35 @@ async function runOurs(stateDir) {
     const stopped = await t.timed(server, 'session_stop', { sessionId });
     t.add('stop', stopped.ms);
     memory.afterStop = memorySnapshot(pid);
+
+    // The agent reads the answer, then launches the program again (not part of the workflow's total).
+    await sleep(THINK_MS);
+    const again = await t.timed(server, 'session_launch', { program: PROGRAM, breakpoints: [{ file: PROGRAM, line: BP_LINE }], waitForStop: true });
+    check(again.structured.stop?.frame?.line === BP_LINE, `relaunch: ${again.text.slice(0, 300)}`);
+    relaunch = { ms: again.ms, ...(await launchStepsOf(server, again.structured.sessionId)) };
+    await server.call('session_stop', { sessionId: again.structured.sessionId });
   } finally {
     await server.close();
   }
   const lingering = await reap([...seen.keys()]);
-  return { steps: t.steps, calls: t.calls, memory, lingering };
+  return { steps: t.steps, calls: t.calls, memory, lingering, launchSteps, relaunch };
+}
+
+/** How the launch went inside the server (session_diagnostics, not timed): its way and its steps. */
+async function launchStepsOf(server, sessionId) {
+  const d = (await server.call('session_diagnostics', { sessionId })).structured.diagnostics ?? {};
+  const details = d.engine?.details ?? {};
+  return { start: details.start, startNote: details.startNote, ...details.launchSteps, firstStopBuilt: d.timings?.firstStopBuiltMs };
+}
+
+// ---------------------------------------------------------------------------------------------
+// the raw DAP client
+
+async function runRaw() {
+  const t0 = performance.now();
+  const { steps } = await runRawDap({ python: PYTHON, program: PROGRAM, bpLine: BP_LINE, expression: EXPRESSION, timeoutMs: CALL_TIMEOUT_MS });
+  await reap([...seen.keys()]);
+  return { steps, totalMs: performance.now() - t0 };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -427,6 +470,7 @@ async function runMcpd(entry, cwd) {
   };
   try {
     await listToolsTimed(server, t0, t);
+    await sleep(THINK_MS);
 
     // launch with a breakpoint, and wait for the first stop
     let mark = performance.now();
@@ -545,18 +589,38 @@ else {
 
 const stateDir = mkdtempSync(join(tmpdir(), 'dbb-bench-state-'));
 const mcpdCwd = mkdtempSync(join(tmpdir(), 'dbb-bench-mcpd-'));
+const previous = (() => {
+  try {
+    return JSON.parse(readFileSync(RESULTS, 'utf8'));
+  } catch {
+    return undefined;
+  }
+})();
 const ours = [];
+const oursOff = [];
+const raw = [];
 const theirs = [];
 let ourFailure;
+let rawFailure;
 try {
   for (let i = 0; i <= RUNS; i++) {
     const warmup = i === 0;
     try {
-      const r = await runOurs(stateDir);
+      const r = await runOurs(stateDir, { ready: true });
       if (!warmup) ours.push(r);
+      const off = await runOurs(stateDir, { ready: false });
+      if (!warmup) oursOff.push(off);
     } catch (error) {
       ourFailure = error;
       break;
+    }
+    if (!rawFailure) {
+      try {
+        const r = await runRaw();
+        if (!warmup) raw.push(r);
+      } catch (error) {
+        rawFailure = error;
+      }
     }
     if (mcpd.entry && !mcpd.reason) {
       try {
@@ -587,40 +651,75 @@ const summarize = (runs) => {
   if (runs.length === 0) return undefined;
   const steps = {};
   for (const [k] of STEPS) steps[k] = median(runs.map((r) => r.steps[k]));
-  const mem = (when, field) => median(runs.map((r) => r.memory[when]?.[field]));
+  const mem = (when, field) => median(runs.map((r) => r.memory?.[when]?.[field]));
   return {
     steps,
     total: median(runs.map(totalOf)),
-    totalWithCold: median(runs.map((r) => totalOf(r) + r.steps.cold)),
-    memory: {
+    totalWithCold: median(runs.map((r) => totalOf(r) + (r.steps.cold ?? 0))),
+    memory: runs[0].memory && {
       atLastStop: { serverMiB: mem('atLastStop', 'serverMiB'), nodeTreeMiB: mem('atLastStop', 'nodeTreeMiB'), treeMiB: mem('atLastStop', 'treeMiB') },
       afterStop: { serverMiB: mem('afterStop', 'serverMiB'), nodeTreeMiB: mem('afterStop', 'nodeTreeMiB'), treeMiB: mem('afterStop', 'treeMiB') },
       processesAtLastStop: runs.at(-1).memory.atLastStop?.procs.map((p) => `${p.what} ${fmt(p.rssKiB / 1024)} MiB`),
       processesAfterStop: runs.at(-1).memory.afterStop?.procs.map((p) => `${p.what} ${fmt(p.rssKiB / 1024)} MiB`),
     },
-    lingering: runs.flatMap((r) => r.lingering),
+    lingering: runs.flatMap((r) => r.lingering ?? []),
+    launchSteps: runs[0].launchSteps && summarizeLaunchSteps(runs.map((r) => r.launchSteps)),
     perRun: runs.map((r) => ({ ...r.steps, total: totalOf(r) })),
   };
 };
+/** Median end of each launch step, and which ways the launches started. */
+function summarizeLaunchSteps(all) {
+  const ways = {};
+  for (const r of all) ways[r.start ?? '?'] = (ways[r.start ?? '?'] ?? 0) + 1;
+  const keys = [...new Set(all.flatMap((r) => Object.keys(r).filter((k) => typeof r[k] === 'number')))];
+  const medians = Object.fromEntries(keys.map((k) => [k, median(all.map((r) => r[k]))]).sort((x, y) => x[1] - y[1]));
+  return { ways, notes: [...new Set(all.map((r) => r.startNote).filter(Boolean))], medians };
+}
 const a = summarize(ours);
+const off = summarize(oursOff);
+const floor = summarize(raw);
 const b = compared ? summarize(theirs) : undefined;
 const ratio = (x, y) => (x !== undefined && y ? x / y : undefined);
 
 // ---- print ----
-const W = [26, 15, 16, 8];
+const W = [26, 12, 12, 12, 13, 8];
 const row = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(W[0]) : String(c).padStart(W[i]))).join(' ');
-console.log(`Python workflow through MCP (${PYTHON}, debugpy ${py.version}), median of ${RUNS} runs, fresh server each run, ms`);
+console.log(`Python workflow (${PYTHON}, debugpy ${py.version}), median of ${RUNS} runs, fresh server each run, ${THINK_MS} ms after tools/list, ms`);
 console.log(`load average before ${load.before.join(' ')}, after ${load.after.join(' ')}; \`node -e 0\` takes ${fmt(nodeFloorMs)} ms here (the floor of any cold start)`);
 console.log(`debugbridge's build-time tool catalog: ${catalogCurrent === undefined ? 'not in this build' : catalogCurrent ? 'current' : 'STALE (npm run build rewrites it): cold start went through the SDK'}`);
-console.log(row(['step', 'debugbridge', compared ? `mcp-debugger` : 'mcp-debugger', 'ratio']));
+console.log(row(['step', 'debugbridge', 'ready off', 'raw DAP', 'mcp-debugger', 'ratio']));
+console.log(row(['', '', '', '(floor)', '', 'to mcpd']));
 for (const [k, label] of STEPS) {
-  const x = a.steps[k];
-  const y = b?.steps[k];
-  console.log(row([label, fmt(x), fmt(y), y ? fmt(ratio(x, y), 3) : '—']));
+  console.log(row([label, fmt(a.steps[k]), fmt(off.steps[k]), fmt(floor?.steps[k]), fmt(b?.steps[k]), b?.steps[k] ? fmt(ratio(a.steps[k], b.steps[k]), 3) : '—']));
 }
-console.log(row(['total (launch → stop)', fmt(a.total), fmt(b?.total), b ? fmt(ratio(a.total, b.total), 3) : '—']));
-console.log(row(['total incl. cold start', fmt(a.totalWithCold), fmt(b?.totalWithCold), b ? fmt(ratio(a.totalWithCold, b.totalWithCold), 3) : '—']));
-console.log(row(['server RSS after stop, MiB', fmt(a.memory.afterStop.serverMiB), fmt(b?.memory.afterStop.nodeTreeMiB), b ? fmt(ratio(a.memory.afterStop.serverMiB, b.memory.afterStop.nodeTreeMiB), 3) : '—']));
+console.log(row(['total (launch → stop)', fmt(a.total), fmt(off.total), fmt(floor?.total), fmt(b?.total), b ? fmt(ratio(a.total, b.total), 3) : '—']));
+console.log(row(['total incl. cold start', fmt(a.totalWithCold), fmt(off.totalWithCold), '', fmt(b?.totalWithCold), b ? fmt(ratio(a.totalWithCold, b.totalWithCold), 3) : '—']));
+console.log(row(['server RSS after stop, MiB', fmt(a.memory.afterStop.serverMiB), fmt(off.memory.afterStop.serverMiB), '', fmt(b?.memory.afterStop.nodeTreeMiB), b ? fmt(ratio(a.memory.afterStop.serverMiB, b.memory.afterStop.nodeTreeMiB), 3) : '—']));
+if (floor) {
+  console.log(`\nlaunch → first stop against the raw DAP floor: ${fmt(ratio(a.steps.launch, floor.steps.launch), 3)}× with a ready debuggee, ${fmt(ratio(off.steps.launch, floor.steps.launch), 3)}× without`);
+} else {
+  console.log(`\nno raw DAP floor: ${rawFailure?.message}`);
+}
+// Under heavy load the first ready debuggee may still be preparing when the launch comes (the launch
+// then waits for the rest of its preparation): say how often it was already waiting.
+const waitingAtLaunch = ours.filter((r) => (r.launchSteps?.ready ?? Infinity) < 5);
+console.log(
+  `the ready debuggee was already waiting when the launch came in ${waitingAtLaunch.length} of ${ours.length} runs` +
+    (waitingAtLaunch.length ? ` (launch → first stop median over those: ${fmt(median(waitingAtLaunch.map((r) => r.steps.launch)))} ms)` : ''),
+);
+for (const [name, runs] of [['debugbridge', ours], ['ready off', oursOff]]) {
+  const again = runs.map((r) => r.relaunch).filter(Boolean);
+  const ways = [...new Set(again.map((r) => r.start))].map((w) => `${w} ×${again.filter((r) => r.start === w).length}`).join(', ');
+  console.log(`${name}, the same launch again ${THINK_MS} ms after session_stop (same server): launch → first stop median ${fmt(median(again.map((r) => r.ms)))} ms (${ways})`);
+}
+const prevLaunch = previous?.debugbridge?.steps?.launch;
+if (prevLaunch !== undefined) console.log(`previous run of this benchmark (${previous.date}): debugbridge launch → first stop ${fmt(prevLaunch)} ms`);
+for (const [name, s] of [['debugbridge', a], ['ready off', off]]) {
+  const l = s.launchSteps;
+  if (!l) continue;
+  console.log(`${name}: launches started as ${Object.entries(l.ways).map(([w, n]) => `${w} ×${n}`).join(', ')}${l.notes.length ? ` (${l.notes.join('; ')})` : ''}`);
+  console.log(`  inside session_launch, median ms from its start to the end of each step: ${Object.entries(l.medians).map(([k, v]) => `${k} ${fmt(v)}`).join(', ')}`);
+}
 if (b) {
   console.log('\nmcp-debugger mapping: launch = create_debug_session + set_breakpoint + start_debugging (waits for the');
   console.log('  first stop) [+ list_debug_sessions polls if not yet paused]; stack = get_stack_trace; locals =');
@@ -634,18 +733,30 @@ if (b) {
 } else {
   console.log(`\nno comparison with mcp-debugger: ${mcpd.reason}`);
 }
+console.log('raw DAP: the same steps straight over DAP to `python -m debugpy.adapter` (launch = spawn → first `stopped`;');
+console.log('  locals = scopes + variables; stop = disconnect with terminateDebuggee), without MCP or any server.');
 const memLine = (name, s) =>
   `${name}: at the last stop server ${fmt(s.memory.atLastStop.serverMiB)} MiB, node processes ${fmt(s.memory.atLastStop.nodeTreeMiB)} MiB, whole tree ${fmt(s.memory.atLastStop.treeMiB)} MiB [${(s.memory.processesAtLastStop ?? []).join('; ')}]; after stop server ${fmt(s.memory.afterStop.serverMiB)} MiB, node processes ${fmt(s.memory.afterStop.nodeTreeMiB)} MiB [${(s.memory.processesAfterStop ?? []).join('; ')}]`;
 console.log('\nRSS (VmRSS, median):');
 console.log(`  ${memLine('debugbridge', a)}`);
+console.log(`  ${memLine('debugbridge, ready off', off)}`);
 if (b) console.log(`  ${memLine('mcp-debugger', b)}`);
 console.log('  (mcp-debugger figure in the table = its node processes: the server and its DAP proxy child if alive;');
-console.log('   python processes — debugpy adapter, launcher, debuggee — are not counted for either server)');
-for (const [name, s] of [['debugbridge', a], ['mcp-debugger', b]]) {
+console.log('   python processes — debugpy adapter, launcher, debuggee, a ready debuggee — are not counted for either server)');
+for (const [name, s] of [['debugbridge', a], ['debugbridge, ready off', off], ['mcp-debugger', b]]) {
   if (s?.lingering.length) console.log(`  note: ${name} left ${s.lingering.length} process(es) alive after closing; killed: ${s.lingering.join(', ')}`);
 }
 
 const targets = [
+  ['launch → first stop, ready debuggee', a.steps.launch, `≤ ${TARGETS.firstStopMs} ms`, a.steps.launch <= TARGETS.firstStopMs, `${fmt(a.steps.launch)} ms`],
+  ['workflow total, ready debuggee', a.total, `≤ ${TARGETS.workflowMs} ms`, a.total <= TARGETS.workflowMs, `${fmt(a.total)} ms`],
+  [
+    'launch without one ≤ raw DAP floor',
+    floor ? ratio(off.steps.launch, floor.steps.launch) : undefined,
+    '≤ 1 ×',
+    floor ? off.steps.launch <= floor.steps.launch : undefined,
+    floor ? `${fmt(off.steps.launch)} / ${fmt(floor.steps.launch)} ms = ${fmt(ratio(off.steps.launch, floor.steps.launch), 3)} ×` : 'no floor',
+  ],
   ['cold start to tools/list', a.steps.cold, `≤ ${TARGETS.coldStartMs} ms`, a.steps.cold <= TARGETS.coldStartMs, `${fmt(a.steps.cold)} ms`],
   [
     'workflow total vs mcp-debugger',
@@ -666,7 +777,7 @@ const targets = [
 ];
 console.log('\ntargets:');
 for (const [name, , goal, pass, figure] of targets) {
-  console.log(`  ${pass === undefined ? 'N/A ' : pass ? 'PASS' : 'MISS'}  ${name.padEnd(32)} ${goal.padEnd(10)} ${figure}`);
+  console.log(`  ${pass === undefined ? 'N/A ' : pass ? 'PASS' : 'MISS'}  ${name.padEnd(36)} ${goal.padEnd(10)} ${figure}`);
 }
 
 // ---- JSON ----
@@ -680,6 +791,7 @@ writeFileSync(
       node: process.version,
       python: { path: PYTHON, debugpyAndVersion: py.version },
       runs: RUNS,
+      thinkMs: THINK_MS,
       unit: 'ms (RSS in MiB)',
       loadAverage: load,
       nodeFloorMs,
@@ -687,6 +799,10 @@ writeFileSync(
       workflow: WORKFLOW,
       fixture: 'bench/fixtures/fizzbuzz.py',
       debugbridge: a,
+      debugbridgeReadyOff: off,
+      readyWaitingAtLaunch: { runs: waitingAtLaunch.length, launchMedian: median(waitingAtLaunch.map((r) => r.steps.launch)) ?? null },
+      relaunch: { debugbridge: median(ours.map((r) => r.relaunch?.ms)) ?? null, readyOff: median(oursOff.map((r) => r.relaunch?.ms)) ?? null },
+      rawDap: floor ?? { missing: rawFailure?.message },
       mcpDebugger: b ? { version: MCPD_VERSION, pollMs: POLL_MS, ...b, launchSubSteps: Object.fromEntries(Object.keys(theirs[0].sub).map((k) => [k, median(theirs.map((r) => r.sub[k]))])) } : { version: MCPD_VERSION, missing: mcpd.reason },
       ratios: b
         ? { ...Object.fromEntries(STEPS.map(([k]) => [k, ratio(a.steps[k], b.steps[k])])), total: ratio(a.total, b.total), totalWithCold: ratio(a.totalWithCold, b.totalWithCold) }

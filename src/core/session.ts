@@ -78,8 +78,10 @@ export class Session {
   private runNumber = 0;
   private readonly frames = new FrameCache(() => this.engine);
   private readonly changeListeners = new Set<() => void>();
+  /** ms from the start of the run: the launch answered, the first stop came, its details were read. */
   private launchTimings: Record<string, number> = {};
   private launchNote?: string;
+  private runStartedAt = 0;
 
   constructor(
     readonly id: string,
@@ -189,7 +191,8 @@ export class Session {
     this.errorText = undefined;
     this.pidValue = undefined;
     this.releasedDiagnostics = undefined;
-    const t0 = performance.now();
+    const t0 = (this.runStartedAt = performance.now());
+    this.launchTimings = {};
     const engine = this.factory.create({
       emit: (event) => {
         if (run === this.runNumber) this.onEngineEvent(event);
@@ -202,7 +205,7 @@ export class Session {
       const result = await startEngine(engine, this.config, this.breakpoints, { timeoutMs, signal, stopped: stopped.signal });
       for (const binding of result.breakpoints) this.breakpoints.applyBinding(binding);
       this.launchNote = result.note;
-      this.launchTimings = { startMs: Math.round(performance.now() - t0) };
+      this.launchTimings.startMs = Math.round(performance.now() - t0);
       if (this.stateName === 'initializing') this.setState('running');
       this.record({ type: 'started', summary: `${this.config.attach ? 'Attached to' : 'Launched'} ${this.config.program}${engine.pid ? ` (pid ${engine.pid})` : ''}` });
     } catch (e) {
@@ -488,6 +491,7 @@ export class Session {
   private onStopped(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
     if (!this.active) return;
     const seq = ++this.stopSeq;
+    if (seq === 1) this.launchTimings.firstStopMs = Math.round(performance.now() - this.runStartedAt);
     this.frames.clear();
     this.stoppedThread = stopped.threadId;
     this.setState('stopped');
@@ -499,6 +503,7 @@ export class Session {
         this.currentStop = stop;
         this.frames.seed(stop.threadId, frames);
         this.builtStopSeq = seq;
+        if (seq === 1) this.launchTimings.firstStopBuiltMs = Math.round(performance.now() - this.runStartedAt);
         const where = `${stop.frame.name} (${stop.frame.file ?? '?'}:${stop.frame.line})`;
         this.record({ type: 'stopped', summary: `Stopped (${stop.reason}) in ${where}, thread ${stop.threadId}`, data: { reason: stop.reason, threadId: stop.threadId, hitBreakpointIds: stop.hitBreakpointIds } });
         this.hooks.notify(this, 'info', `Session ${this.id} stopped (${stop.reason}) in ${where}.`);

@@ -16,7 +16,7 @@ import { DapRequestError } from './dapRequestError.js';
 import type { DapTransport } from './dapTransport.js';
 
 export interface DapClientOptions {
-  /** Default per-request timeout; `request(…, {timeoutMs})` overrides it. */
+  /** Default per-request timeout; `request(…, {timeoutMs})` overrides it (Infinity: none). */
   timeoutMs?: number;
 }
 
@@ -33,7 +33,7 @@ type ReverseHandler<C extends DapReverseCommand> = (
 interface Pending {
   command: string;
   sentAt: number;
-  timer: NodeJS.Timeout;
+  timer?: NodeJS.Timeout;
   resolve(body: unknown): void;
   reject(error: DapRequestError): void;
   error: DapRequestError;
@@ -74,10 +74,14 @@ export class DapClient {
     const seq = this.seq++;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     return new Promise<DapResponseBody<C>>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(seq);
-        reject(error.timedOut(timeoutMs));
-      }, timeoutMs);
+      // A request without a time limit (a launch held open on purpose) keeps no timer, so it
+      // does not keep our process alive either.
+      const timer = Number.isFinite(timeoutMs)
+        ? setTimeout(() => {
+            this.pending.delete(seq);
+            reject(error.timedOut(timeoutMs));
+          }, timeoutMs)
+        : undefined;
       this.pending.set(seq, { command, sentAt: Date.now(), timer, resolve: resolve as (body: unknown) => void, reject, error });
       const message: DebugProtocol.Request = { seq, type: 'request', command, arguments: args };
       try {

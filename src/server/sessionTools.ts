@@ -405,6 +405,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const lines = [
         `[${session.id}] ${d.state}${d.error ? ` — ${d.error}` : ''}; run ${d.run}; pid ${d.pid ?? '?'}`,
         `timings: ${JSON.stringify(d.timings)}`,
+        `engine: ${JSON.stringify(engine?.details ?? {})}`,
         `pending requests: ${engine?.pendingRequests.map((p) => `${p.command} (${p.ageMs} ms)`).join(', ') || 'none'}`,
         `adapter stderr (last lines):\n${engine?.adapterStderr.slice(-20).join('\n') || '(none)'}`,
         `recent events:\n${d.recentEvents.map((e) => `  ${e.summary}`).join('\n') || '  (none)'}`,

@@ -4,10 +4,10 @@
  * restarting): every call still pending is answered when the server lives on, and 1 s later no
  * process the server started is left.
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { descendants } from '../support/processTree.js';
 import { SCALE } from './support/scale.js';
-import { aliveAfter, commandOf, fixture, isRunning, line, sleep, startServer, type TestServer } from './support/server.js';
+import { aliveAfter, commandOf, fixture, isRunning, leftAfter, line, runPids, sleep, startServer, type RunPids, type TestServer } from './support/server.js';
 
 type Runtime = 'python' | 'node';
 type Moment = 'starting' | 'running' | 'stopped' | 'timing out' | 'restarting';
@@ -27,6 +27,11 @@ const PROGRAMS: Record<Runtime, { path: string; hang: Record<string, string>; is
 };
 const MOMENTS: Moment[] = ['starting', 'running', 'stopped', 'timing out', 'restarting'];
 const ACTIONS: Action[] = ['debuggee SIGKILL', 'adapter SIGKILL', 'server SIGKILL', 'client gone', 'server SIGTERM'];
+/**
+ * Variables the ready debuggee does not wait with: such a launch starts its program itself, and
+ * that start is the moment 'starting' is about (a ready debuggee's program is up before the launch).
+ */
+const OWN_START = { DEBUGBRIDGE_TEST_OWN_START: '1' };
 const HANG_TIMEOUT_MS = 4000;
 /** Starts that a kill may leave waiting end within this. */
 const START_TIMEOUT_MS = 5000;
@@ -58,30 +63,52 @@ async function waitForProcess(server: TestServer, matches: (cmd: string) => bool
   }
 }
 
-function parentOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+/**
+ * The session's program, other than `not`: the pid the server reports once the run started, or
+ * before that (a program starting the normal way) the process whose command line names it.
+ */
+async function programOf(server: TestServer, runtime: Runtime, not?: number, ms = 15_000): Promise<number | undefined> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { pid } = await runPids(server);
+    if (pid !== undefined && pid !== not && isRunning(pid)) return pid;
+    const named = await waitForProcess(server, (cmd) => PROGRAMS[runtime].isDebuggee(cmd), 0);
+    if (named !== undefined && named !== not) return named;
+    if (Date.now() > deadline) return undefined;
+    await sleep(15);
+  }
 }
 
-/** Brings a session to the moment; returns the calls still in flight. */
-async function reach(server: TestServer, runtime: Runtime, moment: Moment): Promise<Promise<unknown>[]> {
+/** The session's debugpy adapter, as the server reports it, once a launcher runs under it. */
+async function adapterOf(server: TestServer, ms = 15_000): Promise<number | undefined> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { adapterPid } = await runPids(server);
+    if (adapterPid !== undefined && descendants(adapterPid).some((pid) => commandOf(pid).includes('debugpy/launcher'))) return adapterPid;
+    if (Date.now() > deadline) return undefined;
+    await sleep(15);
+  }
+}
+
+/** Brings a session to the moment; returns the calls still in flight and the runs it replaced. */
+async function reach(server: TestServer, runtime: Runtime, moment: Moment): Promise<{ inFlight: Promise<unknown>[]; replaced: RunPids[] }> {
   const program = PROGRAMS[runtime];
   const path = fixture(program.path);
   const call = (tool: string, args: Record<string, unknown>) => server.client.call(tool, args, { timeoutMs: 60_000 });
   switch (moment) {
     case 'starting': {
       // A Python program killed before debugpy connects is waited for 15 s by debugpy; our timeout answers first.
-      const launch = call('session_launch', { program: path, timeoutMs: START_TIMEOUT_MS });
+      const launch = call('session_launch', { program: path, env: OWN_START, timeoutMs: START_TIMEOUT_MS });
       await waitForProcess(server, (cmd) => cmd.includes(program.path));
-      return [launch];
+      return { inFlight: [launch], replaced: [] };
     }
     case 'running':
       await call('session_launch', { program: path });
-      return [];
+      return { inFlight: [], replaced: [] };
     case 'stopped': {
       const r = await call('session_launch', { program: path, breakpoints: [{ file: path, line: line(program.path, 'tick') }], waitForStop: true });
       expect(r.structured.status, r.text).toBe('stopped');
-      return [];
+      return { inFlight: [], replaced: [] };
     }
     case 'timing out': {
       const t0 = Date.now();
@@ -89,18 +116,15 @@ async function reach(server: TestServer, runtime: Runtime, moment: Moment): Prom
       await waitForProcess(server, program.isDebuggee);
       // Just before the launch's timeout ends it.
       await sleep(Math.max(0, t0 + HANG_TIMEOUT_MS - 300 - Date.now()));
-      return [launch];
+      return { inFlight: [launch], replaced: [] };
     }
     case 'restarting': {
       await call('session_launch', { program: path });
-      const first = await waitForProcess(server, program.isDebuggee);
+      const first = await runPids(server);
       const restart = call('session_restart', { timeoutMs: START_TIMEOUT_MS });
-      await waitForProcess(server, (cmd) => program.isDebuggee(cmd), 15_000).then(async () => {
-        // The new run's debuggee, once the old one is gone.
-        const deadline = Date.now() + 10_000;
-        while (Date.now() < deadline && (await waitForProcess(server, program.isDebuggee, 0)) === first) await sleep(10);
-      });
-      return [restart];
+      // The new run's program.
+      await programOf(server, runtime, first.pid);
+      return { inFlight: [restart], replaced: [first] };
     }
   }
 }
@@ -108,16 +132,16 @@ async function reach(server: TestServer, runtime: Runtime, moment: Moment): Prom
 async function act(server: TestServer, runtime: Runtime, action: Action): Promise<void> {
   switch (action) {
     case 'debuggee SIGKILL': {
-      const pid = await waitForProcess(server, PROGRAMS[runtime].isDebuggee);
+      const pid = await programOf(server, runtime);
       expect(pid, 'the debuggee').toBeDefined();
       process.kill(pid!, 'SIGKILL');
       return;
     }
     case 'adapter SIGKILL': {
-      // The adapter of the session: the parent of its launcher (the spare adapter, if any, is another).
-      const launcher = await waitForProcess(server, (cmd) => cmd.includes('debugpy/launcher') && cmd.includes(PROGRAMS.python.path));
-      expect(launcher, 'the launcher').toBeDefined();
-      process.kill(parentOf(launcher!), 'SIGKILL');
+      // The adapter of the session (the spare adapter and a ready debuggee's, if any, are others).
+      const adapter = await adapterOf(server);
+      expect(adapter, 'the adapter').toBeDefined();
+      process.kill(adapter!, 'SIGKILL');
       return;
     }
     case 'server SIGKILL':
@@ -146,7 +170,7 @@ describe('kills at every moment of a session, the server living on', () => {
     it(`${runtime}, ${moment}: ${action}`, async () => {
       server.watch.sample();
       const baseline = new Set(server.watch.seen);
-      const inFlight = await reach(server, runtime, moment);
+      const { inFlight, replaced } = await reach(server, runtime, moment);
       await act(server, runtime, action);
       // Every pending call is answered, and the server goes on serving.
       await Promise.all(inFlight);
@@ -154,10 +178,11 @@ describe('kills at every moment of a session, the server living on', () => {
       for (const s of list.structured.sessions.filter((x) => ['initializing', 'running', 'stopped'].includes(x.state))) {
         await server.client.call('session_stop', { sessionId: s.sessionId });
       }
+      const runs = [...replaced, await runPids(server)];
       server.watch.sample();
-      // The server's spare adapter, readied before, may live on; every process of the session may not.
-      const ours = [...server.watch.seen].filter((pid) => !baseline.has(pid) || PROGRAMS[runtime].isDebuggee(commandOf(pid)));
-      expect(await aliveAfter(ours, 1000)).toEqual([]);
+      // What the server readies ahead for the next launch may live on; every process of the session may not.
+      const started = [...server.watch.seen].filter((pid) => !baseline.has(pid) || PROGRAMS[runtime].isDebuggee(commandOf(pid)));
+      expect(await leftAfter(server, runs, started, 1000)).toEqual([]);
       expect(server.stderr()).not.toMatch(/uncaught|unhandled/i);
     });
   }
@@ -168,7 +193,7 @@ describe('the server killed, stopped or left at every moment of a session', () =
     it(`${runtime}, ${moment}: ${action}`, async () => {
       const server = await startServer();
       try {
-        const inFlight = await reach(server, runtime, moment);
+        const { inFlight } = await reach(server, runtime, moment);
         // Calls in flight end with the connection: that is the point.
         for (const call of inFlight) call.catch(() => undefined);
         await act(server, runtime, action);

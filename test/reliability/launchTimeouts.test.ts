@@ -1,14 +1,14 @@
 /**
  * Issue 9, failure 2: a launch that times out must end every process of its run before it answers,
- * answer near the time asked (launch and waitForStop share it), and a server that dies at any step
- * of a launch must take the run's processes along.
+ * a ready debuggee it took included, answer near the time asked (launch and waitForStop share it),
+ * and a server that dies at any step of a launch must take the run's processes along.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { aliveAfter, commandOf, describe as describeProcesses, fixture, isRunning, sleep, startServer, type TestServer } from './support/server.js';
+import { aliveAfter, commandOf, describe as describeProcesses, fixture, isRunning, leftAfter, readyDebuggee, runPids, sleep, startServer, type TestServer } from './support/server.js';
 
 const spin = fixture('reliability/python/spin.py');
 const hangingPython = { PYTHONPATH: fixture('reliability/python/hang_site') };
@@ -23,14 +23,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-/** Runs a call and returns its answer, how long it took, and the processes it started that still run when it answers. */
+/**
+ * Runs a call and returns its answer, how long it took, and the processes of its run, or that it
+ * started, that still run when it answers (but those the server readied ahead for the next launch).
+ */
 async function timedCall(s: TestServer, tool: string, args: Record<string, unknown>) {
   const before = new Set(s.watch.seen);
   const t0 = Date.now();
   const r = await s.client.call(tool, args);
   const elapsed = Date.now() - t0;
   s.watch.sample();
-  const left = describeProcesses([...s.watch.seen].filter((pid) => !before.has(pid) && isRunning(pid)));
+  const started = [...s.watch.seen].filter((pid) => !before.has(pid) && isRunning(pid));
+  const left = await leftAfter(s, [await runPids(s)], started, 0);
   return { r, elapsed, left };
 }
 
@@ -43,6 +47,30 @@ describe('a launch that times out', () => {
     expect(elapsed).toBeLessThan(3000 + ANSWER_SLACK_MS);
     expect(server.stderr()).not.toMatch(/uncaught|unhandled/);
   });
+
+  const endings: [string, (s: TestServer) => Promise<unknown>, RegExp][] = [
+    ['times out', async () => undefined, /^TIMEOUT: /],
+    ['is cancelled by session_stop', (s) => s.client.call('session_stop', {}), /^CANCELLED: .*the session was stopped/],
+  ];
+  for (const [how, end, answer] of endings) {
+    it(`python: a launch that took a ready debuggee and ${how} ends that debuggee's adapter, launcher and program before it answers`, async () => {
+      server = await startServer();
+      const ready = await readyDebuggee(server);
+      // Stopped, it answers nothing: the launch that takes it (preparing or ready) cannot get further.
+      process.kill(ready.debuggee, 'SIGSTOP');
+      const launch = timedCall(server, 'session_launch', { program: spin, timeoutMs: 3000 });
+      await sleep(500);
+      await end(server);
+      const { r, elapsed, left } = await launch;
+      expect(r.text).toMatch(answer);
+      expect(elapsed).toBeLessThan(3000 + ANSWER_SLACK_MS);
+      expect(describeProcesses([ready.adapter, ready.launcher, ready.debuggee].filter(isRunning))).toEqual([]);
+      expect(left).toEqual([]);
+      const d = await server.client.call<{ diagnostics: { engine: { details: Record<string, unknown> } } }>('session_diagnostics', {});
+      expect(d.structured.diagnostics.engine.details).toMatchObject({ start: 'ready debuggee', adapterPid: ready.adapter });
+      expect(server.stderr()).not.toMatch(/uncaught|unhandled/);
+    });
+  }
 
   it('python: waitForStop shares the launch\'s timeoutMs, which bounds the whole call', async () => {
     server = await startServer();

@@ -4,7 +4,7 @@
  * themselves, and live sessions have a cap that names the ones to stop.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { aliveAfter, fixture, line, sleep, startServer, type TestServer } from './support/server.js';
+import { fixture, leftAfter, line, runPids, sleep, startServer, type TestServer } from './support/server.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -56,6 +56,7 @@ describe('session limits', () => {
     const program = fixture(SPIN.python);
     const r = await server.client.call('session_launch', { program, breakpoints: [{ file: program, line: line(SPIN.python, 'tick') }], waitForStop: true });
     expect(r.structured.status, r.text).toBe('stopped');
+    const run = await runPids(server);
     server.watch.sample();
     // Every process of the server's tree: the session's adapter (readied ahead of the launch), launcher, program.
     const pids = [...server.watch.seen];
@@ -64,7 +65,7 @@ describe('session limits', () => {
     while (!idleNote() && Date.now() < deadline) await sleep(50);
     expect(JSON.stringify(idleNote()?.data)).toMatch(/Session python-1 was idle for \d+ s and has ended \(its program was terminated\)/);
     expect((await server.client.call('session_state', {})).structured.state).toBe('terminated');
-    expect(await aliveAfter(pids, 500)).toEqual([]);
+    expect(await leftAfter(server, [run], pids, 500)).toEqual([]);
   });
 
   it('refuses a session past DEBUGBRIDGE_MAX_SESSIONS, naming the ones to stop', async () => {

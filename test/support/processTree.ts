@@ -13,7 +13,8 @@ function statOf(pid: number): string[] | undefined {
   }
 }
 
-function parentOf(pid: number): number | undefined {
+/** The parent of `pid`, or undefined for a process that is gone. */
+export function parentOf(pid: number): number | undefined {
   const fields = statOf(pid);
   return fields && Number(fields[1]);
 }
@@ -46,6 +47,12 @@ export function descendants(root: number): number[] {
     }
   }
   return out;
+}
+
+/** The process session `pid` belongs to (the pid of its leader), or undefined for a process that is gone. */
+export function processSessionOf(pid: number): number | undefined {
+  const fields = statOf(pid);
+  return fields && Number(fields[3]);
 }
 
 export function isAlive(pid: number): boolean {

@@ -1,7 +1,6 @@
 /** What we ask of debugpy when we initialize, launch and attach. */
 import type { AttachConfig, LaunchConfig } from '../../core/types.js';
 import type { DapArguments } from '../../dap/dapProtocol.js';
-import type { PythonInterpreter } from './interpreter.js';
 
 /** Dunder attributes and methods are noise in an agent's view of a value; class members stay grouped. */
 const VARIABLE_PRESENTATION = { special: 'hide', function: 'hide', class: 'group', protected: 'inline' };
@@ -30,18 +29,21 @@ function common(options: Record<string, unknown>) {
   };
 }
 
-export function launchArguments(config: LaunchConfig, interpreter: PythonInterpreter): DapArguments<'launch'> {
+/** What a launch of a program file needs; a ready debuggee launches its own launcher file this way. */
+export type FileLaunch = Pick<LaunchConfig, 'program' | 'args' | 'cwd' | 'env' | 'stopOnEntry' | 'options'>;
+
+export function launchArguments(launch: FileLaunch, executable: string): DapArguments<'launch'> {
   return {
-    ...common(config.options),
-    program: config.program,
-    args: config.args,
-    cwd: config.cwd,
-    env: config.env,
-    python: [interpreter.executable],
+    ...common(launch.options),
+    program: launch.program,
+    args: launch.args,
+    cwd: launch.cwd,
+    env: launch.env,
+    python: [executable],
     // Output comes back as `output` events, never through a terminal.
     console: 'internalConsole',
     redirectOutput: true,
-    stopOnEntry: config.stopOnEntry,
+    stopOnEntry: launch.stopOnEntry,
   };
 }
 

@@ -3,6 +3,7 @@ import type { Availability } from '../../core/types.js';
 import { PYTHON_CAPABILITIES } from './capabilities.js';
 import { findInterpreter, INSTALL_DEBUGPY } from './interpreter.js';
 import { PythonEngine } from './pythonEngine.js';
+import { prepareFirstReadyDebuggee } from './readyDebuggee.js';
 import { prepareSpareAdapter } from './spareAdapter.js';
 
 export const engine: EngineFactory = {
@@ -16,6 +17,8 @@ export const engine: EngineFactory = {
       prepareSpareAdapter(options ?? {});
       const interpreter = await findInterpreter(options);
       prepareSpareAdapter(options ?? {}, interpreter.executable);
+      // A launch with the server's working folder and no extra variables starts from it.
+      prepareFirstReadyDebuggee({ executable: interpreter.executable, cwd: process.cwd(), env: {}, justMyCode: true, socketTuning: true });
       return {
         available: true,
         version: `Python ${interpreter.pythonVersion}, debugpy ${interpreter.debugpyVersion}`,

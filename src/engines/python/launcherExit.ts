@@ -2,8 +2,19 @@
  * Python run inside our debugpy adapter: debugpy's launcher reports a debuggee killed by a signal
  * as the low byte of the negative status (SIGKILL → 247), which no one can tell from exit(247).
  * The adapter starts the launcher through this code instead, which leaves everything as it was but
- * reports such a death as the negative status (SIGKILL → -9); the adapter passes the number on.
+ * reports such a death as the negative status (SIGKILL → -9); the adapter passes the number on,
+ * and `exitEvent` reads it back.
  */
+import { constants } from 'node:os';
+import type { EngineEvent } from '../../core/engine.js';
+
+/** The program's exit as the adapter passes it on: a negative code is the signal that killed it. */
+export function exitEvent(exitCode: number): EngineEvent {
+  if (exitCode >= 0) return { type: 'exited', exitCode };
+  const signal = Object.entries(constants.signals).find(([, n]) => n === -exitCode)?.[0];
+  return { type: 'exited', signal: signal ?? `signal ${-exitCode}` };
+}
+
 export const LAUNCHER_EXIT = String.raw`
 def _report_debuggee_signals():
     import os, subprocess, types

@@ -4,7 +4,6 @@
  * started with `debugpy --listen`.
  */
 import { existsSync } from 'node:fs';
-import { constants } from 'node:os';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
@@ -39,12 +38,19 @@ import { toEvaluateResult, toExceptionInfo, toFrame, toScope, toVariable } from 
 import { attachArguments, INITIALIZE_ARGUMENTS, launchArguments } from './debugpyArguments.js';
 import { debugpyExceptionFilters } from './exceptionFilters.js';
 import { findInterpreter, type PythonInterpreter } from './interpreter.js';
+import { exitEvent } from './launcherExit.js';
+import { LaunchSteps } from './launchSteps.js';
 import { injectDebugpy } from './pidInjection.js';
-import { descendantsOf, endProcesses } from './processTree.js';
+import { prepareNextReadyDebuggee, programIdle, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
+import { writeLaunchSpec } from './readyLauncher.js';
 import { evaluationError, requestError } from './requestErrors.js';
+import { endPythonRun } from './runEnding.js';
+import { configureAndRun, delay, guardedStart, rejectOnAbort, startCancelled } from './startSequence.js';
 import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
+/** As many frames as the core asks for when it builds a stop. */
+const STOP_STACK_LEVELS = 20;
 
 type StartCommand = 'launch' | 'attach';
 
@@ -64,6 +70,16 @@ export class PythonEngine implements Engine {
   private lastStoppedThreadId?: number;
   /** Set once launch or attach answered: until then there is no program to say goodbye to. */
   private started = false;
+  /** The stack fetched to name a stop's breakpoints, handed to the stop's first stackTrace (one round trip less). */
+  private stopStack?: { threadId: number; levels: number; frames: FrameInfo[]; totalFrames?: number };
+  /** Which way the launch started (a ready debuggee or a normal launch), and why. */
+  private startedAs?: { way: 'ready debuggee' | 'normal launch'; note?: string };
+  private steps?: LaunchSteps;
+  private specPath?: string;
+  /** Between the launch and a stop or the end (a ready debuggee being prepared yields to it). */
+  private programRunning = false;
+  /** Set when a ready debuggee runs it: debugpy names that process after the ready launcher file. */
+  private program?: string;
   private ending?: Promise<void>;
   /** Events leave in the order they came, even when a stop needs a request to complete. */
   private emitted: Promise<void> = Promise.resolve();
@@ -84,22 +100,69 @@ export class PythonEngine implements Engine {
     if (!existsSync(config.program)) {
       throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a Python file (absolute, or relative to cwd).');
     }
+    const steps = (this.steps = new LaunchSteps());
     const socketTuning = config.options.socketTuning !== false;
     // With a single candidate interpreter its adapter starts now, while discovery probes it.
     if (socketTuning) prepareSpareAdapter(config.options);
     const interpreter = await findInterpreter(config.options);
+    steps.mark('interpreter');
     // Ended (timed out, cancelled) while the interpreter was found: start nothing.
-    if (this.ending || signal?.aborted) throw new DebugError('CANCELLED', 'Cancelled while starting the Python program.', 'Start it again when ready.');
+    this.throwIfEnded(signal);
     this.interpreter = interpreter;
     this.mode = 'launch';
-    const adapter = (socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning });
+    const target = readyTargetOf(config, interpreter.executable, socketTuning);
+    const ready = await this.readyDebuggeeFor(target, config, signal);
+    this.throwIfEnded(signal);
+    const adapter = ready?.adapter ?? ((socketTuning && takeSpareAdapter(config.options)) || startAdapter(interpreter.executable, { socketTuning }));
+    steps.mark(ready ? 'ready' : 'adapter');
     this.adapter = adapter.process;
     const client = this.connect(adapter.client);
     const processStarted = client.once('process');
-    const result = await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter), config, signal);
+    const result = ready
+      ? await this.runReady(client, ready, config, signal)
+      : await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config, signal);
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
+    this.programRunning = true;
+    // The next launch like this one finds a debuggee ready: prepared once this answer is on its
+    // way (starting a process takes a few ms), at low priority while this program runs.
+    setImmediate(() => prepareNextReadyDebuggee(target, { launch: this, programRunning: this.programRunning }));
     return { ...result, pid: this.debuggeePid };
+  }
+
+  /** The ready debuggee this launch takes, once ready; undefined (and why) when it starts normally. */
+  private async readyDebuggeeFor(target: ReadyTarget, config: LaunchConfig, signal?: AbortSignal): Promise<ReadyDebuggee | undefined> {
+    const taken = takeReadyDebuggee(target, config);
+    if (!('debuggee' in taken)) {
+      this.startedAs = { way: 'normal launch', note: taken.reason };
+      return undefined;
+    }
+    // Ours from now on: a launch that times out or is cancelled while it waits ends it too.
+    this.adapter = taken.debuggee.adapter.process;
+    this.specPath = taken.debuggee.specPath;
+    this.startedAs = { way: 'ready debuggee' };
+    try {
+      await Promise.race([taken.debuggee.ready, rejectOnAbort(signal)]);
+    } catch (e) {
+      if (e instanceof DebugError) throw e; // cancelled: ending the run kills it
+      this.adapter = this.specPath = undefined;
+      void taken.debuggee.discard();
+      this.startedAs = { way: 'normal launch', note: `the ready debuggee failed: ${(e as Error).message}` };
+      return undefined;
+    }
+    return taken.debuggee;
+  }
+
+  /** Names the program, arms its breakpoints and lets the ready debuggee become it. */
+  private runReady(client: DapClient, debuggee: ReadyDebuggee, config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
+    this.program = config.program;
+    writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args });
+    return guardedStart(client, 'launch', signal, () => this.stderrHint(), async (guard) => {
+      this.adapterCapabilities = await guard(debuggee.adapter.capabilities);
+      const result = await configureAndRun(this, client, debuggee.launched, config, guard, this.steps);
+      this.started = true;
+      return result;
+    });
   }
 
   async attach(config: AttachConfig, signal?: AbortSignal): Promise<LaunchResult> {
@@ -129,7 +192,7 @@ export class PythonEngine implements Engine {
   }
 
   /** initialize → launch/attach → (initialized) breakpoints, filters → configurationDone → answer. */
-  private async start(
+  private start(
     client: DapClient,
     capabilities: Promise<DebugProtocol.Capabilities | undefined>,
     command: StartCommand,
@@ -137,42 +200,32 @@ export class PythonEngine implements Engine {
     config: LaunchConfig | AttachConfig,
     signal?: AbortSignal,
   ): Promise<LaunchResult> {
-    const failure: ErrorCode = command === 'launch' ? 'LAUNCH_FAILED' : 'ATTACH_FAILED';
-    const cancelled = rejectOnAbort(signal);
-    const lost = new Promise<never>((_, reject) =>
-      client.onClose((reason) => reject(new DebugError(failure, `debugpy went away during ${command}${reason ? `: ${reason.message}` : ''}.`, this.stderrHint()))),
-    );
-    const guard = <T>(work: Promise<T>) => Promise.race([work, cancelled, lost]);
-    try {
+    return guardedStart(client, command, signal, () => this.stderrHint(), async (guard) => {
       this.adapterCapabilities = await guard(capabilities);
+      this.steps?.mark('initialize');
       const initialized = client.once('initialized');
       const started = client.request(command, args, { timeoutMs: 60_000 });
       started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
       await guard(Promise.race([initialized, started]));
-      const bindings = await guard(this.configure(config));
-      await guard(client.request('configurationDone', undefined));
-      await guard(started);
+      this.steps?.mark('initialized');
+      const result = await configureAndRun(this, client, started, config, guard, this.steps);
       this.started = true;
-      return { breakpoints: bindings };
-    } catch (e) {
-      throw requestError(e, failure, this.stderrHint());
-    }
+      return result;
+    });
   }
 
-  private async configure(config: LaunchConfig | AttachConfig): Promise<BreakpointBinding[]> {
-    const byFile = new Map<string, BreakpointSpec[]>();
-    for (const spec of config.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
-    const bindings: BreakpointBinding[] = [];
-    for (const [file, specs] of byFile) bindings.push(...(await this.setBreakpoints(file, specs)));
-    if (config.functionBreakpoints.length) bindings.push(...(await this.setFunctionBreakpoints(config.functionBreakpoints)));
-    await this.setExceptionBreakpoints(config.exceptions);
-    return bindings;
+  private throwIfEnded(signal: AbortSignal | undefined): void {
+    if (this.ending || signal?.aborted) throw startCancelled();
   }
 
   private connect(client: DapClient): DapClient {
     this.client = client;
     client.on('stopped', (body) => this.enqueue(() => this.stopped(body)));
-    client.on('continued', (body) => this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued }));
+    client.on('continued', (body) => {
+      this.stopStack = undefined;
+      if (this.mode === 'launch') this.programRunning = true;
+      this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued });
+    });
     client.on('output', (body) => this.output(body));
     client.on('breakpoint', (body) => {
       const binding = this.breakpointIds.changed(body.breakpoint);
@@ -183,10 +236,14 @@ export class PythonEngine implements Engine {
     client.on('process', (body) => {
       this.debuggeePid = body.systemProcessId;
       this.debuggeeIsLocal = body.isLocalProcess ?? this.mode === 'launch';
-      this.emit({ type: 'process', pid: body.systemProcessId, name: body.name });
+      this.emit({ type: 'process', pid: body.systemProcessId, name: this.program ?? body.name });
     });
-    client.on('exited', (body) => this.emit(exitEvent(body.exitCode)));
+    client.on('exited', (body) => {
+      this.programPaused();
+      this.emit(exitEvent(body.exitCode));
+    });
     client.on('terminated', () => {
+      this.programPaused();
       this.emit({ type: 'terminated' });
       // The program is over: let the adapter go now rather than when the session is disposed.
       void this.end('terminate');
@@ -211,6 +268,9 @@ export class PythonEngine implements Engine {
     this.pages.clear();
     const threadId = body.threadId ?? this.lastStoppedThreadId ?? 1;
     this.lastStoppedThreadId = threadId;
+    this.steps?.mark('stopped');
+    this.stopStack = undefined;
+    this.programPaused();
     let hitBreakpointIds = body.hitBreakpointIds?.length ? this.breakpointIds.sessionIdsOf(body.hitBreakpointIds) : undefined;
     if (!hitBreakpointIds && /breakpoint/.test(body.reason)) hitBreakpointIds = await this.breakpointsAtTopFrame(threadId);
     const exception = body.reason === 'exception' ? await this.exceptionInfo(threadId).catch(() => undefined) : undefined;
@@ -230,11 +290,21 @@ export class PythonEngine implements Engine {
     });
   }
 
-  /** debugpy does not say which breakpoint it stopped at: match the top frame against the bindings. */
+  /**
+   * debugpy does not say which breakpoint it stopped at: match the top frame against the bindings.
+   * The frames are kept for the stop's own stack, which is asked for next.
+   */
   private async breakpointsAtTopFrame(threadId: number): Promise<number[]> {
-    const { frames } = await this.stackTrace(threadId, 0, 1).catch(() => ({ frames: [] as FrameInfo[] }));
-    const top = frames[0];
+    const levels = STOP_STACK_LEVELS;
+    const stack = await this.stackTrace(threadId, 0, levels).catch(() => ({ frames: [] as FrameInfo[], totalFrames: undefined }));
+    this.stopStack = { threadId, levels, ...stack };
+    const top = stack.frames[0];
     return top ? this.breakpointIds.sessionIdsAt(top.file, top.line, top.name) : [];
+  }
+
+  private programPaused(): void {
+    this.programRunning = false;
+    programIdle(this);
   }
 
   private output(body: DebugProtocol.OutputEvent['body']): void {
@@ -283,11 +353,13 @@ export class PythonEngine implements Engine {
 
   async continue(threadId?: number): Promise<void> {
     this.pages.clear();
+    this.stopStack = undefined;
     await this.call('continue', { threadId: threadId ?? (await this.someThreadId()) });
   }
 
   async step(threadId: number, kind: StepKind): Promise<void> {
     this.pages.clear();
+    this.stopStack = undefined;
     await this.call(STEP_COMMANDS[kind], { threadId });
   }
 
@@ -310,6 +382,9 @@ export class PythonEngine implements Engine {
   }
 
   async stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
+    const kept = this.stopStack;
+    this.stopStack = undefined;
+    if (kept && kept.threadId === threadId && startFrame === 0 && levels <= kept.levels) return { frames: kept.frames.slice(0, levels), totalFrames: kept.totalFrames };
     const body = await this.call('stackTrace', { threadId, startFrame, levels }, 'THREAD_NOT_FOUND');
     return { frames: body.stackFrames.map(toFrame), totalFrames: body.totalFrames };
   }
@@ -373,29 +448,10 @@ export class PythonEngine implements Engine {
     return this.ending;
   }
 
-  private async finish(how: 'terminate' | 'detach'): Promise<void> {
-    const client = this.client;
-    if (!client) return;
-    if (this.mode === 'launch' && !this.started) {
-      // A launch that timed out or was cancelled: its processes may be stuck; end them at once.
-      client.close();
-      await this.adapter?.kill();
-      return;
-    }
-    const terminating = how === 'terminate';
-    const ownsDebuggee = terminating && this.debuggeePid !== undefined && (this.mode === 'launch' || this.debuggeeIsLocal);
-    // Looked up before the program ends: its children lose their parent link once it is gone.
-    const program = ownsDebuggee ? [this.debuggeePid!, ...descendantsOf(this.debuggeePid!)] : [];
-    if (!client.closed) {
-      // Answered after the debuggee exited (debugpy kills its process group) and its last output and exit code came.
-      await client.request('disconnect', { terminateDebuggee: terminating, restart: false }, { timeoutMs: 3000 }).catch(() => undefined);
-    }
-    client.close();
-    // The adapter and the launcher end by themselves now (~10 ms); what they leave is ended.
-    await Promise.all([
-      this.adapter?.end({ withDescendants: terminating }).catch((e: unknown) => this.context.log('warning', `python adapter end: ${(e as Error).message}`)),
-      endProcesses(program),
-    ]);
+  private finish(how: 'terminate' | 'detach'): Promise<void> {
+    const ourProgram = this.mode === 'launch' || this.debuggeeIsLocal ? this.debuggeePid : undefined;
+    const run = { client: this.client, adapter: this.adapter, launchUnanswered: this.mode === 'launch' && !this.started, ourProgram, specPath: this.specPath };
+    return endPythonRun(run, how, (message) => this.context.log('warning', message));
   }
 
   diagnostics(): EngineDiagnostics {
@@ -410,6 +466,9 @@ export class PythonEngine implements Engine {
         python: this.interpreter?.pythonVersion,
         debugpy: this.interpreter?.debugpyVersion,
         adapterPid: this.adapter?.pid,
+        start: this.startedAs?.way,
+        startNote: this.startedAs?.note,
+        launchSteps: this.steps?.marks,
       },
     };
   }
@@ -437,24 +496,4 @@ export class PythonEngine implements Engine {
     const tail = this.client?.stderrTail() ?? [];
     return tail.length ? `debugpy said: ${tail.slice(-5).join(' | ')}` : undefined;
   }
-}
-
-/** Our launcher reports a debuggee killed by a signal as the negative signal number (launcherExit.ts). */
-function exitEvent(exitCode: number): EngineEvent {
-  if (exitCode >= 0) return { type: 'exited', exitCode };
-  const signal = Object.entries(constants.signals).find(([, n]) => n === -exitCode)?.[0];
-  return { type: 'exited', signal: signal ?? `signal ${-exitCode}` };
-}
-
-function rejectOnAbort(signal: AbortSignal | undefined): Promise<never> {
-  return new Promise((_, reject) => {
-    if (!signal) return;
-    const abort = () => reject(new DebugError('CANCELLED', 'Cancelled while starting the Python program.', 'Start it again when ready.'));
-    if (signal.aborted) abort();
-    else signal.addEventListener('abort', abort, { once: true });
-  });
-}
-
-function delay(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms).unref());
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { McpTestClient } from '../../../src/demo/mcpClient.js';
 import { markerLine } from '../../../src/demo/markers.js';
-import { descendants } from '../../support/processTree.js';
+import { descendants, parentOf, processSessionOf } from '../../support/processTree.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
@@ -38,7 +38,7 @@ export async function startServer(env: Record<string, string> = {}, args?: strin
   client.transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const pid = client.pid!;
   const watch = new ProcessWatch(pid);
-  // The server loads its tools after `initialize` and readies a Python adapter: after this first call
+  // The server loads its tools after `initialize` and readies a Python adapter and a ready debuggee: after this first call
   // later timings mean the call alone, and the processes seen so far are the server's own.
   await client.call('languages_list');
   return {
@@ -113,4 +113,75 @@ export function describe(pids: number[]): string[] {
 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** What the server reports of a session's run (the live session, else the last one, when none is named). */
+export interface RunPids {
+  /** The program's. */
+  pid?: number;
+  /** Its debugpy adapter's (Python), which leads a process session holding the launcher and the program. */
+  adapterPid?: number;
+}
+
+export async function runPids(server: TestServer, sessionId?: string): Promise<RunPids> {
+  type Diagnostics = { diagnostics: { pid?: number; engine?: { details?: { adapterPid?: number } } } };
+  const d = await server.client.call<Diagnostics>('session_diagnostics', sessionId ? { sessionId } : {});
+  return { pid: d.structured?.diagnostics.pid, adapterPid: d.structured?.diagnostics.engine?.details?.adapterPid };
+}
+
+/** Whether a command line is our debugpy adapter's (its bootstrap). */
+export function isPythonAdapter(cmd: string): boolean {
+  return cmd.includes('_end_session_with_server') && cmd.includes('debugpy.adapter');
+}
+
+/** A ready debuggee's launcher and program run the ready launcher file (readyLauncher.ts). */
+const READY_LAUNCHER_FILE = '_debugpy_launcher.py';
+
+/**
+ * The processes of a server's tree (`pids`) that it readies ahead of launches and keeps for the
+ * next one (they belong to no session and end with the server): a spare debugpy adapter, and the
+ * adapter of a ready debuggee with its launcher and program, which run the ready launcher file. At
+ * most two such adapters, none of them one a session used (`used`), nothing under them but that file.
+ */
+export function readiedAhead(pids: number[], used: number[]): Set<number> {
+  const readied = new Set<number>();
+  let adapters = 0;
+  for (const pid of pids) {
+    if (adapters === 2 || used.includes(pid) || !isRunning(pid) || !isPythonAdapter(commandOf(pid))) continue;
+    const below = descendants(pid);
+    if (!below.every((child) => commandOf(child).includes(READY_LAUNCHER_FILE))) continue;
+    adapters++;
+    for (const member of [pid, ...below]) readied.add(member);
+  }
+  return readied;
+}
+
+/**
+ * The processes of these runs and `others` still running `ms` from now, with their command lines:
+ * each run's program and adapter and every process of the adapter's process session, less what the
+ * server readied ahead for the next launch.
+ */
+export async function leftAfter(server: TestServer, runs: RunPids[], others: Iterable<number>, ms: number): Promise<string[]> {
+  if (ms > 0) await sleep(ms);
+  server.watch.sample();
+  const adapters = runs.flatMap((r) => (r.adapterPid === undefined ? [] : [r.adapterPid]));
+  const inAdapterSessions = [...server.watch.seen].filter((pid) => adapters.includes(processSessionOf(pid) ?? -1));
+  const candidates = [...others, ...runs.flatMap((r) => (r.pid === undefined ? [] : [r.pid])), ...adapters, ...inAdapterSessions];
+  const alive = [...new Set(candidates)].filter(isRunning);
+  const readied = readiedAhead([...server.watch.seen], adapters);
+  return describe(alive.filter((pid) => !readied.has(pid)));
+}
+
+/** The server's ready debuggee, before any launch took one, once its program is up: that process, its launcher and its adapter. */
+export async function readyDebuggee(server: TestServer, ms = 20_000): Promise<{ adapter: number; launcher: number; debuggee: number }> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    server.watch.sample();
+    const debuggee = [...server.watch.seen].find((pid) => isRunning(pid) && commandOf(pid).includes('--connect') && commandOf(pid).includes(READY_LAUNCHER_FILE));
+    const launcher = debuggee === undefined ? undefined : parentOf(debuggee);
+    const adapter = launcher === undefined ? undefined : parentOf(launcher);
+    if (adapter !== undefined) return { adapter, launcher: launcher!, debuggee: debuggee! };
+    if (Date.now() > deadline) throw new Error('no ready debuggee under the server');
+    await sleep(20);
+  }
 }

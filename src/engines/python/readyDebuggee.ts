@@ -1,0 +1,208 @@
+/**
+ * A ready debuggee: one Python process prepared ahead of a launch. debugpy's adapter, launcher
+ * and debuggee are started as for any launch (with readyLauncher.ts's file as the program) and
+ * left waiting for configurationDone, so Python is up, debugpy and pydevd are imported and
+ * connected (pydevd's import and its fixed 0.1 s sleep on connect are behind us). A launch with
+ * the same interpreter, working folder and environment takes it, arms its breakpoints, names
+ * the program and lets it run: the process becomes that program.
+ *
+ * One waits at a time. The first is prepared when the server finds Python; the next after each
+ * launch, for the next launch like it, at low priority while that launch's program runs (at a
+ * breakpoint or ended, it takes no CPU the preparation could slow down), where the priority can
+ * be given back (a program must not keep a priority it did not ask for). It never holds our
+ * process open and ends with it (its adapter ends when our end of its stdin closes).
+ * DEBUGBRIDGE_READY_DEBUGGEE=0 turns it off.
+ */
+import type { LaunchConfig } from '../../core/types.js';
+import { startAdapter, type AdapterConnection } from './adapterConnection.js';
+import { launchArguments } from './debugpyArguments.js';
+import { restorePriority, startAtLowPriority } from './processPriority.js';
+import { newSpecPath, readyLauncherFile, removeLaunchSpec } from './readyLauncher.js';
+
+/** What must be the same for a program to tell no difference from a normal launch. */
+export interface ReadyTarget {
+  executable: string;
+  cwd: string;
+  /** The launch's own variables (the rest is our process's environment, which the adapter inherits). */
+  env: Record<string, string>;
+  justMyCode: boolean;
+  socketTuning: boolean;
+}
+
+/** Longer than any healthy preparation (about half a second): past this it is given up. */
+const PREPARE_LIMIT_MS = 30_000;
+
+export function readyTargetOf(config: LaunchConfig, executable: string, socketTuning: boolean): ReadyTarget {
+  return { executable, cwd: config.cwd, env: config.env, justMyCode: config.options.justMyCode !== false, socketTuning };
+}
+
+export function readyDebuggeesOff(): boolean {
+  return process.env.DEBUGBRIDGE_READY_DEBUGGEE === '0';
+}
+
+export class ReadyDebuggee {
+  readonly adapter: AdapterConnection;
+  readonly specPath = newSpecPath();
+  /** The launch request, answered once configurationDone lets the program run. */
+  readonly launched: Promise<unknown>;
+  /** Resolves when debugpy waits for configurationDone; rejects when it cannot get there. */
+  readonly ready: Promise<void>;
+  private state: 'preparing' | 'ready' | 'failed' | 'taken' = 'preparing';
+  private lowered: boolean;
+
+  constructor(
+    readonly target: ReadyTarget,
+    readonly key: string,
+    lowPriority: boolean,
+    /** The launch whose program it must not slow down while that program runs. */
+    readonly after?: object,
+  ) {
+    const start = () => startAdapter(target.executable, { socketTuning: target.socketTuning });
+    ({ started: this.adapter, lowered: this.lowered } = lowPriority ? startAtLowPriority(start) : { started: start(), lowered: false });
+    this.adapter.process.holdEventLoop(false);
+    // debugpy holds the debuggee's `process` and `output` events back until the launch is answered,
+    // that is until the launch that takes it is listening.
+    const client = this.adapter.client;
+    const initialized = client.once('initialized');
+    const args = launchArguments(
+      { program: readyLauncherFile(), args: [this.specPath], cwd: target.cwd, env: target.env, stopOnEntry: false, options: { justMyCode: target.justMyCode } },
+      target.executable,
+    );
+    this.launched = this.adapter.capabilities.then(() => client.request('launch', args, { timeoutMs: Infinity }));
+    this.launched.catch(() => {});
+    const failed = new Promise<never>((_, reject) => {
+      client.onClose((reason) => reject(new Error(`its debugpy adapter ended${reason ? `: ${reason.message}` : ''}`)));
+      this.launched.then(() => reject(new Error('debugpy started it without waiting')), reject);
+      setTimeout(() => reject(new Error(`not ready within ${PREPARE_LIMIT_MS} ms`)), PREPARE_LIMIT_MS).unref();
+    });
+    this.ready = Promise.race([initialized, failed]);
+    this.ready.then(
+      () => {
+        if (this.state === 'preparing') this.state = 'ready';
+      },
+      (e: Error) => {
+        if (this.state === 'taken') return;
+        if (idle === this) unprepared = e.message;
+        void this.discard();
+      },
+    );
+  }
+
+  /** Waiting for a launch, and its adapter still there (it may die while it waits). */
+  get usable(): boolean {
+    return (this.state === 'preparing' || this.state === 'ready') && !this.adapter.client.closed && this.adapter.process.running;
+  }
+
+  get waiting(): 'preparing' | 'ready' | undefined {
+    return this.usable ? (this.state as 'preparing' | 'ready') : undefined;
+  }
+
+  /** Claims it for a launch: from now on it runs at our priority and belongs to the caller. */
+  take(): void {
+    this.normalPriority();
+    this.state = 'taken';
+    this.adapter.process.holdEventLoop(true);
+  }
+
+  /** Our priority for the rest of its preparation and for the program it becomes. */
+  normalPriority(): void {
+    if (!this.lowered) return;
+    this.lowered = false;
+    this.giveBackPriority();
+    // A process started while we walked the tree may have been missed: once all are up, again.
+    if (this.state === 'preparing') this.ready.then(() => this.giveBackPriority(), () => {});
+  }
+
+  private giveBackPriority(): void {
+    const adapterPid = this.adapter.process.pid;
+    if (adapterPid) restorePriority([adapterPid, ...this.adapter.process.descendants()]);
+  }
+
+  /** Ends it with everything it started (closing its adapter's stdin ends the debug session). */
+  async discard(): Promise<void> {
+    if (this.state !== 'taken') this.state = 'failed';
+    if (idle === this) idle = undefined;
+    removeLaunchSpec(this.specPath);
+    await this.adapter.process.end({ withDescendants: true }).catch(() => undefined);
+  }
+}
+
+let idle: ReadyDebuggee | undefined;
+/** Why the last preparation failed (a launch that finds none says so). */
+let unprepared: string | undefined;
+
+/**
+ * The first ready debuggee, when the server finds Python: nothing of the user's runs yet, so at
+ * normal priority; not in place of one already waiting. Never throws.
+ */
+export function prepareFirstReadyDebuggee(target: ReadyTarget): void {
+  if (!idle?.usable) prepare(target, false);
+}
+
+/**
+ * The next one after a launch, for the next launch like it, in place of one waiting for another
+ * target: at low priority while that launch's program runs (`programIdle` ends it). Never throws.
+ */
+export function prepareNextReadyDebuggee(target: ReadyTarget, after: { launch: object; programRunning: boolean }): void {
+  const key = keyOf(target);
+  if (!(idle?.usable && idle.key === key)) prepare(target, after.programRunning, after.launch);
+}
+
+/** The program of that launch paused or ended: the next ready debuggee need not yield to it any more. */
+export function programIdle(launch: object): void {
+  if (idle?.after === launch) idle.normalPriority();
+}
+
+function prepare(target: ReadyTarget, lowPriority: boolean, after?: object): void {
+  if (readyDebuggeesOff()) return;
+  void idle?.discard();
+  try {
+    idle = new ReadyDebuggee(target, keyOf(target), lowPriority, after);
+    unprepared = undefined;
+  } catch (e) {
+    idle = undefined;
+    unprepared = (e as Error).message;
+  }
+}
+
+/**
+ * The ready debuggee for this launch, now the caller's; else why the launch starts normally.
+ * It may still be preparing: the caller waits for `ready`.
+ */
+export function takeReadyDebuggee(target: ReadyTarget, launch: Pick<LaunchConfig, 'program' | 'stopOnEntry'>): { debuggee: ReadyDebuggee } | { reason: string } {
+  if (readyDebuggeesOff()) return { reason: 'ready debuggees are off (DEBUGBRIDGE_READY_DEBUGGEE=0)' };
+  if (launch.stopOnEntry) return { reason: 'stopOnEntry launches start normally' };
+  if (!/\.pyw?$/i.test(launch.program)) return { reason: 'only .py files start from a ready debuggee' };
+  const candidate = idle;
+  if (!candidate?.usable) return { reason: `no ready debuggee was waiting${unprepared ? ` (the last one could not be prepared: ${unprepared})` : ''}` };
+  if (candidate.key !== keyOf(target)) return { reason: `the ready debuggee waits with ${differences(candidate.target, target)}` };
+  idle = undefined;
+  candidate.take();
+  return { debuggee: candidate };
+}
+
+/** The waiting ready debuggee's state, for tests and diagnostics. */
+export function readyDebuggeeState(): { state: 'preparing' | 'ready'; adapterPid?: number; target: ReadyTarget } | undefined {
+  const state = idle?.waiting;
+  return state && idle ? { state, adapterPid: idle.adapter.process.pid, target: idle.target } : undefined;
+}
+
+function keyOf(target: ReadyTarget): string {
+  // Our own environment too: the adapter (and so the program) inherits it as it was when started.
+  return JSON.stringify([target.executable, target.cwd, sorted(target.env), target.justMyCode, target.socketTuning, sorted(process.env)]);
+}
+
+function sorted(env: Record<string, string | undefined>): [string, string | undefined][] {
+  return Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function differences(waiting: ReadyTarget, wanted: ReadyTarget): string {
+  const found = [
+    waiting.executable !== wanted.executable && `interpreter ${waiting.executable}`,
+    waiting.cwd !== wanted.cwd && `working folder ${waiting.cwd}`,
+    JSON.stringify(sorted(waiting.env)) !== JSON.stringify(sorted(wanted.env)) && 'other environment variables',
+    waiting.justMyCode !== wanted.justMyCode && `justMyCode ${waiting.justMyCode}`,
+    waiting.socketTuning !== wanted.socketTuning && `socketTuning ${waiting.socketTuning}`,
+  ].filter(Boolean);
+  return found.length ? found.join(', ') : "the server's environment as it was when it was prepared";
+}

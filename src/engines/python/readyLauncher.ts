@@ -1,0 +1,122 @@
+/**
+ * The Python file a ready debuggee runs as its "program". debugpy's launcher starts the ready
+ * debuggee like any launch, with this file as the program and a spec path as its argument, so
+ * debugpy and pydevd are imported and connected long before the user's launch. debugpy's cli
+ * runs this file only after configurationDone, when the launch that took the debuggee has armed
+ * its breakpoints; the file then turns the process into the user's program the way the cli
+ * itself runs a program file (pydevd's runpy: argv, the program's folder first on sys.path,
+ * `__main__` globals with the program's `__file__`), and leaves no trace a program can see:
+ * its own helper deletes itself from those globals, runpy's saved argv[0] (put back when the
+ * program ends) becomes the program's path, and a traceback printed at exit does not show this
+ * file. pydevd hides files whose name ends in `debugpy_launcher.py` from stacks and stepping.
+ *
+ * Kept as a string and written at run time so the compiled package needs no extra asset.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const READY_LAUNCHER = String.raw`# debugbridge: a ready debuggee becomes the user's program here (see readyLauncher.ts).
+def _debugbridge_become_program(scope):
+    import gc, json, os, sys
+
+    spec_path = sys.argv[1]
+    with open(spec_path, "rb") as spec_file:
+        spec = json.loads(spec_file.read().decode("utf-8"))
+    os.unlink(spec_path)
+    program = spec["program"]
+    launcher = scope["__file__"]
+    sys.argv[:] = [program] + spec["args"]
+    sys.path[0] = os.path.dirname(program)
+    try:
+        from _pydevd_bundle import pydevd_runpy
+
+        code = pydevd_runpy._get_code_from_file("__main__", program)[0]
+        saves_argv0 = pydevd_runpy._ModifiedArgv0
+    except (ImportError, AttributeError):
+        with open(program, "rb") as source:
+            code = compile(source.read(), program, "exec")
+        saves_argv0 = None
+    # The runpy that runs this file puts back the argv[0] it saw (this file's) when it ends.
+    try:
+        for generation in range(3):
+            saved = [o for o in gc.get_objects(generation) if type(o) is saves_argv0 and o.value == launcher]
+            if saved:
+                saved[0]._saved_value = program
+                break
+    except TypeError:
+        pass
+    scope["__file__"] = program
+    del scope["_debugbridge_become_program"]
+    return code
+
+
+try:
+    exec(_debugbridge_become_program(globals()))
+except BaseException as _debugbridge_exception:
+    # A bare raise adds no frame: the traceback starts at the program, as when debugpy runs it.
+    _debugbridge_exception.__traceback__ = _debugbridge_exception.__traceback__.tb_next
+    raise
+`;
+
+let folder: string | undefined;
+let launcherFile: string | undefined;
+let specs = 0;
+
+/** What the ready debuggee becomes: written just before configurationDone lets it run. */
+export interface LaunchSpec {
+  program: string;
+  args: string[];
+}
+
+/** The launcher file, written again whenever it is missing. Its name must end in `debugpy_launcher.py`. */
+export function readyLauncherFile(): string {
+  if (!launcherFile) {
+    const hash = createHash('sha256').update(READY_LAUNCHER).digest('hex').slice(0, 12);
+    launcherFile = join(privateFolder(), `ready_${hash}_debugpy_launcher.py`);
+  }
+  if (!existsSync(launcherFile)) {
+    const partial = `${launcherFile}.${process.pid}.tmp`;
+    writeFileSync(partial, READY_LAUNCHER, { mode: 0o600 });
+    renameSync(partial, launcherFile);
+  }
+  return launcherFile;
+}
+
+/** A fresh path for one ready debuggee's spec (the launcher deletes the file once read). */
+export function newSpecPath(): string {
+  return join(privateFolder(), `spec-${process.pid}-${++specs}.json`);
+}
+
+export function writeLaunchSpec(path: string, spec: LaunchSpec): void {
+  writeFileSync(path, JSON.stringify(spec), { mode: 0o600 });
+}
+
+export function removeLaunchSpec(path: string): void {
+  rmSync(path, { force: true });
+}
+
+/**
+ * One folder per user, shared by every server of that user, so that a server that is killed
+ * leaves nothing behind (the launcher is rewritten in place, specs are deleted when read); made
+ * again if something removed it. Anything unexpected about it (not ours, open to others, a
+ * link) means a folder of our own instead, removed when we exit.
+ */
+function privateFolder(): string {
+  if (folder && existsSync(folder)) return folder;
+  const uid = process.getuid?.();
+  if (uid !== undefined) {
+    const shared = join(tmpdir(), `debugbridge-${uid}`);
+    try {
+      mkdirSync(shared, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const stat = lstatSync(shared);
+    if (stat.isDirectory() && stat.uid === uid && (stat.mode & 0o077) === 0) return (folder = shared);
+  }
+  const own = mkdtempSync(join(tmpdir(), 'debugbridge-'));
+  process.once('exit', () => rmSync(own, { recursive: true, force: true }));
+  return (folder = own);
+}

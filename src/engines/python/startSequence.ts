@@ -1,0 +1,80 @@
+/**
+ * The steps of a launch or attach after the adapter is there. Each wait also ends when the request
+ * is cancelled or debugpy goes away, and whatever fails comes out as the typed error the agent reads.
+ */
+import type { Engine } from '../../core/engine.js';
+import { DebugError, type ErrorCode } from '../../core/errors.js';
+import type { AttachConfig, BreakpointBinding, BreakpointSpec, LaunchConfig, LaunchResult } from '../../core/types.js';
+import type { DapClient } from '../../dap/dapClient.js';
+import type { LaunchSteps } from './launchSteps.js';
+import { requestError } from './requestErrors.js';
+
+export type Guard = <T>(work: Promise<T>) => Promise<T>;
+
+export async function guardedStart<T>(
+  client: DapClient,
+  command: 'launch' | 'attach',
+  signal: AbortSignal | undefined,
+  stderrHint: () => string | undefined,
+  work: (guard: Guard) => Promise<T>,
+): Promise<T> {
+  const failure: ErrorCode = command === 'launch' ? 'LAUNCH_FAILED' : 'ATTACH_FAILED';
+  const cancelled = rejectOnAbort(signal);
+  const lost = new Promise<never>((_, reject) =>
+    client.onClose((reason) => reject(new DebugError(failure, `debugpy went away during ${command}${reason ? `: ${reason.message}` : ''}.`, stderrHint()))),
+  );
+  try {
+    return await work((step) => Promise.race([step, cancelled, lost]));
+  } catch (e) {
+    throw requestError(e, failure, stderrHint());
+  }
+}
+
+type Configurable = Pick<Engine, 'setBreakpoints' | 'setFunctionBreakpoints' | 'setExceptionBreakpoints'>;
+
+/**
+ * Breakpoints, filters and configurationDone go out back to back, every request before the first
+ * answer: debugpy handles them in order, so they are armed before the program runs. Then the
+ * answer to the launch (or attach) that `started` waits for.
+ */
+export async function configureAndRun(
+  engine: Configurable,
+  client: DapClient,
+  started: Promise<unknown>,
+  config: LaunchConfig | AttachConfig,
+  guard: Guard,
+  steps?: LaunchSteps,
+): Promise<LaunchResult> {
+  const byFile = new Map<string, BreakpointSpec[]>();
+  for (const spec of config.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
+  const bound: Promise<BreakpointBinding[]>[] = [...byFile].map(([file, specs]) => engine.setBreakpoints(file, specs));
+  if (config.functionBreakpoints.length) bound.push(engine.setFunctionBreakpoints(config.functionBreakpoints));
+  const configured = Promise.all([Promise.all(bound), engine.setExceptionBreakpoints(config.exceptions)]);
+  const done = client.request('configurationDone', undefined);
+  configured.catch(() => {});
+  done.catch(() => {});
+  const [bindings] = await guard(configured);
+  steps?.mark('configured');
+  await guard(done);
+  steps?.mark('configurationDone');
+  await guard(started);
+  steps?.mark('launched');
+  return { breakpoints: bindings.flat() };
+}
+
+export function startCancelled(): DebugError {
+  return new DebugError('CANCELLED', 'Cancelled while starting the Python program.', 'Start it again when ready.');
+}
+
+export function rejectOnAbort(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_, reject) => {
+    if (!signal) return;
+    const abort = () => reject(startCancelled());
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+}
+
+export function delay(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms).unref());
+}

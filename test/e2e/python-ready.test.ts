@@ -1,0 +1,182 @@
+/**
+ * The ready debuggee through the real MCP server: a program it runs sees what a plain
+ * `python3 prog.py` run sees, launches it cannot serve take the normal path, breakpoints are armed
+ * before the first line, and no ready process outlives the server.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { markerLine } from '../../src/demo/markers.js';
+import { McpTestClient } from '../../src/demo/mcpClient.js';
+import { commandLine, descendants, waitGone } from '../support/processTree.js';
+import { hasCommand, requireRuntime } from '../support/runtimes.js';
+
+const PYTHON = '/usr/bin/python3';
+const FIXTURES = fileURLToPath(new URL('../fixtures/e2e/python/', import.meta.url));
+const facts = join(FIXTURES, 'facts.py');
+const onlyLine = join(FIXTURES, 'only_line.py');
+const crash = join(FIXTURES, 'crash.py');
+/** What debugpy adds to a program's environment, ready debuggee or not, and what differs between the test's servers. */
+const DEBUGGER_ADDED = ['PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYDEVD_USE_FRAME_EVAL'];
+const NOT_COMPARED = ['PYTHONUNBUFFERED', 'PYTHONIOENCODING', 'PYDEVD_USE_FRAME_EVAL', 'DEBUGBRIDGE_STATE_DIR', 'DEBUGBRIDGE_READY_DEBUGGEE'];
+
+const run = requireRuntime('python with debugpy', hasCommand(PYTHON, ['-c', 'import debugpy']));
+
+interface Started {
+  sessionId: string;
+  status?: string;
+  exitCode?: number;
+  outputTail?: string;
+  stop?: { reason: string; frame: { file?: string; line: number } };
+}
+type Facts = Record<string, unknown> & { env: Record<string, string> };
+
+const scratch = mkdtempSync(join(tmpdir(), 'dbb-ready-'));
+const serverEnv = (extra: Record<string, string> = {}) => ({ DEBUGBRIDGE_PYTHON: PYTHON, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(scratch, 'state-')), ...extra });
+const clients: McpTestClient[] = [];
+
+async function server(extra?: Record<string, string>): Promise<McpTestClient> {
+  const client = await McpTestClient.start({ env: serverEnv(extra), cwd: scratch });
+  clients.push(client);
+  return client;
+}
+
+async function startedAs(client: McpTestClient, sessionId: string): Promise<{ start: string; startNote?: string }> {
+  const d = await client.call<{ diagnostics: { engine: { details: { start: string; startNote?: string } } } }>('session_diagnostics', { sessionId });
+  const { start, startNote } = d.structured.diagnostics.engine.details;
+  return startNote === undefined ? { start } : { start, startNote };
+}
+
+/** Runs facts.py under the debugger (no breakpoints) to its end; its report and exit. */
+async function factsUnderDebugger(client: McpTestClient, out: string, launch: Record<string, unknown> = {}) {
+  const r = await client.call<Started>('session_launch', { program: facts, args: [out, 'x y', 'z'], waitForStop: true, ...launch });
+  expect(r.isError, r.text).toBe(false);
+  const way = await startedAs(client, r.structured.sessionId);
+  return { ...r.structured, way, facts: JSON.parse(readFileSync(out, 'utf8')) as Facts };
+}
+
+function comparable(env: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter(([k]) => !NOT_COMPARED.includes(k)));
+}
+
+/** The ready debuggee of a server, once its debuggee process is up (the launcher file is its program). */
+async function readyProcesses(client: McpTestClient): Promise<number[]> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const tree = descendants(client.pid!);
+    if (tree.some((pid) => commandLine(pid).includes('frozen_modules=off') && commandLine(pid).includes('_debugpy_launcher.py'))) return tree;
+    if (Date.now() > deadline) throw new Error(`no ready debuggee under the server: ${tree.map(commandLine).join(' | ')}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe.runIf(run)('python ready debuggee end to end', () => {
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('runs a program that sees what a plain python3 run sees, and what a normal launch sees', async () => {
+    const out = join(scratch, 'facts.json');
+    const ready = await factsUnderDebugger(await server({ DEBUGBRIDGE_READY_DEBUGGEE: '1' }), out);
+    expect(ready.way).toEqual({ start: 'ready debuggee' });
+    const normal = await factsUnderDebugger(await server({ DEBUGBRIDGE_READY_DEBUGGEE: '0' }), out);
+    expect(normal.way.start).toBe('normal launch');
+
+    // The server's environment is the test's (McpTestClient passes it on) plus serverEnv().
+    const env = { ...getDefaultEnvironment(), ...(process.env as Record<string, string>), ...serverEnv() };
+    const plainRun = spawnSync(PYTHON, [facts, out, 'x y', 'z'], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+    const plain = JSON.parse(readFileSync(out, 'utf8')) as Facts;
+
+    for (const key of ['argv', 'file', 'name', 'cwd', 'path0', 'main_file', 'stdin', 'streams', 'argv0_at_exit']) {
+      expect(ready.facts[key], key).toEqual(plain[key]);
+    }
+    expect(comparable(ready.facts.env)).toEqual(comparable(plain.env));
+    expect(ready.facts.env.PYTHONUNBUFFERED).toBe('1');
+    expect(ready.facts.argv).toEqual([facts, out, 'x y', 'z']);
+    expect(ready.facts.cwd).toBe(scratch);
+    expect(ready.facts.streams).toEqual(['char device', 'stream', 'stream']);
+    expect(ready.exitCode).toBe(plainRun.status);
+    expect(ready.exitCode).toBe(3);
+    expect(plainRun.stdout).toBe("to stdout ['x y', 'z']\n");
+    expect(plainRun.stderr).toBe('to stderr\n');
+    expect(ready.outputTail).toContain("to stdout ['x y', 'z']");
+    expect(ready.outputTail).toContain('to stderr');
+
+    // Against debugpy's own launch of the same program: everything, globals and -X options too.
+    expect({ ...ready.facts, env: undefined, argv: undefined }).toEqual({ ...normal.facts, env: undefined, argv: undefined });
+    expect(comparable(ready.facts.env)).toEqual(comparable(normal.facts.env));
+    expect(DEBUGGER_ADDED.map((k) => ready.facts.env[k])).toEqual(DEBUGGER_ADDED.map((k) => normal.facts.env[k]));
+    expect(normal.exitCode).toBe(3);
+  });
+
+  it('prints a crash traceback without a frame of its own, as debugpy does when it runs the program itself', async () => {
+    const outputs: string[] = [];
+    for (const ready of ['1', '0']) {
+      const client = await server({ DEBUGBRIDGE_READY_DEBUGGEE: ready });
+      const r = await client.call<Started>('session_launch', { program: crash, exceptions: 'none', waitForStop: true });
+      expect(r.structured).toMatchObject({ status: 'exited', exitCode: 1 });
+      expect((await startedAs(client, r.structured.sessionId)).start).toBe(ready === '1' ? 'ready debuggee' : 'normal launch');
+      outputs.push((await client.call<{ output: string }>('session_output', { sessionId: r.structured.sessionId, maxChars: 50_000 })).structured.output);
+      // The process is named after the program, not after the ready launcher file.
+      expect((await client.call('session_events', { sessionId: r.structured.sessionId })).text).toContain(`started: ${crash}`);
+    }
+    // What the program printed to stdout may come before or after the traceback (two pipes).
+    const tracebacks = outputs.map((text) => text.replace('about to fail\n', ''));
+    expect(tracebacks[0]).toContain("ValueError: invalid literal for int() with base 10: 'not a number'");
+    expect(tracebacks[0]).not.toContain('debugpy_launcher');
+    expect(tracebacks[0]).toBe(tracebacks[1]);
+  });
+
+  it('takes the normal path for another environment or another interpreter, then readies one for it', async () => {
+    const client = await server();
+    const other = await client.call<Started>('session_launch', { program: onlyLine, env: { EXTRA: '1' }, waitForStop: true });
+    expect(await startedAs(client, other.structured.sessionId)).toMatchObject({ start: 'normal launch', startNote: expect.stringMatching(/environment/) });
+    expect(other.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+
+    const again = await client.call<Started>('session_launch', { program: onlyLine, env: { EXTRA: '1' }, waitForStop: true });
+    expect(await startedAs(client, again.structured.sessionId)).toEqual({ start: 'ready debuggee' });
+
+    const link = join(scratch, 'python3-link');
+    symlinkSync(PYTHON, link);
+    const interpreter = await client.call<Started>('session_launch', { program: onlyLine, pythonPath: link, env: { EXTRA: '1' }, waitForStop: true });
+    expect(interpreter.isError, interpreter.text).toBe(false);
+    expect(await startedAs(client, interpreter.structured.sessionId)).toMatchObject({ start: 'normal launch', startNote: expect.stringMatching(/interpreter/) });
+  });
+
+  it('stops at a breakpoint on the first line of a program, launch after launch', async () => {
+    const client = await server();
+    for (let i = 0; i < 5; i++) {
+      const r = await client.call<Started>('session_launch', { program: onlyLine, breakpoints: [{ file: onlyLine, line: 1 }], waitForStop: true, timeoutMs: 20_000 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured.stop?.frame).toMatchObject({ file: onlyLine, line: 1 });
+      expect((await startedAs(client, r.structured.sessionId)).start).toBe('ready debuggee');
+      await client.call('session_stop', { sessionId: r.structured.sessionId });
+    }
+    const first = markerLine(facts, 'BP:first');
+    const r = await client.call<Started>('session_launch', { program: facts, args: [join(scratch, 'bp.json')], breakpoints: [{ file: facts, line: first }], waitForStop: true });
+    expect(r.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { file: facts, line: first } });
+    const stack = await client.call<{ frames: { name: string; file?: string }[] }>('inspect_stack', {});
+    // The launcher file is never a frame of the program.
+    expect(stack.structured.frames.map((f) => f.file)).toEqual([facts]);
+  });
+
+  it('leaves no ready process behind when the server exits', async () => {
+    const client = await server();
+    const tree = await readyProcesses(client);
+    expect(tree.length).toBeGreaterThanOrEqual(3);
+    await client.close();
+    expect(await waitGone(tree, 8000)).toEqual([]);
+  });
+
+  it('leaves no ready process behind when the server is killed', async () => {
+    const client = await server();
+    const tree = [client.pid!, ...(await readyProcesses(client))];
+    process.kill(client.pid!, 'SIGKILL');
+    expect(await waitGone(tree, 8000)).toEqual([]);
+  });
+});
