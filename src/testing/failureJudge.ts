@@ -32,7 +32,8 @@ export function firstUserFrame(frames: FrameInfo[], runnerFiles: string[] = []):
   return frames.findIndex((f) => isUserFrame(f, runnerFiles));
 }
 
-export function judgeException(frames: FrameInfo[], context: JudgeContext): Verdict {
+export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdict {
+  const frames = framesTheThrowReaches(stack);
   const user = frames.map((f) => isUserFrame(f, context.runnerFiles));
   const first = user.indexOf(true);
   if (first < 0) return { failure: false, why: 'thrown and caught in library code' };
@@ -52,6 +53,19 @@ export function judgeException(frames: FrameInfo[], context: JudgeContext): Verd
     break;
   }
   return { failure: true, testFrame: first };
+}
+
+/**
+ * The frames an exception can travel through: the synchronous stack, and the awaiting callers
+ * after it only when user code ends it (a rejection goes on to whoever awaits). When a library
+ * frame ends it (a runner calling the test), what awaits below is where the runner was started
+ * from — the file that scheduled the tests — not a caller the exception passes through.
+ */
+function framesTheThrowReaches(stack: FrameInfo[]): FrameInfo[] {
+  const firstAsync = stack.findIndex((f) => f.async);
+  if (firstAsync <= 0) return stack;
+  const lastSync = stack[firstAsync - 1];
+  return isUserFrame(lastSync) ? stack : stack.slice(0, firstAsync);
 }
 
 /** unittest's callable form, `self.assertRaises(Error, fn, arg)`: the library frame between is hidden by Just My Code. */

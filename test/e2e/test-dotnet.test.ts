@@ -29,7 +29,7 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
       expect(failure.frame).toMatchObject({ name: 'XunitTests.PricesTests.Totals', file: testsFile('XunitTests'), line: markerLine(testsFile('XunitTests'), 'FAIL:total') });
       expect(failure).toMatchObject({ type: 'Xunit.Sdk.EqualException', expected: '30', actual: '25' });
       expect(failure.locals?.map((l) => `${l.name}=${l.value}`)).toContain('expected=30');
-      const during = runningUnder(client);
+      const during = await runningUnder(client);
 
       const end = await client.call<{ status: string; exitCode?: number; outputTail?: string }>('execution_continue', { sessionId: r.structured.sessionId });
       // The run ends when the runner has printed its results: its exit code is the run's.

@@ -42,9 +42,9 @@ describe('debug_test: node:test, jest and vitest', () => {
       expect(failure.type).toContain(runner.type);
       expect(failure).toMatchObject(runner.values);
       expect(failure.locals?.map((l) => `${l.name}=${l.value}`)).toEqual(expect.arrayContaining(['expected=30', 'prices=[10, 20, 5]']));
-      // vitest runs files transformed by vite: until the Node engine maps them back its lines are vite's.
-      if (runner.framework !== 'vitest') expect(failure.frame.line).toBe(markerLine(file(runner.file), 'FAIL:total'));
-      const during = runningUnder(client);
+      // vitest runs files transformed by vite: its lines come back through vite's source maps.
+      expect(failure.frame.line).toBe(markerLine(file(runner.file), 'FAIL:total'));
+      const during = await runningUnder(client);
       expect(during.length).toBeGreaterThan(0);
       await stopAllAndCheckGone(client, during);
     });

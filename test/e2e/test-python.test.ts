@@ -36,7 +36,7 @@ describe.runIf(run)('debug_test: pytest and unittest', () => {
     expect(failure.message).toContain('assert 25 == 30');
     expect(failure.locals?.map((l) => `${l.name}=${l.value}`)).toEqual(expect.arrayContaining(['expected=30', 'prices=[10, 20, 5]']));
     expect(r.text).toMatch(/Stopped where the test fails, in test_total \(test_calc\.py:\d+\)/);
-    const during = runningUnder(client);
+    const during = await runningUnder(client);
 
     const end = await client.call<{ status: string; outputTail?: string }>('execution_continue', { sessionId: r.structured.sessionId });
     expect(end.structured.status).toBe('exited');

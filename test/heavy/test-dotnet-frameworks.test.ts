@@ -31,7 +31,7 @@ describe.runIf(dotnetRuns)('debug_test: NUnit and MSTest', () => {
         expected: '30',
         actual: '25',
       });
-      const during = runningUnder(client);
+      const during = await runningUnder(client);
       const end = await client.call<{ status: string; exitCode?: number }>('execution_continue', { sessionId: r.structured.sessionId });
       expect(end.structured.status).toBe('exited');
       expect(end.structured.exitCode).not.toBe(0);

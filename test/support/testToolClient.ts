@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
-import { commandLine, descendants, waitGone } from './processTree.js';
+import { descendants, waitGone } from './processTree.js';
+import { readiedAhead } from './readiedAhead.js';
 
 export interface DebugTestAnswer {
   sessionId: string;
@@ -38,12 +39,22 @@ export async function startTestClient(): Promise<McpTestClient> {
 }
 
 /**
- * The processes under the server now (a test run's runner, debuggee and test host), less the
- * debugpy adapter the server keeps ready for the next Python launch (idle: no child of its own).
+ * The processes under the server now (a test run's runner, debuggee and test host), less what the
+ * server readies ahead for the next Python launch (a spare adapter, a ready debuggee); the
+ * adapters of the server's sessions (a run may have taken a ready debuggee) stay counted.
  */
-export function runningUnder(client: McpTestClient): number[] {
+export async function runningUnder(client: McpTestClient): Promise<number[]> {
+  type Diagnostics = { diagnostics: { engine?: { details?: { adapterPid?: number } } } };
+  const { structured } = await client.call<{ sessions: { sessionId: string }[] }>('session_list');
+  const used: number[] = [];
+  for (const { sessionId } of structured.sessions) {
+    const d = await client.call<Diagnostics>('session_diagnostics', { sessionId });
+    const adapterPid = d.structured?.diagnostics?.engine?.details?.adapterPid;
+    if (adapterPid !== undefined) used.push(adapterPid);
+  }
   const all = descendants(client.pid!);
-  return all.filter((pid) => !(commandLine(pid).includes('debugpy.adapter') && descendants(pid).length === 0));
+  const readied = readiedAhead(all, used);
+  return all.filter((pid) => !readied.has(pid));
 }
 
 /** Ends every session still active; `during` (the processes a run had) must then all be gone. */

@@ -41,4 +41,15 @@ describe('judgeException', () => {
     expect(judgeException(frames, { flavour: 'python', runnerFiles: [launcher] })).toEqual({ failure: true, testFrame: 0 });
     expect(judgeException(frames, { flavour: 'python' }).failure).toBe(false);
   });
+
+  it('does not count where the runner was started from (an async caller below the runner) as a caller of the test', () => {
+    const scheduled = { ...frame('<module>', testFile, 1), async: true };
+    const frames = [lib('strictEqual'), frame('<anonymous>', testFile, 2), runner('runInAsyncScope'), scheduled];
+    expect(judgeException(frames, { flavour: 'braces' })).toEqual({ failure: true, testFrame: 1 });
+  });
+
+  it('follows a rejection into the user code that awaits it', () => {
+    const awaiting = { ...frame('parse', codeFile, 3), async: true };
+    expect(judgeException([lib('fetch'), frame('<anonymous>', testFile, 2), awaiting, runner('run')], { flavour: 'braces' }).failure).toBe(false);
+  });
 });

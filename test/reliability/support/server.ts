@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { McpTestClient } from '../../../src/demo/mcpClient.js';
 import { markerLine } from '../../../src/demo/markers.js';
 import { descendants, parentOf, processSessionOf } from '../../support/processTree.js';
+import { readiedAhead, READY_LAUNCHER_FILE } from '../../support/readiedAhead.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/', import.meta.url));
 
@@ -127,33 +128,6 @@ export async function runPids(server: TestServer, sessionId?: string): Promise<R
   type Diagnostics = { diagnostics: { pid?: number; engine?: { details?: { adapterPid?: number } } } };
   const d = await server.client.call<Diagnostics>('session_diagnostics', sessionId ? { sessionId } : {});
   return { pid: d.structured?.diagnostics.pid, adapterPid: d.structured?.diagnostics.engine?.details?.adapterPid };
-}
-
-/** Whether a command line is our debugpy adapter's (its bootstrap). */
-export function isPythonAdapter(cmd: string): boolean {
-  return cmd.includes('_end_session_with_server') && cmd.includes('debugpy.adapter');
-}
-
-/** A ready debuggee's launcher and program run the ready launcher file (readyLauncher.ts). */
-const READY_LAUNCHER_FILE = '_debugpy_launcher.py';
-
-/**
- * The processes of a server's tree (`pids`) that it readies ahead of launches and keeps for the
- * next one (they belong to no session and end with the server): a spare debugpy adapter, and the
- * adapter of a ready debuggee with its launcher and program, which run the ready launcher file. At
- * most two such adapters, none of them one a session used (`used`), nothing under them but that file.
- */
-export function readiedAhead(pids: number[], used: number[]): Set<number> {
-  const readied = new Set<number>();
-  let adapters = 0;
-  for (const pid of pids) {
-    if (adapters === 2 || used.includes(pid) || !isRunning(pid) || !isPythonAdapter(commandOf(pid))) continue;
-    const below = descendants(pid);
-    if (!below.every((child) => commandOf(child).includes(READY_LAUNCHER_FILE))) continue;
-    adapters++;
-    for (const member of [pid, ...below]) readied.add(member);
-  }
-  return readied;
 }
 
 /**
