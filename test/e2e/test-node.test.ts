@@ -25,7 +25,7 @@ const RUNNERS = [
 describe('debug_test: node:test, jest and vitest', () => {
   let client: McpTestClient;
   beforeAll(async () => {
-    await installNodeTestFixture();
+    installNodeTestFixture();
     client = await startTestClient();
   }, 300_000);
   afterAll(async () => {

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { installFromLock } from './lockInstall.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -20,8 +21,12 @@ export default function setup(): void {
   if (!statSync(cli).isFile()) throw new Error('build produced no dist/cli.js');
 }
 
-/** The Node engine's TypeScript fixture, compiled by tsc with source maps in .map files and inline. */
+/**
+ * The Node engine's TypeScript fixture: its runners (tsx, ts-node) installed, and its sources
+ * compiled by tsc with source maps in .map files and inline.
+ */
 function compileTypeScriptFixtures(): void {
   const dir = join(root, 'test', 'fixtures', 'node', 'ts');
+  installFromLock(dir);
   for (const config of ['tsconfig.json', 'tsconfig.inline.json']) execFileSync(process.execPath, [tsc, '-p', join(dir, config)], { stdio: 'inherit' });
 }
