@@ -70,7 +70,7 @@ function renderFrames(frames: FrameInfo[]): string {
     }
     if (folded) out.push(`  … ${folded} library frame${folded === 1 ? '' : 's'}`);
     folded = 0;
-    out.push(`  #${i} ${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}`);
+    out.push(`  #${i} ${f.name}${f.file || f.line ? ` (${where(f.file, f.line)})` : ''}${f.async ? ' [async]' : ''}`);
   });
   if (folded) out.push(`  … ${folded} library frame${folded === 1 ? '' : 's'}`);
   return out.join('\n');

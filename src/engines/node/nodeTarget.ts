@@ -85,6 +85,8 @@ export class NodeTarget {
   /** Until the first pause of a launch: whether to show node's "Break on start". */
   private entry?: { stopOnEntry: boolean };
   private quietResumes = 0;
+  /** A pause asked to read the stack of a running isolate (see snapshot); whoever waits for it, if anyone still does. */
+  private snapshotPause?: { levels: number; read?: (stack: { frames: FrameInfo[]; totalFrames: number }) => void };
   private mainContextId?: number;
 
   constructor(
@@ -183,6 +185,31 @@ export class NodeTarget {
     this.expected = 'pause';
     this.cdp.expectEvent('Debugger.paused');
     return this.cdp.send('Debugger.pause');
+  }
+
+  /**
+   * The top frames of this isolate: those of its pause, or read in a pause it does not show
+   * (paused, read, resumed at once). Undefined when no pause lands within the time: the isolate
+   * runs no JavaScript (its event loop waits); the pause it asked for is then let go when it lands.
+   */
+  async snapshot(levels: number, timeoutMs: number): Promise<{ frames: FrameInfo[]; totalFrames: number } | undefined> {
+    if (this.current) return this.stackTrace(0, levels);
+    const read = new Promise<{ frames: FrameInfo[]; totalFrames: number }>((resolve) => {
+      const asked = !!this.snapshotPause;
+      this.snapshotPause = { levels, read: resolve };
+      if (asked) return;
+      this.cdp.expectEvent('Debugger.paused');
+      this.cdp.send('Debugger.pause').catch(() => (this.snapshotPause = undefined));
+    });
+    let giveUp = (): void => undefined;
+    const late = new Promise<undefined>((resolve) => (giveUp = () => resolve(undefined)));
+    const timer = setTimeout(giveUp, timeoutMs);
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
+      if (this.snapshotPause) this.snapshotPause.read = undefined;
+    }
   }
 
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
@@ -285,6 +312,13 @@ export class NodeTarget {
     const quiet = !hitBreakpointIds.length && !hitFunctionIds.length && !isExceptionPause(event);
     const atStart = isBreakOnStart(event);
     if (atStart && quiet && !entry?.stopOnEntry) return this.resumeQuietly();
+    const snapshot = this.snapshotPause;
+    this.snapshotPause = undefined;
+    if (snapshot && quiet && !atStart && !expected) {
+      const frames = new StackFrames(event.callFrames, event.asyncStackTrace, this.scripts, this.handles, this.owner.preloadUrl);
+      snapshot.read?.({ frames: await frames.page(0, snapshot.levels), totalFrames: frames.total });
+      return this.resumeQuietly();
+    }
     if (expected === 'step' && quiet && this.stepping && (await stepAgain(this.stepping, event.callFrames, this.scripts))) {
       this.expected = 'step';
       this.stepping.count++;
@@ -302,6 +336,7 @@ export class NodeTarget {
       exception: isExceptionPause(event) ? (event.data as Protocol.Runtime.RemoteObject) : undefined,
       stop: { ...stop, hitBreakpointIds: [...hitBreakpointIds, ...hitFunctionIds] },
     };
+    if (snapshot?.read) void this.stackTrace(0, snapshot.levels).then(snapshot.read, () => undefined);
     this.owner.paused(this);
   }
 

@@ -5,7 +5,7 @@
  * `t.join()`, `time.sleep()`, `sock.recv()` …), and the `with` blocks around each frame's line,
  * which name the locks it holds. The core matches a waited-on lock to the thread that holds it.
  */
-import { readSourceLines } from '../../core/sourceReader.js';
+import { lineAt, readSourceLines } from '../../core/sourceReader.js';
 import type { FrameInfo, HeldLock, ThreadDump, ThreadWait } from '../../core/types.js';
 
 /** Frames from the top whose line may name the wait (the first ones may be library code). */
@@ -74,8 +74,7 @@ function withItems(text: string): string[] {
 }
 
 function lineOf(frame: FrameInfo): string | undefined {
-  const text = frame.file ? readSourceLines(frame.file)?.[frame.line - 1] : undefined;
-  return text?.replace(/#.*$/, '');
+  return lineAt(frame.file, frame.line)?.replace(/#.*$/, '');
 }
 
 function indentOf(text: string): number {
