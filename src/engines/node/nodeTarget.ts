@@ -194,13 +194,7 @@ export class NodeTarget {
    */
   async snapshot(levels: number, timeoutMs: number): Promise<{ frames: FrameInfo[]; totalFrames: number } | undefined> {
     if (this.current) return this.stackTrace(0, levels);
-    const read = new Promise<{ frames: FrameInfo[]; totalFrames: number }>((resolve) => {
-      const asked = !!this.snapshotPause;
-      this.snapshotPause = { levels, read: resolve };
-      if (asked) return;
-      this.cdp.expectEvent('Debugger.paused');
-      this.cdp.send('Debugger.pause').catch(() => (this.snapshotPause = undefined));
-    });
+    const read = new Promise<{ frames: FrameInfo[]; totalFrames: number }>((resolve) => this.askSnapshot({ levels, read: resolve }));
     let giveUp = (): void => undefined;
     const late = new Promise<undefined>((resolve) => (giveUp = () => resolve(undefined)));
     const timer = setTimeout(giveUp, timeoutMs);
@@ -210,6 +204,13 @@ export class NodeTarget {
       clearTimeout(timer);
       if (this.snapshotPause) this.snapshotPause.read = undefined;
     }
+  }
+
+  /** V8 folds pause requests into one pause: a request sent while another is pending costs nothing. */
+  private askSnapshot(ask: NonNullable<NodeTarget['snapshotPause']>): void {
+    this.snapshotPause = ask;
+    this.cdp.expectEvent('Debugger.paused');
+    this.cdp.send('Debugger.pause').catch(() => (this.snapshotPause = undefined));
   }
 
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
@@ -296,9 +297,14 @@ export class NodeTarget {
   }
 
   private async onPaused(event: Protocol.Debugger.PausedEvent): Promise<void> {
+    const snapshot = this.snapshotPause;
+    this.snapshotPause = undefined;
+    // A pause of our own took the place of the one a snapshot waits for: ask again once resumed.
+    const askAgain = () => snapshot?.read && this.askSnapshot(snapshot);
     if (this.hooks.owns(event)) {
       await this.hooks.handle(event).catch((e: Error) => this.owner.log('warning', `node engine load hook: ${e.message}`));
-      return this.resumeQuietly();
+      this.resumeQuietly();
+      return void askAgain();
     }
     this.handles.clear();
     const entry = this.entry;
@@ -311,9 +317,10 @@ export class NodeTarget {
     const hitFunctionIds = this.functions.sessionIdsOf(hits);
     const quiet = !hitBreakpointIds.length && !hitFunctionIds.length && !isExceptionPause(event);
     const atStart = isBreakOnStart(event);
-    if (atStart && quiet && !entry?.stopOnEntry) return this.resumeQuietly();
-    const snapshot = this.snapshotPause;
-    this.snapshotPause = undefined;
+    if (atStart && quiet && !entry?.stopOnEntry) {
+      this.resumeQuietly();
+      return void askAgain();
+    }
     if (snapshot && quiet && !atStart && !expected) {
       const frames = new StackFrames(event.callFrames, event.asyncStackTrace, this.scripts, this.handles, this.owner.preloadUrl);
       snapshot.read?.({ frames: await frames.page(0, snapshot.levels), totalFrames: frames.total });
