@@ -14,6 +14,7 @@ import { McpTestClient } from '../../src/demo/mcpClient.js';
 import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { buildFixture, fixtureProject } from '../fixtures/dotnet/fixtures.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
+import { runningUnder, stopAllAndCheckGone } from '../support/testToolClient.js';
 
 const PYTHON = fileURLToPath(new URL('../fixtures/e2e/python/deadlock.py', import.meta.url));
 const NODE = fileURLToPath(new URL('../fixtures/node/atomics_deadlock.js', import.meta.url));
@@ -56,11 +57,9 @@ describe('hang report end to end', () => {
   afterAll(async () => {
     await client?.close();
   });
+  // Each deadlocked program, and every process its session started, is gone when the session ends.
   afterEach(async () => {
-    const { structured } = await client.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
-    for (const s of structured.sessions) {
-      if (['running', 'stopped', 'initializing'].includes(s.state)) await client.call('session_stop', { sessionId: s.sessionId });
-    }
+    await stopAllAndCheckGone(client, await runningUnder(client));
   });
 
   /** Reads the report until `ready` holds (the threads reach their waits at their own pace). */
