@@ -18,6 +18,7 @@ import type {
   ScopeInfo,
   StepKind,
   StopReason,
+  ThreadDump,
   ThreadInfo,
   VariableInfo,
 } from './types.js';
@@ -96,6 +97,12 @@ export interface Engine {
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
   /** Details of the exception the thread stopped on, if the runtime has more than the stop event said. */
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
+  /**
+   * The hang report's raw material: every thread, its top `levels` frames and what it waits on
+   * where the runtime tells. Engines that can read a running thread's stack do so (the program
+   * need not be stopped). Without it the core reads threads() and stackTrace() of each.
+   */
+  threadDumps?(levels: number): Promise<ThreadDump[]>;
 
   /** Ends the debuggee. Resolves when it is gone. */
   terminate(): Promise<void>;

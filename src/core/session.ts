@@ -8,6 +8,7 @@ import { CursorLog } from './cursorLog.js';
 import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
+import { buildHangReport, readThreadDumps, type HangReport } from './hangReport.js';
 import { Inspector } from './inspector.js';
 import { startEngine } from './engineStart.js';
 import { describeEvent, describeExit } from './eventSummary.js';
@@ -39,6 +40,13 @@ export interface SessionHooks {
   log(level: LogLevel, message: string): void;
 }
 
+/**
+ * How long a pause waits for a thread to stop before it reads where the threads wait instead: a
+ * runtime that stops a thread only when it runs code (debugpy) never stops one that waits on a lock.
+ */
+const PAUSE_GRACE_MS = 1500;
+/** Frames per thread in a hang report. */
+export const HANG_FRAMES = 12;
 const ACTIVE_STATES: SessionStateName[] = ['initializing', 'running', 'stopped'];
 const OUTPUT_TAIL_CHARS = 2000;
 const OUTPUT_TAIL_LINES = 15;
@@ -317,7 +325,18 @@ export class Session {
     this.requireState(['running'], 'pause');
     const seen = this.stopSeq;
     await this.engine.pause(options.threadId);
-    return this.waitForStopAfter(seen, options);
+    const first = await this.waitForStopAfter(seen, { ...options, timeoutMs: Math.min(options.timeoutMs, PAUSE_GRACE_MS) });
+    if (first.status !== 'timeout' || first.error || options.timeoutMs <= PAUSE_GRACE_MS) return first;
+    const hang = await this.hangReport(HANG_FRAMES).catch(() => undefined);
+    // A thread may have stopped while the stacks were read: then that stop is the answer.
+    if (this.stopSeq > seen || !hang || hang.threads.every((t) => t.error)) return this.waitForStopAfter(seen, { ...options, timeoutMs: options.timeoutMs - first.waitedMs });
+    return { status: 'blocked', state: this.stateName, waitedMs: first.waitedMs, hang };
+  }
+
+  /** Every thread's stack and what it waits on, grouped (read while running where the engine can). */
+  async hangReport(levels = HANG_FRAMES): Promise<HangReport> {
+    this.requireState(['stopped', 'running'], 'read the threads\' stacks');
+    return buildHangReport(await readThreadDumps(this.engine, levels));
   }
 
   /** Runs to file:line through a one-shot breakpoint that is removed once anything stops. */

@@ -1,4 +1,5 @@
 /** What the core reports about sessions: stops, waits, snapshots. The MCP layer renders these. */
+import type { HangReport } from './hangReport.js';
 import type { SourceLine } from './sourceReader.js';
 import type { ExceptionInfo, SessionStateName, StopReason } from './types.js';
 
@@ -30,7 +31,8 @@ export interface Stop {
   at: number;
 }
 
-export type WaitStatus = 'stopped' | 'exited' | 'timeout';
+/** `blocked`: a pause found no thread it could stop (all wait in native code); `hang` says where each waits. */
+export type WaitStatus = 'stopped' | 'exited' | 'timeout' | 'blocked';
 
 export interface WaitResult {
   status: WaitStatus;
@@ -44,6 +46,8 @@ export interface WaitResult {
   /** Last lines of program output, on exit. */
   outputTail?: string;
   waitedMs: number;
+  /** Every thread's stack and wait, when the answer carries them (a pause). */
+  hang?: HangReport;
 }
 
 export interface SessionEvent {

@@ -105,3 +105,8 @@ export function readSourceLines(file: string): string[] | undefined {
     return undefined;
   }
 }
+
+/** One line of a file (1-based), or undefined when the file cannot be read or is shorter. */
+export function lineAt(file: string | undefined, line: number): string | undefined {
+  return file ? readSourceLines(file)?.[line - 1] : undefined;
+}

@@ -95,6 +95,36 @@ export interface ThreadInfo {
   name: string;
 }
 
+/** What a blocked thread waits on, as far as the runtime (or, where it says nothing, the source) tells. */
+export type WaitKind = 'lock' | 'wait' | 'join' | 'sleep' | 'io' | 'await' | 'task' | 'atomics';
+
+export interface ThreadWait {
+  kind: WaitKind;
+  /** The object waited on, as the program names it (`lock_b`) or the runtime shows it. */
+  object?: string;
+  /** The thread that holds it, where known. */
+  ownerThreadId?: number;
+}
+
+/** A lock a thread holds, as the source shows it (a `with lock:` block around the frame's line). */
+export interface HeldLock {
+  object: string;
+  file?: string;
+  line: number;
+}
+
+/** One thread of the hang report: its top frames and what it waits on. */
+export interface ThreadDump {
+  id: number;
+  name: string;
+  frames: FrameInfo[];
+  totalFrames?: number;
+  wait?: ThreadWait;
+  holds?: HeldLock[];
+  /** Why its stack could not be read. */
+  error?: string;
+}
+
 export interface FrameInfo {
   /** Engine frame handle, valid while the thread stays stopped. */
   id: number;

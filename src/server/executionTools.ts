@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { SessionManager } from '../core/sessionManager.js';
 import { resolveFile } from './launchArgs.js';
 import { renderWait } from './render.js';
+import { renderHangReport } from './renderHang.js';
 import { sessionIdInput, timeoutInput, waitResultShape } from './schemas.js';
 import { waitView } from './structured.js';
 import { defineTool } from './toolKit.js';
@@ -61,14 +62,17 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
     'execution_pause',
     {
       title: 'Pause',
-      description: 'Interrupts a running program and answers where it stopped.',
+      description: 'Interrupts a running program; answers where it stopped and every thread\'s stack (hang report).',
       input: { sessionId: sessionIdInput, threadId: z.number().int().optional(), timeoutMs: timeoutInput(STEP_WAIT_MS) },
       output: waitResultShape,
     },
     async ({ sessionId, threadId, timeoutMs }, ctx) => {
       const session = manager.get(sessionId);
       const r = await session.pause({ threadId, timeoutMs: timeoutMs ?? STEP_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
-      return { text: renderWait(session.id, r, timeoutMs ?? STEP_WAIT_MS), data: waitView(session, r) };
+      // Where every other thread is, in the same answer: a hang shows at once.
+      if (r.status === 'stopped' && !r.hang) r.hang = await session.hangReport().then((h) => (h.threads.length > 1 ? h : undefined), () => undefined);
+      const report = r.hang ? `\n${renderHangReport(r.hang)}` : '';
+      return { text: renderWait(session.id, r, timeoutMs ?? STEP_WAIT_MS) + report, data: waitView(session, r) };
     },
   );
 

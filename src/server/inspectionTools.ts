@@ -6,7 +6,9 @@ import type { SessionManager } from '../core/sessionManager.js';
 import { sourceWindow } from '../core/sourceReader.js';
 import { resolveFile } from './launchArgs.js';
 import { renderSourceLines, renderStack, renderThreads, renderVariables } from './render.js';
-import { sessionIdInput, sessionScoped, sourceLineSchema } from './schemas.js';
+import { renderHangReport } from './renderHang.js';
+import { hangSchema, sessionIdInput, sessionScoped, sourceLineSchema } from './schemas.js';
+import { hangView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
 const frameIndexInput = z.number().int().min(0).optional().describe('Frame index from inspect_stack (0 = top, the default).');
@@ -19,12 +21,18 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     {
       title: 'Threads',
       description: 'The program\'s threads; the one that stopped is marked with *.',
-      input: { sessionId: sessionIdInput },
-      output: { ...sessionScoped, threads: z.array(z.object({ id: z.number(), name: z.string(), stopped: z.boolean() })) },
+      input: { sessionId: sessionIdInput, stacks: z.boolean().optional().describe('Hang report: every stack, grouped, with what each thread waits on.') },
+      output: { ...sessionScoped, threads: z.array(z.object({ id: z.number(), name: z.string(), stopped: z.boolean() })), hang: hangSchema.optional() },
       annotations: { readOnlyHint: true },
     },
-    async ({ sessionId }) => {
+    async ({ sessionId, stacks }) => {
       const session = manager.get(sessionId);
+      if (stacks) {
+        const hang = await session.hangReport();
+        const stoppedId = session.stop?.threadId;
+        const threads = hang.threads.map(({ id, name }) => ({ id, name, stopped: id === stoppedId }));
+        return { text: `[${session.id}] ${renderHangReport(hang)}`, data: { sessionId: session.id, state: session.state, threads, hang: hangView(hang) } };
+      }
       const threads = await session.threads();
       const stoppedId = session.stop?.threadId;
       return {

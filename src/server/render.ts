@@ -74,6 +74,8 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
       const tail = result.outputTail?.trim() ? `\noutput (last lines):\n${indent(result.outputTail.trimEnd())}` : '';
       return `[${sessionId}] The program ${how}.${tail}`;
     }
+    case 'blocked':
+      return `[${sessionId}] No thread could be stopped: each waits outside the program's code (below, where). The pause stays asked for: a thread that wakes stops; session_stop ends the program.`;
     case 'timeout':
       if (result.error) return `[${sessionId}] Wait ended (${result.error}); the program is ${result.state}.`;
       return `[${sessionId}] No stop within ${timeoutMs ?? result.waitedMs} ms; the program is ${result.state}. Call breakpoint_wait again, or execution_pause to interrupt it.`;

@@ -48,15 +48,32 @@ export const sessionScoped = {
   state: stateSchema,
 };
 
+/** The hang report: identical stacks grouped; what each group waits on; cycles of waits (deadlocks). */
+export const hangSchema = z.object({
+  groups: z.array(
+    z.object({
+      threadIds: z.array(z.number()),
+      names: z.array(z.string()),
+      frames: z.array(frameSchema),
+      totalFrames: z.number().optional(),
+      wait: z.object({ kind: z.string(), object: z.string().optional(), ownerThreadId: z.number().optional() }).optional(),
+      holds: z.array(z.object({ object: z.string(), file: z.string().optional(), line: z.number() })).optional(),
+      error: z.string().optional(),
+    }),
+  ),
+  deadlocks: z.array(z.array(z.number())),
+});
+
 export const waitResultShape = {
   ...sessionScoped,
-  status: z.enum(['stopped', 'exited', 'timeout']),
+  status: z.enum(['stopped', 'exited', 'timeout', 'blocked']),
   stop: stopSchema.optional(),
   exitCode: z.number().optional(),
   exitSignal: z.string().optional().describe('The signal that killed the program (e.g. SIGKILL), when one did.'),
   outputTail: z.string().optional(),
   error: z.string().optional(),
   waitedMs: z.number(),
+  hang: hangSchema.optional(),
 };
 
 export const breakpointViewSchema = z.object({

@@ -9,7 +9,7 @@ import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
 import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
-import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput } from './schemas.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput, waitResultShape } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool, type ToolContext } from './toolKit.js';
 
@@ -26,7 +26,7 @@ const startedShape = {
   pid: z.number().optional(),
   note: z.string().optional(),
   breakpoints: z.array(breakpointViewSchema),
-  status: z.enum(['stopped', 'exited', 'timeout']).optional(),
+  status: waitResultShape.status.optional(),
   stop: stopSchema.optional(),
   exitCode: z.number().optional(),
   exitSignal: z.string().optional(),

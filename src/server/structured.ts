@@ -1,6 +1,7 @@
 /** Core objects → the structuredContent shapes declared in schemas.ts. */
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
 import type { Session } from '../core/session.js';
+import type { HangReport } from '../core/hangReport.js';
 import type { Stop, WaitResult } from '../core/sessionTypes.js';
 
 export function breakpointView(b: BreakpointRecord) {
@@ -38,5 +39,14 @@ export function waitView(session: Session, r: WaitResult) {
     outputTail: r.outputTail,
     error: r.error,
     waitedMs: r.waitedMs,
+    hang: r.hang ? hangView(r.hang) : undefined,
+  };
+}
+
+/** The groups carry every thread; frame handles are left out (they do not outlive the answer). */
+export function hangView(report: HangReport) {
+  return {
+    groups: report.groups.map((g) => ({ ...g, frames: g.frames.map(({ name, file, line, column }) => ({ name, file, line, column })) })),
+    deadlocks: report.deadlocks,
   };
 }

@@ -5,6 +5,7 @@
  * waits for the debugger; a hosted run ends when its runner has printed its results.
  */
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, EngineFactory } from '../core/engine.js';
+import { readThreadDumps } from '../core/hangReport.js';
 import { DebugError } from '../core/errors.js';
 import type {
   AttachConfig,
@@ -19,6 +20,7 @@ import type {
   LaunchResult,
   ScopeInfo,
   StepKind,
+  ThreadDump,
   ThreadInfo,
   VariableInfo,
 } from '../core/types.js';
@@ -216,6 +218,9 @@ export class TestEngine implements Engine {
   }
   stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
     return this.inner.stackTrace(threadId, startFrame, levels);
+  }
+  threadDumps(levels: number): Promise<ThreadDump[]> {
+    return readThreadDumps(this.inner, levels);
   }
   scopes(frameId: number): Promise<ScopeInfo[]> {
     return this.inner.scopes(frameId);

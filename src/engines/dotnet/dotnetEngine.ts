@@ -20,6 +20,7 @@ import type {
   LaunchResult,
   ScopeInfo,
   StepKind,
+  ThreadDump,
   ThreadInfo,
   VariableInfo,
 } from '../../core/types.js';
@@ -199,6 +200,10 @@ export class DotnetEngine implements Engine {
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
     return this.request('setVariable', [containerRef, name, value]);
   }
+  threadDumps(levels: number): Promise<ThreadDump[]> {
+    return this.request('threadDumps', [levels]);
+  }
+
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
     return this.request('exceptionInfo', [threadId]);
   }

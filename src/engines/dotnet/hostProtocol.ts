@@ -13,6 +13,7 @@ import type {
   FunctionBreakpointSpec,
   ScopeInfo,
   StepKind,
+  ThreadDump,
   ThreadInfo,
   VariableInfo,
 } from '../../core/types.js';
@@ -46,6 +47,7 @@ export interface HostApi {
   threads(): Promise<ThreadInfo[]>;
   stackTrace(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }>;
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
+  threadDumps(levels: number): Promise<ThreadDump[]>;
   scopes(frameId: number): Promise<ScopeInfo[]>;
   variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]>;
   evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult>;

@@ -22,6 +22,7 @@ import type {
   LaunchResult,
   ScopeInfo,
   StepKind,
+  ThreadDump,
   ThreadInfo,
   VariableInfo,
 } from '../../core/types.js';
@@ -37,8 +38,11 @@ import { NodeTargets } from './nodeTargets.js';
 import type { NodeTarget } from './nodeTarget.js';
 import { endPid } from './processEnd.js';
 import { valueText } from './remoteObjects.js';
+import { idleDump, withWaits } from './threadWaits.js';
 
 const ATTACH_TIMEOUT_MS = 10_000;
+/** How long a running isolate's stack is waited for: JavaScript that runs pauses within milliseconds. */
+const SNAPSHOT_WAIT_MS = 1000;
 /** The first process prints where its inspector listens; the ones it starts tell the hub instead. */
 const PUBLISH_URL_ON_STDERR = '--inspect-publish-uid=stderr,http';
 
@@ -291,6 +295,20 @@ export class NodeEngine implements Engine {
 
   async threads(): Promise<ThreadInfo[]> {
     return this.targets.threads();
+  }
+
+  /** A running isolate's stack is read in a pause it does not show: every thread has one, stopped or not. */
+  threadDumps(levels: number): Promise<ThreadDump[]> {
+    return Promise.all(
+      this.targets.list().map(async (t) => {
+        try {
+          const stack = await t.snapshot(levels, SNAPSHOT_WAIT_MS);
+          return stack ? withWaits({ id: t.threadId, name: t.name, ...stack }) : idleDump(t.threadId, t.name);
+        } catch (e) {
+          return { id: t.threadId, name: t.name, frames: [], error: (e as Error).message };
+        }
+      }),
+    );
   }
 
   stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {

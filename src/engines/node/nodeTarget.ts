@@ -85,6 +85,8 @@ export class NodeTarget {
   /** Until the first pause of a launch: whether to show node's "Break on start". */
   private entry?: { stopOnEntry: boolean };
   private quietResumes = 0;
+  /** A pause asked to read the stack of a running isolate (see snapshot); whoever waits for it, if anyone still does. */
+  private snapshotPause?: { levels: number; read?: (stack: { frames: FrameInfo[]; totalFrames: number }) => void };
   private mainContextId?: number;
 
   constructor(
@@ -185,6 +187,32 @@ export class NodeTarget {
     return this.cdp.send('Debugger.pause');
   }
 
+  /**
+   * The top frames of this isolate: those of its pause, or read in a pause it does not show
+   * (paused, read, resumed at once). Undefined when no pause lands within the time: the isolate
+   * runs no JavaScript (its event loop waits); the pause it asked for is then let go when it lands.
+   */
+  async snapshot(levels: number, timeoutMs: number): Promise<{ frames: FrameInfo[]; totalFrames: number } | undefined> {
+    if (this.current) return this.stackTrace(0, levels);
+    const read = new Promise<{ frames: FrameInfo[]; totalFrames: number }>((resolve) => this.askSnapshot({ levels, read: resolve }));
+    let giveUp = (): void => undefined;
+    const late = new Promise<undefined>((resolve) => (giveUp = () => resolve(undefined)));
+    const timer = setTimeout(giveUp, timeoutMs);
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
+      if (this.snapshotPause) this.snapshotPause.read = undefined;
+    }
+  }
+
+  /** V8 folds pause requests into one pause: a request sent while another is pending costs nothing. */
+  private askSnapshot(ask: NonNullable<NodeTarget['snapshotPause']>): void {
+    this.snapshotPause = ask;
+    this.cdp.expectEvent('Debugger.paused');
+    this.cdp.send('Debugger.pause').catch(() => (this.snapshotPause = undefined));
+  }
+
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
 
   ownsFrame(frameId: number): boolean {
@@ -269,9 +297,14 @@ export class NodeTarget {
   }
 
   private async onPaused(event: Protocol.Debugger.PausedEvent): Promise<void> {
+    const snapshot = this.snapshotPause;
+    this.snapshotPause = undefined;
+    // A pause of our own took the place of the one a snapshot waits for: ask again once resumed.
+    const askAgain = () => snapshot?.read && this.askSnapshot(snapshot);
     if (this.hooks.owns(event)) {
       await this.hooks.handle(event).catch((e: Error) => this.owner.log('warning', `node engine load hook: ${e.message}`));
-      return this.resumeQuietly();
+      this.resumeQuietly();
+      return void askAgain();
     }
     this.handles.clear();
     const entry = this.entry;
@@ -284,7 +317,15 @@ export class NodeTarget {
     const hitFunctionIds = this.functions.sessionIdsOf(hits);
     const quiet = !hitBreakpointIds.length && !hitFunctionIds.length && !isExceptionPause(event);
     const atStart = isBreakOnStart(event);
-    if (atStart && quiet && !entry?.stopOnEntry) return this.resumeQuietly();
+    if (atStart && quiet && !entry?.stopOnEntry) {
+      this.resumeQuietly();
+      return void askAgain();
+    }
+    if (snapshot && quiet && !atStart && !expected) {
+      const frames = new StackFrames(event.callFrames, event.asyncStackTrace, this.scripts, this.handles, this.owner.preloadUrl);
+      snapshot.read?.({ frames: await frames.page(0, snapshot.levels), totalFrames: frames.total });
+      return this.resumeQuietly();
+    }
     if (expected === 'step' && quiet && this.stepping && (await stepAgain(this.stepping, event.callFrames, this.scripts))) {
       this.expected = 'step';
       this.stepping.count++;
@@ -302,6 +343,7 @@ export class NodeTarget {
       exception: isExceptionPause(event) ? (event.data as Protocol.Runtime.RemoteObject) : undefined,
       stop: { ...stop, hitBreakpointIds: [...hitBreakpointIds, ...hitFunctionIds] },
     };
+    if (snapshot?.read) void this.stackTrace(0, snapshot.levels).then(snapshot.read, () => undefined);
     this.owner.paused(this);
   }
 

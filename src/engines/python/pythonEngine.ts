@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
+import { readStacks } from '../../core/hangReport.js';
 import type {
   AttachConfig,
   BreakpointBinding,
@@ -21,6 +22,7 @@ import type {
   LaunchResult,
   ScopeInfo,
   StepKind,
+  ThreadDump,
   ThreadInfo,
   VariableInfo,
 } from '../../core/types.js';
@@ -47,6 +49,7 @@ import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
 import { configureAndRun, delay, guardedStart, rejectOnAbort, startCancelled } from './startSequence.js';
 import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
+import { withWaits } from './threadWaits.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
 /** As many frames as the core asks for when it builds a stop. */
@@ -387,6 +390,11 @@ export class PythonEngine implements Engine {
     if (kept && kept.threadId === threadId && startFrame === 0 && levels <= kept.levels) return { frames: kept.frames.slice(0, levels), totalFrames: kept.totalFrames };
     const body = await this.call('stackTrace', { threadId, startFrame, levels }, 'THREAD_NOT_FOUND');
     return { frames: body.stackFrames.map(toFrame), totalFrames: body.totalFrames };
+  }
+
+  /** debugpy reads a running thread's stack too (after half a second of waiting for it to stop). */
+  async threadDumps(levels: number): Promise<ThreadDump[]> {
+    return (await readStacks(this, levels)).map(withWaits);
   }
 
   async scopes(frameId: number): Promise<ScopeInfo[]> {

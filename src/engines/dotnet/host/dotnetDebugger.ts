@@ -16,6 +16,7 @@ import type {
   FunctionBreakpointSpec,
   ScopeInfo,
   StepKind,
+  ThreadDump,
   ThreadInfo,
   VariableInfo,
 } from '../../../core/types.js';
@@ -28,6 +29,7 @@ import type { NativeEvent } from './nativeEvents.js';
 import { Native } from './nativeSession.js';
 import { Inspection } from './inspection.js';
 import { StackReader } from './stackReader.js';
+import { threadWait } from './threadWaits.js';
 import { asyncResumeTag, awaiterResumeTag, Stepper } from './stepper.js';
 
 const ENTRY = 'entry';
@@ -132,6 +134,23 @@ export class DotnetDebugger implements HostApi {
 
   stackTrace(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }> {
     return this.stack.frames(threadId, start, levels);
+  }
+
+  /** Every thread's stack and what it waits on; ICorDebug reads stacks of a stopped program only. */
+  async threadDumps(levels: number): Promise<ThreadDump[]> {
+    if (!this.reportedStop) throw new DebugError('INVALID_STATE', 'the threads\' stacks are read while the program is stopped', 'Pause it (execution_pause): its answer carries them.');
+    const native = this.requireNative();
+    const threads = await this.threads();
+    return Promise.all(
+      threads.map(async ({ id, name }) => {
+        try {
+          const { frames, totalFrames } = await this.stack.frames(id, 0, levels);
+          return { id, name, frames, totalFrames, wait: await threadWait(native, id, frames) };
+        } catch (e) {
+          return { id, name, frames: [], error: (e as Error).message };
+        }
+      }),
+    );
   }
 
   async exceptionInfo(): Promise<ExceptionInfo | undefined> {

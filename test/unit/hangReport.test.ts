@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { buildHangReport } from '../../src/core/hangReport.js';
+import type { FrameInfo, ThreadDump } from '../../src/core/types.js';
+import { renderHangReport } from '../../src/server/renderHang.js';
+
+const frame = (name: string, line: number): FrameInfo => ({ id: 0, name, file: '/app/pool.py', line, column: 1 });
+
+describe('hang report', () => {
+  it('groups identical stacks with their count and keeps distinct waits apart', () => {
+    const idle = (id: number): ThreadDump => ({ id, name: `worker-${id}`, frames: [frame('work', 9), frame('run', 3)], wait: { kind: 'io', object: 'jobs_queue' } });
+    const report = buildHangReport([idle(2), idle(3), idle(4), { id: 1, name: 'MainThread', frames: [frame('main', 20)], wait: { kind: 'join', object: 'w' } }]);
+    expect(report.groups.map((g) => g.threadIds)).toEqual([[2, 3, 4], [1]]);
+    expect(report.deadlocks).toEqual([]);
+    expect(renderHangReport(report)).toMatch(/^3 threads 2, 3, 4 \(worker-2, worker-3, worker-4\) — waits on I\/O \(jobs_queue\)$/m);
+  });
+
+  it('names the holder of a lock the runtime gave no owner for, and finds the cycle', () => {
+    const report = buildHangReport([
+      { id: 1, name: 'MainThread', frames: [frame('main', 20)], wait: { kind: 'join' } },
+      { id: 7, name: 'a', frames: [frame('a_then_b', 12)], wait: { kind: 'lock', object: 'lock_b' }, holds: [{ object: 'lock_a', line: 10 }] },
+      { id: 5, name: 'b', frames: [frame('b_then_a', 19)], wait: { kind: 'lock', object: 'lock_a' }, holds: [{ object: 'lock_b', line: 17 }] },
+    ]);
+    expect(report.threads.find((t) => t.id === 7)?.wait?.ownerThreadId).toBe(5);
+    expect(report.deadlocks).toEqual([[5, 7]]);
+    expect(report.groups.map((g) => g.threadIds[0])).toEqual([7, 5, 1]);
+    expect(renderHangReport(report)).toContain('DEADLOCK: thread 5 (b) → thread 7 (a) → thread 5');
+  });
+
+  it('leaves the owner unknown when two threads hold objects of that name', () => {
+    const holder = (id: number): ThreadDump => ({ id, name: `h${id}`, frames: [], holds: [{ object: 'self.lock', line: 4 }] });
+    const report = buildHangReport([holder(1), holder(2), { id: 3, name: 'w', frames: [], wait: { kind: 'lock', object: 'self.lock' } }]);
+    expect(report.threads[2].wait?.ownerThreadId).toBeUndefined();
+  });
+
+  it('stays under its size cap and says which threads it left out', () => {
+    const many = Array.from({ length: 200 }, (_, i) => ({ id: i + 1, name: `t${i + 1}`, frames: Array.from({ length: 12 }, (_, j) => frame(`f${i}_${j}`, j + 1)) }));
+    const text = renderHangReport(buildHangReport(many));
+    expect(text.length).toBeLessThan(4500);
+    expect(text).toMatch(/… \d+ more threads left out \(size cap\): inspect_stack \{ threadId \}/);
+  });
+});
