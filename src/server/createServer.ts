@@ -8,7 +8,9 @@ import { registerInspectionTools } from './inspectionTools.js';
 import { registerProbeTool } from './probeTool.js';
 import { registerSessionTools } from './sessionTools.js';
 import { registerTestTools } from './testTools.js';
+import { registerWatchTools } from './watchTools.js';
 import { codeInvalidParams, codeSdkErrors } from './toolKit.js';
+import { compactToolList } from './toolListing.js';
 
 export const INSTRUCTIONS = `debugbridge debugs real programs (Python, Node.js, .NET) the way a person does in an IDE.
 Workflow: session_launch with the program and its breakpoints (they are armed before any code runs; waitForStop: true also returns the first stop) → breakpoint_wait for the next stop → inspect_stack / inspect_variables / inspect_evaluate → execution_step (over/into/out) or execution_continue (which waits for the next stop) → session_stop when done.
@@ -31,9 +33,12 @@ export function createServer(manager: SessionManager, version: string, catalogTo
   registerInspectionTools(server, manager);
   registerProbeTool(server, manager);
   registerTestTools(server, manager);
+  registerWatchTools(server, manager);
   if (catalogTools) {
     server.server.removeRequestHandler('tools/list');
     server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: catalogTools as never[] }));
+  } else {
+    compactToolList(server);
   }
   codeInvalidParams(server);
   const unsubscribe = manager.onNotify((session, level, message) => {

@@ -25,12 +25,11 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
     {
       title: 'Probe a run',
       description:
-        'Launches the program, and at each breakpoint hit captures the location, the locals and the given expressions, then continues; ' +
-        `stops after maxHits (default ${DEFAULT_MAX_HITS}), at the exit or when the answer reaches its size cap, ends the session and answers everything at once.`,
+        `Launch (as session_launch), capture locals and expressions at each hit, continue; after maxHits (default ${DEFAULT_MAX_HITS}) or the exit, end and answer it all.`,
       input: {
         ...launchInput,
-        breakpoints: launchInput.breakpoints.unwrap().min(1).describe('Where to look (at least one).'),
-        expressions: z.array(z.string()).optional().describe('Expressions to evaluate at each hit.'),
+        breakpoints: launchInput.breakpoints.unwrap().min(1),
+        expressions: z.array(z.string()).optional(),
         maxHits: z.number().int().min(1).max(200).optional(),
       },
       output: {
