@@ -19,8 +19,8 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     {
       title: 'Set a breakpoint',
       description:
-        'Sets a line (file + line) or function breakpoint. hitCondition: "3", ">= 3", "% 2"; logMessage logs {expr} instead of stopping; ' +
-        `trace records expressions at each hit without stopping (breakpoint_trace reads them; maxHits default ${DEFAULT_TRACE_HITS}). Answers where it bound or why not.`,
+        'Line (file + line) or function breakpoint. hitCondition: "3", ">= 3", "% 2". logMessage logs {expr}; ' +
+        `trace records expressions (breakpoint_trace reads them; maxHits default ${DEFAULT_TRACE_HITS}); neither stops.`,
       input: {
         sessionId: sessionIdInput,
         file: z.string().optional(),
@@ -127,7 +127,7 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     'breakpoint_trace',
     {
       title: 'Trace of a breakpoint',
-      description: 'The values a trace breakpoint recorded: one row per hit (hit, thread, values), paged with start.',
+      description: 'Rows a trace breakpoint recorded (hit, thread, values), paged with start.',
       input: { sessionId: sessionIdInput, id: z.number().int(), start: z.number().int().min(0).optional(), maxChars: maxCharsInput },
       output: {
         ...sessionScoped,
@@ -167,8 +167,8 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     'breakpoint_wait',
     {
       title: 'Wait for a stop',
-      description: 'Waits for the next stop or the exit (if stopped: the current stop) and answers it with source, locals and watches.',
-      input: { sessionId: sessionIdInput, timeoutMs: timeoutInput(DEFAULT_WAIT_MS) },
+      description: 'Waits for the next stop or the exit (if stopped: answers the current stop).',
+      input: { sessionId: sessionIdInput, timeoutMs: timeoutInput },
       output: waitResultShape,
       annotations: { readOnlyHint: true },
     },

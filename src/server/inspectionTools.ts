@@ -10,7 +10,7 @@ import { DEFAULT_MAX_CHARS, pageValue, renderEvaluations, type EvaluationView } 
 import { maxCharsInput, sessionIdInput, sessionScoped, sourceLineSchema } from './schemas.js';
 import { defineTool } from './toolKit.js';
 
-const frameIndexInput = z.number().int().min(0).optional().describe('From inspect_stack; 0 = top.');
+const frameIndexInput = z.number().int().min(0).optional();
 const threadIdInput = z.number().int().optional();
 /** Expressions one inspect_evaluate call takes at most. */
 const MAX_EXPRESSIONS = 20;
@@ -84,8 +84,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     {
       title: 'Variables',
       description:
-        'Locals of a frame, another scope (scope: "Globals"), or the children of a value by path (order.items[2]) or ref. depth > 1 nests. ' +
-        'Paged (start, count; default 50); what is cut says the call that reads on.',
+        'Locals of a frame, a scope (scope: "Globals"), or the children of a value by path (order.items[2]) or ref. Paged (start, count 50).',
       input: {
         sessionId: sessionIdInput,
         frameIndex: frameIndexInput,
@@ -133,7 +132,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_evaluate',
     {
       title: 'Evaluate',
-      description: 'Evaluates an expression, or several (expressions) at once, in a frame (dotnet: a C# subset). A long value is cut with the call that reads on.',
+      description: 'Evaluates an expression, or several (expressions), in a frame (dotnet: a C# subset).',
       input: {
         sessionId: sessionIdInput,
         expression: z.string().min(1).optional(),
@@ -217,13 +216,13 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_source',
     {
       title: 'Source',
-      description: 'Source lines around file:line (default: the stop).',
+      description: 'Source lines around file:line (default: the stop), 5 each side by default.',
       input: {
         sessionId: sessionIdInput,
         file: z.string().optional(),
         line: z.number().int().min(1).optional(),
-        before: z.number().int().min(0).max(200).optional().describe('Default 5.'),
-        after: z.number().int().min(0).max(200).optional().describe('Default 5.'),
+        before: z.number().int().min(0).max(200).optional(),
+        after: z.number().int().min(0).max(200).optional(),
       },
       output: { file: z.string(), line: z.number(), lines: z.array(sourceLineSchema), totalLines: z.number(), sessionId: z.string().optional(), state: sessionScoped.state.optional() },
       annotations: { readOnlyHint: true },

@@ -15,6 +15,8 @@ import { stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
 const DEFAULT_MAX_HITS = 10;
+/** A probe takes what a launch takes but the options a quick look does without (stop on entry, function breakpoints, executables: `options` still passes pythonPath / runtimeExecutable). */
+const { stopOnEntry: _entry, functionBreakpoints: _functions, exceptionTypes: _types, pythonPath: _python, runtimeExecutable: _runtime, ...probeLaunchInput } = launchInput;
 /** Characters of hits (text and structured) one probe answer collects at most. */
 const PROBE_ANSWER_CHARS = 160_000;
 
@@ -25,9 +27,9 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
     {
       title: 'Probe a run',
       description:
-        `Launch (as session_launch), capture locals and expressions at each hit, continue; after maxHits (default ${DEFAULT_MAX_HITS}) or the exit, end and answer it all.`,
+        `Launches (as session_launch), captures locals and expressions at each hit, ends after maxHits (default ${DEFAULT_MAX_HITS}) or the exit; answers it all.`,
       input: {
-        ...launchInput,
+        ...probeLaunchInput,
         breakpoints: launchInput.breakpoints.unwrap().min(1),
         expressions: z.array(z.string()).optional(),
         maxHits: z.number().int().min(1).max(200).optional(),

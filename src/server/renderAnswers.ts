@@ -29,8 +29,10 @@ function watchText(w: WatchValue, cap: number): string {
 export function withWatches(text: string, watches: WatchValue[], maxChars: number): string {
   let line = `watch: ${watches.map((w) => watchText(w, Number.POSITIVE_INFINITY)).join(', ')}`;
   if (text.length + 1 + line.length > maxChars) {
-    const cap = Math.max(20, Math.floor((maxChars - text.length) / watches.length) - LINE_OVERHEAD);
-    line = `watch: ${watches.map((w) => watchText(w, cap)).join(', ')} (values cut to fit: inspect_evaluate reads one whole)`;
+    const note = ' (values cut to fit: inspect_evaluate reads one whole)';
+    const names = watches.reduce((n, w) => n + w.expression.length + 6, 0);
+    const cap = Math.max(20, Math.floor((maxChars - text.length - 8 - note.length - names) / watches.length) - 2);
+    line = `watch: ${watches.map((w) => watchText(w, cap)).join(', ')}${note}`;
   }
   return fitText(`${text}\n${line}`, maxChars, 'watch_list and inspect_variables');
 }

@@ -5,8 +5,8 @@ export const sessionIdInput = z
   .string()
   .optional();
 
-export const timeoutInput = (defaultMs: number) =>
-  z.number().int().min(0).max(3_600_000).optional().describe(`ms (default ${defaultMs})`);
+/** How long a call may wait, in ms; the defaults are in the server's instructions. */
+export const timeoutInput = z.number().int().min(0).max(3_600_000).optional();
 
 export const stateSchema = z.enum(['initializing', 'running', 'stopped', 'exited', 'failed', 'terminated']);
 

@@ -110,7 +110,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Launch a program under the debugger',
       description:
-        'Starts a program with its breakpoints armed before any code runs. waitForStop: true also answers the first stop (or the exit); timeoutMs bounds the call. Relative paths resolve against cwd.',
+        'Starts a program, breakpoints armed before any code runs; waitForStop: true also answers the first stop or the exit. Relative paths resolve against cwd.',
       input: { ...launchInput, waitForStop: z.boolean().optional() },
       output: startedShape,
     },
@@ -127,7 +127,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Attach to a running program',
       description:
-        'Attaches to a running program: dotnet by pid; python started with `-m debugpy --listen port`; node with `--inspect=port`.',
+        'Attaches: dotnet by pid; python to `-m debugpy --listen port`; node to `--inspect=port`.',
       input: {
         language: z.string(),
         pid: z.number().int().positive().optional(),
@@ -137,7 +137,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         breakpoints: z.array(breakpointInput).optional(),
         exceptions: exceptionModeInput,
         waitForStop: z.boolean().optional(),
-        timeoutMs: timeoutInput(DEFAULT_LAUNCH_TIMEOUT_MS),
+        timeoutMs: timeoutInput,
         options: z.record(z.string(), z.unknown()).optional(),
       },
       output: startedShape,
@@ -209,7 +209,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'List sessions',
       description:
-        'Sessions, one line each, and those of an earlier server run that session_restart brings back.',
+        'Sessions, and those of an earlier server run session_restart brings back.',
       input: {},
       output: {
         sessions: z.array(
@@ -278,7 +278,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Restart a session',
       description: 'Runs the program again with the same breakpoints (also a recoverable session).',
-      input: { sessionId: sessionIdInput, waitForStop: z.boolean().optional(), timeoutMs: timeoutInput(DEFAULT_LAUNCH_TIMEOUT_MS) },
+      input: { sessionId: sessionIdInput, waitForStop: z.boolean().optional(), timeoutMs: timeoutInput },
       output: startedShape,
     },
     async ({ sessionId, waitForStop, timeoutMs }, ctx) => {

@@ -44,7 +44,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
     'test_list',
     {
       title: 'List tests',
-      description: 'Tests under a path (file, folder, .NET project) with the ids debug_test takes.',
+      description: 'Tests under a path, with the ids debug_test takes.',
       input: {
         path: z.string().min(1),
         framework: frameworkInput,
@@ -81,8 +81,8 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
     {
       title: 'Debug a test',
       description:
-        'Runs a test (or file / project) under the debugger with its runner (pytest, unittest, node:test, vitest, jest, dotnet test). ' +
-        'Without breakpoints it stops where the test fails, with message, expected / actual and locals; a finished run answers passed / failed.',
+        'Runs a test (or file / project) with its runner (pytest, unittest, node:test, vitest, jest, dotnet test) under the debugger; ' +
+        'it stops where the test fails unless breakpoints are given.',
       input: {
         path: z.string().min(1),
         test: z.string().optional().describe('Id from test_list, name or name pattern.'),
@@ -90,7 +90,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         breakpoints: z.array(breakpointInput).optional(),
         stopAtFailure: z.boolean().optional().describe('Default: no breakpoints given.'),
         exceptions: exceptionModeInput,
-        timeoutMs: timeoutInput(DEFAULT_TEST_TIMEOUT_MS),
+        timeoutMs: timeoutInput,
         cwd: z.string().optional().describe('Default: project root.'),
       },
       output: {

@@ -31,7 +31,7 @@ export function registerWatchTools(server: McpServer, manager: SessionManager): 
     'watch_add',
     {
       title: 'Add watches',
-      description: 'Watches expressions: every stop answer shows their values, changes since the stop before as old → new.',
+      description: 'Watches expressions: shown in every stop, changes since the stop before as old → new.',
       input: { sessionId: sessionIdInput, expressions: z.array(z.string().min(1)).min(1).max(MAX_WATCHES) },
       output: watchesOutput,
     },
