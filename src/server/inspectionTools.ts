@@ -44,7 +44,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_stack',
     {
       title: 'Stack',
-      description: 'Call stack, top first, paged (start, count; default 20).',
+      description: 'Call stack, top first, paged (start, count 20); library runs folded.',
       input: {
         sessionId: sessionIdInput,
         threadId: threadIdInput,
@@ -66,7 +66,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       const tid = threadId ?? session.stoppedThreadId();
       const frames = page.frames.map((f, i) => ({ ...f, index: from + i }));
       return {
-        text: `[${session.id}] ${renderStack(frames, tid, page.total)}`,
+        text: `[${session.id}] ${renderStack(frames, tid, page.total, start === undefined)}`,
         data: {
           sessionId: session.id,
           state: session.state,

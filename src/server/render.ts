@@ -119,8 +119,21 @@ export function renderBreakpoints(list: BreakpointRecord[]): string {
   return list.length ? list.map(renderBreakpoint).join('\n') : 'No breakpoints.';
 }
 
-export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number): string {
-  const lines = frames.map((f) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}${f.presentationHint === 'subtle' ? ' [library]' : ''}`);
+/** `collapse`: runs of library frames become one line (the agent rarely needs them; start lists them). */
+export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number, collapse = false): string {
+  const frameLine = (f: FrameInfo & { index: number }) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}${f.presentationHint === 'subtle' ? ' [library]' : ''}`;
+  const lines: string[] = [];
+  for (let i = 0; i < frames.length; ) {
+    let end = i;
+    if (collapse && frames[i].presentationHint === 'subtle') while (end + 1 < frames.length && frames[end + 1].presentationHint === 'subtle') end++;
+    if (end - i >= 2) {
+      lines.push(`#${frames[i].index}–#${frames[end].index} ${end - i + 1} library frames: inspect_stack ${JSON.stringify({ start: frames[i].index })} lists them`);
+      i = end + 1;
+    } else {
+      lines.push(frameLine(frames[i]));
+      i++;
+    }
+  }
   const more = total !== undefined && frames.length && frames[frames.length - 1].index + 1 < total ? `\n… ${total - frames[frames.length - 1].index - 1} more frames (page with start)` : '';
   return `Thread ${threadId} stack:\n${lines.join('\n')}${more}`;
 }
