@@ -105,14 +105,14 @@ describe.each(runtimes)('answers for an agent: $name', (runtime) => {
     return r;
   }
 
+  /** Launches the program with a breakpoint at the marker and waits for the stop there. */
+  async function launchTo(marker: string): Promise<void> {
+    const launch = await call<Wait>('session_launch', { program: runtime.program(), breakpoints: [{ file: runtime.source, line: line(marker) }], waitForStop: true, timeoutMs: 60_000 });
+    expect(launch.structured.stop?.frame.line).toBe(line(marker));
+  }
+
   it.runIf(run)('watches across three stops, changed locals, a batch evaluation, a trace of 100 hits', async () => {
-    const launch = await call<Wait>('session_launch', {
-      program: runtime.program(),
-      breakpoints: [{ file: runtime.source, line: line('add') }],
-      waitForStop: true,
-      timeoutMs: 60_000,
-    });
-    expect(launch.structured.stop?.frame.line).toBe(line('add'));
+    await launchTo('add');
 
     const added = await call<{ watches: { id: number }[]; values?: { expression: string; value?: string }[] }>('watch_add', { expressions: ['total', 'i * 2', 'nosuch'] });
     expect(added.structured.watches).toHaveLength(3);
@@ -166,13 +166,7 @@ describe.each(runtimes)('answers for an agent: $name', (runtime) => {
   });
 
   it.runIf(run)('reads a 1,000,000-element list and a 10 MB string within the budget, by the calls the answers name', async () => {
-    const stop = await call<Wait>('session_launch', {
-      program: runtime.program(),
-      breakpoints: [{ file: runtime.source, line: line('big') }],
-      waitForStop: true,
-      timeoutMs: 60_000,
-    });
-    expect(stop.structured.stop?.frame.line).toBe(line('big'));
+    await launchTo('big');
 
     const first = await call<{ variables: { value: string }[] }>('inspect_variables', { path: 'big' });
     const pageCall = /inspect_variables (\{"path":"big","start":50\})/.exec(first.text);
