@@ -19,6 +19,8 @@ const E2E = fileURLToPath(new URL('../fixtures/e2e/answers/', import.meta.url));
 const DOTNET_SOURCE = fileURLToPath(new URL('../fixtures/dotnet/answers/Program.cs', import.meta.url));
 /** The default answer budget (maxChars) every answer here must fit. */
 const BUDGET = 4000;
+/** Per test: a 10 MB string and a million-element list cost seconds on a loaded machine. */
+const TEST_MS = 240_000;
 
 interface Runtime {
   name: string;
@@ -163,7 +165,7 @@ describe.each(runtimes)('answers for an agent: $name', (runtime) => {
     expect(all[99].values[1].value).toBe('982.5'); // the total before the last addition
     const listed = await call<{ breakpoints: { id: number; hits: number }[] }>('breakpoint_list', {});
     expect(listed.structured.breakpoints.find((b) => b.id === id)?.hits).toBe(100);
-  });
+  }, TEST_MS);
 
   it.runIf(run)('reads a 1,000,000-element list and a 10 MB string within the budget, by the calls the answers name', async () => {
     await launchTo('big');
@@ -192,5 +194,5 @@ describe.each(runtimes)('answers for an agent: $name', (runtime) => {
     }
     expect(read.length).toBeGreaterThan(1500);
     expect(read).toBe(whole.slice(0, read.length));
-  });
+  }, TEST_MS);
 });
