@@ -13,6 +13,10 @@ export interface BreakpointRequest {
   condition?: string;
   hitCondition?: string;
   logMessage?: string;
+  /** A trace breakpoint: these expressions are recorded at each hit and the program runs on. */
+  trace?: string[];
+  /** A trace keeps this many hits, then its breakpoint is disarmed. */
+  maxHits?: number;
 }
 
 export interface BreakpointRecord extends BreakpointRequest {
@@ -22,6 +26,8 @@ export interface BreakpointRecord extends BreakpointRequest {
   hits: number;
   /** Internal one-shot breakpoints (run to line) are hidden from listings and removed on stop. */
   temporary?: boolean;
+  /** A trace that recorded its maxHits: no longer armed in the runtime. */
+  traceDone?: boolean;
 }
 
 export type BreakpointStatus = 'verified' | 'pending' | 'unverified';
@@ -79,7 +85,7 @@ export class BreakpointRegistry {
 
   lineSpecs(file?: string): BreakpointSpec[] {
     return this.all()
-      .filter((r) => r.kind === 'line' && r.file && r.line && (file === undefined || r.file === file))
+      .filter((r) => r.kind === 'line' && r.file && r.line && !r.traceDone && (file === undefined || r.file === file))
       .map((r) => ({
         id: r.id,
         file: r.file!,
@@ -88,6 +94,7 @@ export class BreakpointRegistry {
         condition: r.condition,
         hitCondition: r.hitCondition,
         logMessage: r.logMessage,
+        trace: r.trace,
       }));
   }
 
@@ -118,6 +125,7 @@ export class BreakpointRegistry {
     for (const r of this.records.values()) {
       r.binding = undefined;
       r.hits = 0;
+      r.traceDone = undefined;
     }
   }
 }

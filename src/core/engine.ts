@@ -22,6 +22,7 @@ import type {
   ThreadInfo,
   VariableInfo,
 } from './types.js';
+import type { TraceValue } from './traceLog.js';
 
 export type EngineEvent =
   | {
@@ -38,6 +39,8 @@ export type EngineEvent =
     }
   | { type: 'continued'; threadId?: number; allThreadsContinued?: boolean }
   | { type: 'output'; category: 'stdout' | 'stderr' | 'console'; text: string }
+  /** A trace breakpoint was hit and its expressions evaluated; the program ran on (engines with `traces`). */
+  | { type: 'trace'; breakpointId: number; threadId: number; values: TraceValue[] }
   | { type: 'breakpoint'; binding: BreakpointBinding }
   | { type: 'module'; reason: 'new' | 'changed' | 'removed'; name: string; path?: string }
   | { type: 'thread'; reason: 'started' | 'exited'; threadId: number; name?: string }
@@ -95,6 +98,8 @@ export interface Engine {
   variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]>;
   evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult>;
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
+  /** An expression of the runtime's language for characters [start, end) of the string `expression` gives. */
+  textSlice(expression: string, start: number, end: number): string;
   /** Details of the exception the thread stopped on, if the runtime has more than the stop event said. */
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
   /**

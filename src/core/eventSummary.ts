@@ -2,7 +2,7 @@
 import type { EngineEvent } from './engine.js';
 import type { SessionEvent } from './sessionTypes.js';
 
-export function describeEvent(event: Exclude<EngineEvent, { type: 'stopped' | 'output' | 'continued' }>): SessionEvent {
+export function describeEvent(event: Exclude<EngineEvent, { type: 'stopped' | 'output' | 'continued' | 'trace' }>): SessionEvent {
   switch (event.type) {
     case 'breakpoint': {
       const b = event.binding;

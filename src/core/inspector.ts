@@ -36,6 +36,8 @@ export interface VariablesQuery {
   depth: number;
   start: number;
   count: number;
+  /** Characters of text the listing may take (names, values, types); default VARIABLES_ANSWER_CHARS. */
+  maxChars?: number;
 }
 
 export interface VariablesAnswer {
@@ -59,7 +61,7 @@ export interface AnswerCut {
   unexpanded: string[];
 }
 
-/** The size (characters of the structured answer) and time an inspect_variables answer may take. */
+/** The size (characters of the listing's text) and time an inspect_variables answer may take. */
 export const VARIABLES_ANSWER_CHARS = 64_000;
 export const VARIABLES_BUDGET_MS = 5_000;
 
@@ -100,15 +102,21 @@ export class Inspector {
       if (!scope) throw new DebugError('VARIABLE_NOT_FOUND', 'This frame has no scopes.', 'Pick another frame with frameIndex.');
       container = { ref: scope.ref, path: undefined, label: scope.name, total: scope.namedVariables };
     }
-    const budget: Budget = { chars: VARIABLES_ANSWER_CHARS, deadline: Date.now() + VARIABLES_BUDGET_MS };
+    const budget: Budget = { chars: q.maxChars ?? VARIABLES_ANSWER_CHARS, deadline: Date.now() + VARIABLES_BUDGET_MS };
     const page = await this.children(container.ref, container.path, q.start, q.count, 0, q.depth, budget);
     const cut = budget.cut ? { reason: budget.cut, nextStart: page.nextStart, unexpanded: budget.unexpanded ?? [] } : undefined;
     return { container: container.label, variables: page.views, scopes: scopeViews, more: page.more, total: container.total, cut };
   }
 
-  async evaluate(frameId: number | undefined, expression: string): Promise<ValueAnswer> {
+  /** `maxChars`: where the value's text is cut (the caller may cut it itself, and say how to read on). */
+  async evaluate(frameId: number | undefined, expression: string, maxChars = VALUE_CHARS): Promise<ValueAnswer> {
     const r = await this.engine.evaluate(expression, frameId, 'repl');
-    return { value: capText(r.value, VALUE_CHARS), type: r.type, ref: r.ref, hasChildren: r.ref > 0 };
+    return { value: capText(r.value, maxChars), type: r.type, ref: r.ref, hasChildren: r.ref > 0 };
+  }
+
+  /** An expression for characters [start, end) of the string `expression` gives, in the program's language. */
+  textSlice(expression: string, start: number, end: number): string {
+    return this.engine.textSlice(expression, start, end);
   }
 
   /** Assigns `value` (an expression of the program's language) to a local, argument or field named by `path`. */
@@ -148,7 +156,7 @@ export class Inspector {
       const v = page[i];
       const path = v.evaluateName && (!parentPath || !isMemberName(v.name)) ? v.evaluateName : joinPath(parentPath, v.name);
       const view = { name: v.name, value: capText(v.value, VALUE_CHARS), type: v.type, path, hasChildren: v.ref > 0, ref: v.ref, level };
-      const size = JSON.stringify(view).length;
+      const size = textSize(view);
       if (budget.cut || size > budget.chars) {
         budget.cut ??= 'size';
         return { views, more: true, nextStart: start + i };
@@ -214,6 +222,11 @@ export class Inspector {
     }
     return undefined;
   }
+}
+
+/** What a listed value takes in the text an agent reads: indent, name, value, type, separators. */
+function textSize(v: VariableView): number {
+  return 2 * v.level + v.name.length + v.value.length + (v.type?.length ?? 0) + 8;
 }
 
 function parsePath(path: string): PathSegment[] {

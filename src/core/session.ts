@@ -15,7 +15,10 @@ import { describeEvent, describeExit } from './eventSummary.js';
 import { waitUntil } from './waitUntil.js';
 import type { OutputChunk, SessionEnd, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
 import { buildStop } from './stopBuilder.js';
-import type { BreakpointBinding, ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
+import { LocalChanges } from './localChanges.js';
+import { evaluateTrace, TraceLog, type TraceValue } from './traceLog.js';
+import { WatchList, type WatchValue } from './watchList.js';
+import type { BreakpointBinding, ExceptionBreakpointConfig, FrameInfo, SessionStateName, StepKind, ThreadInfo } from './types.js';
 
 export interface SessionConfig {
   language: string;
@@ -60,6 +63,8 @@ export class Session {
   readonly events = new CursorLog<SessionEvent>(2000);
   readonly output = new CursorLog<OutputChunk>(5000, { weigh: (chunk) => chunk.text.length, maxWeight: OUTPUT_KEPT_CHARS });
   readonly breakpoints: BreakpointRegistry;
+  readonly watches = new WatchList();
+  readonly traces = new TraceLog();
   readonly startedAt = Date.now();
   /** When the agent last called on this session (or a call of it was still waiting). */
   lastActivity = Date.now();
@@ -85,6 +90,9 @@ export class Session {
   private errorText?: string;
   private runNumber = 0;
   private readonly frames = new FrameCache(() => this.engine);
+  private readonly localChanges = new LocalChanges();
+  /** The frame the current stop's watches are evaluated in. */
+  private watchFrameId?: number;
   private readonly changeListeners = new Set<() => void>();
   /** ms from the start of the run: the launch answered, the first stop came, its details were read. */
   private launchTimings: Record<string, number> = {};
@@ -190,6 +198,9 @@ export class Session {
     this.runNumber++;
     const run = this.runNumber;
     this.breakpoints.resetBindings();
+    this.watches.reset();
+    this.traces.reset();
+    this.localChanges.reset();
     this.setState('initializing');
     this.stopSeq = this.builtStopSeq = 0;
     this.currentStop = undefined;
@@ -361,11 +372,13 @@ export class Session {
     let record: BreakpointRecord;
     const existing = request.file && request.line ? this.breakpoints.findAt(request.file, request.line) : undefined;
     if (existing && !existing.temporary) {
-      Object.assign(existing, request);
+      Object.assign(existing, request, { traceDone: undefined });
       record = existing;
     } else {
       record = this.breakpoints.add(request);
     }
+    if (record.trace?.length) this.traces.arm(record.id, record.trace, record.maxHits);
+    else this.traces.forget(record.id);
     if (this.engineInstance && this.active) {
       if (record.kind === 'function') await this.syncFunctions();
       else await this.syncFile(record.file!);
@@ -446,8 +459,25 @@ export class Session {
       hitBreakpointIds: this.currentStop.hitBreakpointIds,
       exception: this.currentStop.exception,
     });
-    this.currentStop = { ...stop, at: this.currentStop.at };
+    this.currentStop = { ...(await this.annotate(stop, frames, false)), at: this.currentStop.at };
     this.frames.seed(stop.threadId, frames);
+  }
+
+  /** The watches' values at the current stop (after watches were added); undefined when not stopped. */
+  async watchValues(): Promise<WatchValue[] | undefined> {
+    if (this.stateName !== 'stopped' || !this.currentStop) return undefined;
+    const values = await this.watches.evaluate(this.engine, this.watchFrameId, false);
+    this.currentStop = { ...this.currentStop, watches: values.length ? values : undefined };
+    return values;
+  }
+
+  /** What a stop shows beyond its place: locals marked where they changed, and the watches. */
+  private async annotate(stop: Stop, frames: FrameInfo[], newStop: boolean): Promise<Stop> {
+    if (stop.locals) stop.locals = this.localChanges.mark(stop.frame, stop.locals, newStop);
+    const top = frames.find((f) => f.file) ?? frames[0];
+    this.watchFrameId = top?.id;
+    if (this.watches.size) stop.watches = await this.watches.evaluate(this.engine, top?.id, newStop);
+    return stop;
   }
 
   /** The end of what the program printed: the last lines, capped in size. */
@@ -484,6 +514,9 @@ export class Session {
       case 'output':
         this.output.append({ category: event.category, text: event.text });
         return;
+      case 'trace':
+        this.recordTrace(event.breakpointId, event.threadId, event.values);
+        return;
       case 'module':
       case 'thread':
       case 'process':
@@ -509,6 +542,10 @@ export class Session {
 
   private onStopped(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
     if (!this.active) return;
+    if (this.onlyTraces(stopped.hitBreakpointIds)) {
+      void this.traceAndResume(stopped.threadId, stopped.hitBreakpointIds!);
+      return;
+    }
     const seq = ++this.stopSeq;
     if (seq === 1) this.launchTimings.firstStopMs = Math.round(performance.now() - this.runStartedAt);
     this.frames.clear();
@@ -517,8 +554,11 @@ export class Session {
     const event = withoutOneShotHits(stopped, this.breakpoints);
     this.breakpoints.countHits(event.hitBreakpointIds ?? []);
     void buildStop(this.engine, event).then(
-      ({ stop, frames }) => {
+      async (built) => {
         if (seq !== this.stopSeq) return; // the program ran on before the details came back
+        const stop = await this.annotate(built.stop, built.frames, true);
+        if (seq !== this.stopSeq) return;
+        const frames = built.frames;
         this.currentStop = stop;
         this.frames.seed(stop.threadId, frames);
         this.builtStopSeq = seq;
@@ -530,6 +570,36 @@ export class Session {
       },
       (e) => this.hooks.log('warning', `[${this.id}] could not read the stop: ${(e as Error).message}`),
     );
+  }
+
+  /** A stop at trace breakpoints alone is no stop for the agent: it is recorded and the program runs on. */
+  private onlyTraces(ids: number[] | undefined): boolean {
+    return !!ids?.length && ids.every((id) => !!this.breakpoints.get(id)?.trace?.length);
+  }
+
+  private async traceAndResume(threadId: number, ids: number[]): Promise<void> {
+    const engine = this.engine;
+    try {
+      const { frames } = await engine.stackTrace(threadId, 0, 1);
+      for (const id of ids) {
+        const expressions = this.breakpoints.get(id)?.trace ?? [];
+        this.recordTrace(id, threadId, await evaluateTrace(engine, frames[0]?.id, expressions));
+      }
+    } catch (e) {
+      this.hooks.log('warning', `[${this.id}] trace at ${ids.map((id) => `#${id}`).join(', ')} not recorded: ${(e as Error).message}`);
+    } finally {
+      await engine.continue(threadId).catch((e: unknown) => this.hooks.log('warning', `[${this.id}] could not resume after a trace hit: ${(e as Error).message}`));
+    }
+  }
+
+  /** A full trace disarms its breakpoint, so the program runs at full speed again. */
+  private recordTrace(id: number, threadId: number, values: TraceValue[]): void {
+    const { recorded, full } = this.traces.record(id, threadId, values);
+    if (recorded) this.breakpoints.countHits([id]);
+    const record = this.breakpoints.get(id);
+    if (!full || !record || record.traceDone) return;
+    record.traceDone = true;
+    if (record.file && this.active) void this.syncFile(record.file).catch((e: unknown) => this.hooks.log('warning', `[${this.id}] could not disarm trace #${id}: ${(e as Error).message}`));
   }
 
   /** The thread that stopped, for calls that default to it. */

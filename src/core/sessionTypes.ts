@@ -2,6 +2,7 @@
 import type { HangReport } from './hangReport.js';
 import type { SourceLine } from './sourceReader.js';
 import type { ExceptionInfo, SessionStateName, StopReason } from './types.js';
+import type { WatchValue } from './watchList.js';
 
 export interface StopFrame {
   name: string;
@@ -14,6 +15,8 @@ export interface ValueSummary {
   name: string;
   value: string;
   type?: string;
+  /** The value at the stop before (in the same function), set only when it changed. */
+  previous?: string;
 }
 
 export interface Stop {
@@ -27,6 +30,8 @@ export interface Stop {
   locals?: ValueSummary[];
   /** Locals that were left out of the summary. */
   localsOmitted?: number;
+  /** The session's watch expressions evaluated in the stop's frame. */
+  watches?: WatchValue[];
   description?: string;
   at: number;
 }

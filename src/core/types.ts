@@ -29,6 +29,8 @@ export interface BreakpointSpec {
   condition?: string;
   hitCondition?: string;
   logMessage?: string;
+  /** Record these expressions at each hit instead of stopping (an engine may do it itself and emit `trace`). */
+  trace?: string[];
 }
 
 export interface FunctionBreakpointSpec {

@@ -5,8 +5,10 @@ import { DebugError } from '../core/errors.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { DEFAULT_WAIT_MS } from './executionTools.js';
 import { exceptionConfig, resolveFile } from './launchArgs.js';
+import { DEFAULT_TRACE_HITS, MAX_TRACE_HITS } from '../core/traceLog.js';
 import { renderBreakpoint, renderBreakpoints, renderWait } from './render.js';
-import { breakpointViewSchema, sessionIdInput, sessionScoped, timeoutInput, waitResultShape } from './schemas.js';
+import { DEFAULT_MAX_CHARS, renderTrace } from './renderAnswers.js';
+import { breakpointViewSchema, maxCharsInput, sessionIdInput, sessionScoped, timeoutInput, waitResultShape } from './schemas.js';
 import { breakpointView, waitView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
@@ -17,27 +19,33 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     {
       title: 'Set a breakpoint',
       description:
-        'Sets a line breakpoint (file + line, optional condition / hitCondition / logMessage) or a function breakpoint (function). ' +
-        'Answers whether the runtime verified it, the line it actually landed on, or why not.',
+        'Line (file + line) or function breakpoint. hitCondition: "3", ">= 3", "% 2". logMessage logs {expr}; ' +
+        `trace records expressions (breakpoint_trace reads them; maxHits default ${DEFAULT_TRACE_HITS}); neither stops.`,
       input: {
         sessionId: sessionIdInput,
-        file: z.string().optional().describe('Source file (absolute, or relative to the program\'s cwd).'),
+        file: z.string().optional(),
         line: z.number().int().min(1).optional(),
         column: z.number().int().min(1).optional(),
-        function: z.string().optional().describe('Break when this function is entered (instead of file + line).'),
-        condition: z.string().optional().describe('Stop only when this expression is true.'),
-        hitCondition: z.string().optional().describe('Stop on the Nth hit, e.g. "3" or ">= 3".'),
-        logMessage: z.string().optional().describe('Log instead of stopping; {expr} is interpolated.'),
+        function: z.string().optional(),
+        condition: z.string().optional(),
+        hitCondition: z.string().optional(),
+        logMessage: z.string().optional(),
+        trace: z.array(z.string().min(1)).min(1).max(10).optional(),
+        maxHits: z.number().int().min(1).max(MAX_TRACE_HITS).optional(),
       },
       output: { ...sessionScoped, breakpoint: breakpointViewSchema },
     },
-    async ({ sessionId, file, line, column, function: fn, condition, hitCondition, logMessage }) => {
+    async ({ sessionId, file, line, column, function: fn, condition, hitCondition, logMessage, trace, maxHits }) => {
       const session = manager.get(sessionId);
       if (!fn && (!file || !line)) {
         throw new DebugError('INVALID_ARGUMENT', 'A breakpoint needs file and line, or function.', 'Pass file + line (1-based), or function.');
       }
+      if (trace && (fn || logMessage !== undefined)) {
+        throw new DebugError('INVALID_ARGUMENT', 'A trace goes on a line breakpoint without logMessage.', 'Pass file + line with trace, and no function or logMessage.');
+      }
+      const tracing = { trace, maxHits: trace ? maxHits : undefined };
       const record = await session.setBreakpoint(
-        fn ? { function: fn, condition, hitCondition } : { file: resolveFile(manager, file!, session.config.cwd, 'breakpoint file'), line, column, condition, hitCondition, logMessage },
+        fn ? { function: fn, condition, hitCondition } : { file: resolveFile(manager, file!, session.config.cwd, 'breakpoint file'), line, column, condition, hitCondition, logMessage, ...tracing },
       );
       return { text: `[${session.id}] ${renderBreakpoint(record)}`, data: { sessionId: session.id, state: session.state, breakpoint: breakpointView(record) } };
     },
@@ -48,7 +56,7 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     'breakpoint_remove',
     {
       title: 'Remove breakpoints',
-      description: 'Removes a breakpoint by id, the breakpoints of a file (or of one line of it), or all of them.',
+      description: 'Removes breakpoints by id, file (+ line) or all.',
       input: {
         sessionId: sessionIdInput,
         id: z.number().int().optional(),
@@ -77,7 +85,7 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     'breakpoint_list',
     {
       title: 'List breakpoints',
-      description: 'Every breakpoint of the session with its verified state, actual line and hit count, and the exception filters.',
+      description: 'Breakpoints with state, actual line, hits; exception filters.',
       input: { sessionId: sessionIdInput },
       output: { ...sessionScoped, breakpoints: z.array(breakpointViewSchema), exceptionFilters: z.array(z.string()) },
       annotations: { readOnlyHint: true },
@@ -98,7 +106,7 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     'breakpoint_exceptions',
     {
       title: 'Exception breakpoints',
-      description: 'Break on uncaught exceptions, on all exceptions (every raise/throw), or none. dotnet: typeNames limits it to those exception types.',
+      description: 'Break on uncaught, all or no exceptions (dotnet: typeNames narrows).',
       input: {
         sessionId: sessionIdInput,
         mode: z.enum(['none', 'uncaught', 'all']),
@@ -116,11 +124,51 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
 
   defineTool(
     server,
+    'breakpoint_trace',
+    {
+      title: 'Trace of a breakpoint',
+      description: 'Rows a trace breakpoint recorded (hit, thread, values), paged with start.',
+      input: { sessionId: sessionIdInput, id: z.number().int(), start: z.number().int().min(0).optional(), maxChars: maxCharsInput },
+      output: {
+        ...sessionScoped,
+        id: z.number(),
+        expressions: z.array(z.string()),
+        hits: z.number(),
+        maxHits: z.number(),
+        rows: z.array(z.object({ hit: z.number(), threadId: z.number(), values: z.array(z.object({ value: z.string().optional(), type: z.string().optional(), error: z.boolean().optional() })) })),
+        nextStart: z.number().optional(),
+      },
+      annotations: { readOnlyHint: true },
+    },
+    async ({ sessionId, id, start, maxChars }) => {
+      const session = manager.get(sessionId);
+      const trace = session.traces.get(id);
+      if (!trace) throw new DebugError('BREAKPOINT_NOT_FOUND', `Breakpoint #${id} has no trace.`, 'breakpoint_set with trace: [...] makes one; breakpoint_list shows the ids.');
+      const from = start ?? 0;
+      const table = renderTrace(session.breakpoints.get(id), trace, from, (maxChars ?? DEFAULT_MAX_CHARS) - session.id.length - 3);
+      return {
+        text: `[${session.id}] ${table.text}`,
+        data: {
+          sessionId: session.id,
+          state: session.state,
+          id,
+          expressions: trace.expressions,
+          hits: trace.rows.length,
+          maxHits: trace.maxHits,
+          rows: trace.rows.slice(from, from + table.shown),
+          nextStart: table.next,
+        },
+      };
+    },
+  );
+
+  defineTool(
+    server,
     'breakpoint_wait',
     {
       title: 'Wait for a stop',
-      description: `Waits for the next stop (breakpoint, step, exception, pause) or the exit, and answers it with source context and locals; if the program is already stopped, answers the current stop at once. Default timeout ${DEFAULT_WAIT_MS} ms; on timeout it says the state.`,
-      input: { sessionId: sessionIdInput, timeoutMs: timeoutInput(DEFAULT_WAIT_MS) },
+      description: 'Waits for the next stop or the exit (if stopped: answers the current stop).',
+      input: { sessionId: sessionIdInput, timeoutMs: timeoutInput },
       output: waitResultShape,
       annotations: { readOnlyHint: true },
     },

@@ -18,12 +18,12 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
     'execution_continue',
     {
       title: 'Continue',
-      description: `Resumes the program and, by default, waits for the next stop (breakpoint, exception) or the exit, like breakpoint_wait (default timeout ${DEFAULT_WAIT_MS} ms). wait: false returns at once.`,
+      description: 'Resumes and waits for the next stop or the exit (wait: false returns at once).',
       input: {
         sessionId: sessionIdInput,
         threadId: z.number().int().optional(),
-        wait: z.boolean().optional().describe('Wait for the next stop (default true).'),
-        timeoutMs: timeoutInput(DEFAULT_WAIT_MS),
+        wait: z.boolean().optional(),
+        timeoutMs: timeoutInput,
       },
       output: waitResultShape,
     },
@@ -41,12 +41,12 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
     'execution_step',
     {
       title: 'Step',
-      description: 'Steps the stopped thread: over (next line), into (enter the call), out (finish the function). Answers the new location with its source and locals.',
+      description: 'Steps over, into or out; answers the new stop.',
       input: {
         sessionId: sessionIdInput,
-        kind: z.enum(['over', 'into', 'out']).describe('over, into or out.'),
-        threadId: z.number().int().optional().describe('Default: the thread that stopped.'),
-        timeoutMs: timeoutInput(STEP_WAIT_MS),
+        kind: z.enum(['over', 'into', 'out']),
+        threadId: z.number().int().optional(),
+        timeoutMs: timeoutInput,
       },
       output: waitResultShape,
     },
@@ -62,8 +62,8 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
     'execution_pause',
     {
       title: 'Pause',
-      description: 'Interrupts a running program; answers where it stopped and every thread\'s stack (hang report).',
-      input: { sessionId: sessionIdInput, threadId: z.number().int().optional(), timeoutMs: timeoutInput(STEP_WAIT_MS) },
+      description: 'Interrupts the program; answers where it stopped, and every thread\'s stack (hang report).',
+      input: { sessionId: sessionIdInput, threadId: z.number().int().optional(), timeoutMs: timeoutInput },
       output: waitResultShape,
     },
     async ({ sessionId, threadId, timeoutMs }, ctx) => {
@@ -81,12 +81,12 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
     'execution_run_to',
     {
       title: 'Run to line',
-      description: 'Runs until file:line (a one-shot breakpoint, removed afterwards) or another stop comes first.',
+      description: 'Runs to file:line (or an earlier stop).',
       input: {
         sessionId: sessionIdInput,
-        file: z.string().describe('Source file (absolute, or relative to the program\'s cwd).'),
+        file: z.string(),
         line: z.number().int().min(1),
-        timeoutMs: timeoutInput(DEFAULT_WAIT_MS),
+        timeoutMs: timeoutInput,
       },
       output: waitResultShape,
     },

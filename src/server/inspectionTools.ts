@@ -1,18 +1,23 @@
 /** Inspection group: threads, stack, variables, evaluate, set variable, source. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { DebugError } from '../core/errors.js';
+import { DebugError, toDebugError } from '../core/errors.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { sourceWindow } from '../core/sourceReader.js';
 import { resolveFile } from './launchArgs.js';
 import { renderSourceLines, renderStack, renderThreads, renderVariables } from './render.js';
 import { renderHangReport } from './renderHang.js';
-import { hangSchema, sessionIdInput, sessionScoped, sourceLineSchema } from './schemas.js';
+import { DEFAULT_MAX_CHARS, pageValue, renderEvaluations, type EvaluationView } from './renderAnswers.js';
+import { hangSchema, maxCharsInput, sessionIdInput, sessionScoped, sourceLineSchema } from './schemas.js';
 import { hangView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
-const frameIndexInput = z.number().int().min(0).optional().describe('Frame index from inspect_stack (0 = top, the default).');
-const threadIdInput = z.number().int().optional().describe('Default: the thread that stopped.');
+const frameIndexInput = z.number().int().min(0).optional();
+const threadIdInput = z.number().int().optional();
+/** Expressions one inspect_evaluate call takes at most. */
+const MAX_EXPRESSIONS = 20;
+/** What a listing's text needs besides its values (header, notes of where to go on). */
+const NOTES_CHARS = 400;
 
 export function registerInspectionTools(server: McpServer, manager: SessionManager): void {
   defineTool(
@@ -20,8 +25,8 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_threads',
     {
       title: 'Threads',
-      description: 'The program\'s threads; the one that stopped is marked with *.',
-      input: { sessionId: sessionIdInput, stacks: z.boolean().optional().describe('Hang report: every stack, grouped, with what each thread waits on.') },
+      description: 'Threads; * marks the stopped one. stacks: every stack, grouped, with what each waits on (hang report).',
+      input: { sessionId: sessionIdInput, stacks: z.boolean().optional() },
       output: { ...sessionScoped, threads: z.array(z.object({ id: z.number(), name: z.string(), stopped: z.boolean() })), hang: hangSchema.optional() },
       annotations: { readOnlyHint: true },
     },
@@ -47,7 +52,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_stack',
     {
       title: 'Stack',
-      description: 'The call stack of a stopped thread, top first, paged with start/count (default 20 frames). Frames of callers that await (async stack traces) are marked async.',
+      description: 'Call stack, top first, paged (start, count 20); library runs folded.',
       input: {
         sessionId: sessionIdInput,
         threadId: threadIdInput,
@@ -69,7 +74,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       const tid = threadId ?? session.stoppedThreadId();
       const frames = page.frames.map((f, i) => ({ ...f, index: from + i }));
       return {
-        text: `[${session.id}] ${renderStack(frames, tid, page.total)}`,
+        text: `[${session.id}] ${renderStack(frames, tid, page.total, start === undefined)}`,
         data: {
           sessionId: session.id,
           state: session.state,
@@ -87,19 +92,18 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     {
       title: 'Variables',
       description:
-        'Values in a frame: the local scope by default, another scope by name (scope: "Globals"), or the children of a value by path ' +
-        '(e.g. order.items[2], table["counts"]) or by ref. depth > 1 expands children too. Paged with start/count (default 50); long values are cut, ' +
-        'and an answer past its size cap or time budget is cut, saying where to go on.',
+        'Locals of a frame, a scope (scope: "Globals"), or the children of a value by path (order.items[2]) or ref. Paged (start, count 50).',
       input: {
         sessionId: sessionIdInput,
         frameIndex: frameIndexInput,
         threadId: threadIdInput,
-        path: z.string().optional().describe('A value to expand, e.g. order.items[2].'),
-        ref: z.number().int().positive().optional().describe('A ref from an earlier answer (valid while stopped at the same place).'),
-        scope: z.string().optional().describe('A scope name, e.g. Locals or Globals.'),
-        depth: z.number().int().min(1).max(4).optional().describe('How many levels to expand (default 1).'),
+        path: z.string().optional(),
+        ref: z.number().int().positive().optional(),
+        scope: z.string().optional(),
+        depth: z.number().int().min(1).max(4).optional(),
         start: z.number().int().min(0).optional(),
         count: z.number().int().min(1).max(500).optional(),
+        maxChars: maxCharsInput,
       },
       output: {
         ...sessionScoped,
@@ -117,13 +121,15 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       },
       annotations: { readOnlyHint: true },
     },
-    async ({ sessionId, frameIndex, threadId, path, ref, scope, depth, start, count }) => {
+    async ({ sessionId, frameIndex, threadId, path, ref, scope, depth, start, count, maxChars }) => {
       const session = manager.get(sessionId);
       const inspector = session.inspector();
       const frameId = await session.frameId(frameIndex ?? 0, threadId);
-      const answer = await inspector.variables({ frameId, path, ref, scope, depth: depth ?? 1, start: start ?? 0, count: count ?? 50 });
+      const budget = maxChars ?? DEFAULT_MAX_CHARS;
+      const answer = await inspector.variables({ frameId, path, ref, scope, depth: depth ?? 1, start: start ?? 0, count: count ?? 50, maxChars: Math.max(100, budget - NOTES_CHARS) });
+      const query = { frameIndex, threadId, path, ref, scope, depth, count, maxChars };
       return {
-        text: `[${session.id}] ${renderVariables(answer, start ?? 0)}`,
+        text: `[${session.id}] ${renderVariables(answer, start ?? 0, query, budget - session.id.length - 3)}`,
         data: { sessionId: session.id, state: session.state, ...answer },
       };
     },
@@ -134,19 +140,50 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_evaluate',
     {
       title: 'Evaluate',
-      description: 'Evaluates an expression in the program\'s language in a frame of the stopped program (dotnet: a C# subset). Errors come back as EVALUATION_FAILED with the runtime\'s message.',
-      input: { sessionId: sessionIdInput, expression: z.string().min(1), frameIndex: frameIndexInput, threadId: threadIdInput },
-      output: { ...sessionScoped, expression: z.string(), value: z.string(), type: z.string().optional(), hasChildren: z.boolean(), ref: z.number() },
+      description: 'Evaluates an expression, or several (expressions), in a frame (dotnet: a C# subset).',
+      input: {
+        sessionId: sessionIdInput,
+        expression: z.string().min(1).optional(),
+        expressions: z.array(z.string().min(1)).min(1).max(MAX_EXPRESSIONS).optional(),
+        frameIndex: frameIndexInput,
+        threadId: threadIdInput,
+        maxChars: maxCharsInput,
+      },
+      output: {
+        ...sessionScoped,
+        expression: z.string().optional(),
+        value: z.string().optional(),
+        type: z.string().optional(),
+        hasChildren: z.boolean().optional(),
+        ref: z.number().optional(),
+        next: z.string().optional().describe('The call that reads on where the value was cut.'),
+        results: z
+          .array(z.object({ expression: z.string(), value: z.string().optional(), type: z.string().optional(), hasChildren: z.boolean().optional(), ref: z.number().optional(), error: z.string().optional(), next: z.string().optional() }))
+          .optional(),
+      },
     },
-    async ({ sessionId, expression, frameIndex, threadId }) => {
+    async ({ sessionId, expression, expressions, frameIndex, threadId, maxChars }) => {
+      const list = expressions ?? (expression !== undefined ? [expression] : []);
+      if (!list.length) throw new DebugError('INVALID_ARGUMENT', 'Nothing to evaluate.', 'Pass expression, or expressions: [...].');
       const session = manager.get(sessionId);
       const inspector = session.inspector();
       const frameId = await session.frameId(frameIndex ?? 0, threadId);
-      const r = await inspector.evaluate(frameId, expression);
-      const more = r.hasChildren ? `\n(has children: inspect_variables with path "${expression}")` : '';
+      const room = Math.max(100, Math.floor(((maxChars ?? DEFAULT_MAX_CHARS) - NOTES_CHARS) / list.length) - 40);
+      const slice = inspector.textSlice.bind(inspector);
+      const views: EvaluationView[] = [];
+      for (const e of list) {
+        // One expression that fails is the call's error; in a batch it is that expression's answer.
+        const r = await inspector.evaluate(frameId, e, Number.POSITIVE_INFINITY).catch((error: unknown) => {
+          if (!expressions) throw error;
+          return toDebugError(error);
+        });
+        views.push(r instanceof DebugError ? { expression: e, error: r.message } : pageValue(e, r, room, slice));
+      }
+      const base = { sessionId: session.id, state: session.state };
+      const strip = ({ cut: _cut, ...v }: EvaluationView) => v;
       return {
-        text: `[${session.id}] ${expression} = ${r.value}${r.type ? ` (${r.type})` : ''}${more}`,
-        data: { sessionId: session.id, state: session.state, expression, ...r },
+        text: renderEvaluations(session.id, views),
+        data: expressions ? { ...base, results: views.map(strip) } : { ...base, ...strip(views[0]) },
       };
     },
   );
@@ -156,12 +193,12 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_set_variable',
     {
       title: 'Set a variable',
-      description: 'Assigns a new value (an expression in the program\'s language) to a local, an argument or a field, named by name or path (e.g. order.total).',
+      description: 'Assigns an expression\'s value to a local, argument or field (name, or path like order.total).',
       input: {
         sessionId: sessionIdInput,
-        name: z.string().optional().describe('A local or argument name.'),
-        path: z.string().optional().describe('A path such as order.total or items[0].'),
-        value: z.string().describe('The new value, as an expression, e.g. 42 or "text".'),
+        name: z.string().optional(),
+        path: z.string().optional(),
+        value: z.string(),
         frameIndex: frameIndexInput,
         threadId: threadIdInput,
       },
@@ -187,13 +224,13 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_source',
     {
       title: 'Source',
-      description: 'Source lines around a location (default: where the program stopped), the current line marked with >.',
+      description: 'Source lines around file:line (default: the stop), 5 each side by default.',
       input: {
         sessionId: sessionIdInput,
         file: z.string().optional(),
         line: z.number().int().min(1).optional(),
-        before: z.number().int().min(0).max(200).optional().describe('Lines above (default 5).'),
-        after: z.number().int().min(0).max(200).optional().describe('Lines below (default 5).'),
+        before: z.number().int().min(0).max(200).optional(),
+        after: z.number().int().min(0).max(200).optional(),
       },
       output: { file: z.string(), line: z.number(), lines: z.array(sourceLineSchema), totalLines: z.number(), sessionId: z.string().optional(), state: sessionScoped.state.optional() },
       annotations: { readOnlyHint: true },

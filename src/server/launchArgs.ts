@@ -13,20 +13,20 @@ import { breakpointInput, exceptionModeInput, timeoutInput } from './schemas.js'
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 60_000;
 
 export const launchInput = {
-  program: z.string().min(1).describe('The program: a .py file, a .js or .ts file, a .NET .dll / .csproj / project folder.'),
-  language: z.string().optional().describe('python, node or dotnet; guessed from the program when left out.'),
-  args: z.array(z.string()).optional().describe('Command-line arguments for the program.'),
-  cwd: z.string().optional().describe('Working directory (default: the server\'s).'),
-  env: z.record(z.string(), z.string()).optional().describe('Extra environment variables for the program.'),
-  stopOnEntry: z.boolean().optional().describe('Stop before the first line of user code.'),
-  breakpoints: z.array(breakpointInput).optional().describe('Breakpoints armed before the program runs.'),
-  functionBreakpoints: z.array(z.string()).optional().describe('Function names to break in (where the runtime supports it).'),
+  program: z.string().min(1).describe('.py, .js/.ts, or .NET .dll/.csproj/folder.'),
+  language: z.string().optional().describe('python, node or dotnet (default: from program).'),
+  args: z.array(z.string()).optional(),
+  cwd: z.string().optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  stopOnEntry: z.boolean().optional(),
+  breakpoints: z.array(breakpointInput).optional(),
+  functionBreakpoints: z.array(z.string()).optional(),
   exceptions: exceptionModeInput,
-  exceptionTypes: z.array(z.string()).optional().describe('dotnet: only these exception type names.'),
-  timeoutMs: timeoutInput(DEFAULT_LAUNCH_TIMEOUT_MS),
-  pythonPath: z.string().optional().describe('python: the interpreter to use (needs debugpy).'),
-  runtimeExecutable: z.string().optional().describe('node / dotnet: the runtime executable to use.'),
-  options: z.record(z.string(), z.unknown()).optional().describe('Engine-specific launch options, passed through.'),
+  exceptionTypes: z.array(z.string()).optional().describe('dotnet: only these types.'),
+  timeoutMs: timeoutInput,
+  pythonPath: z.string().optional().describe('python with debugpy.'),
+  runtimeExecutable: z.string().optional().describe('node/dotnet executable.'),
+  options: z.record(z.string(), z.unknown()).optional(),
 };
 
 type LaunchArgs = z.infer<z.ZodObject<typeof launchInput>>;

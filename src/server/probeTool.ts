@@ -15,6 +15,8 @@ import { stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
 const DEFAULT_MAX_HITS = 10;
+/** A probe takes what a launch takes but the options a quick look does without (stop on entry, function breakpoints, executables: `options` still passes pythonPath / runtimeExecutable). */
+const { stopOnEntry: _entry, functionBreakpoints: _functions, exceptionTypes: _types, pythonPath: _python, runtimeExecutable: _runtime, ...probeLaunchInput } = launchInput;
 /** Characters of hits (text and structured) one probe answer collects at most. */
 const PROBE_ANSWER_CHARS = 160_000;
 
@@ -25,12 +27,11 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
     {
       title: 'Probe a run',
       description:
-        'Launches the program, and at each breakpoint hit captures the location, the locals and the given expressions, then continues; ' +
-        `stops after maxHits (default ${DEFAULT_MAX_HITS}), at the exit or when the answer reaches its size cap, ends the session and answers everything at once.`,
+        `Launches (as session_launch), captures locals and expressions at each hit, ends after maxHits (default ${DEFAULT_MAX_HITS}) or the exit; answers it all.`,
       input: {
-        ...launchInput,
-        breakpoints: launchInput.breakpoints.unwrap().min(1).describe('Where to look (at least one).'),
-        expressions: z.array(z.string()).optional().describe('Expressions to evaluate at each hit.'),
+        ...probeLaunchInput,
+        breakpoints: launchInput.breakpoints.unwrap().min(1),
+        expressions: z.array(z.string()).optional(),
         maxHits: z.number().int().min(1).max(200).optional(),
       },
       output: {

@@ -9,6 +9,7 @@ import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
 import type { SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
 import type { Availability, EngineCapabilities, FrameInfo, ThreadInfo } from '../core/types.js';
+import { DEFAULT_MAX_CHARS, fitText, withWatches } from './renderAnswers.js';
 
 export function where(file: string | undefined, line: number): string {
   return `${file ? basename(file) : '<no source>'}:${line}`;
@@ -48,16 +49,22 @@ function stopHeadline(stop: Stop): string {
   }
 }
 
-export function renderStop(stop: Stop): string {
+/** A value and, when it changed since the stop before, what it was: `12.5 → 15.0`. */
+export function changedValue(v: { value?: string; previous?: string }): string {
+  return v.previous !== undefined ? `${v.previous} → ${v.value}` : `${v.value}`;
+}
+
+export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   const parts = [stopHeadline(stop)];
   if (stop.source?.length) parts.push(renderSourceLines(stop.source));
   else if (!stop.frame.file) parts.push('(no source for this frame: inspect_stack shows the frames that have source)');
   if (stop.locals) {
-    const locals = stop.locals.map((l) => `${l.name} = ${l.value}${l.type ? ` (${l.type})` : ''}`).join(', ');
+    const locals = stop.locals.map((l) => `${l.name} = ${changedValue(l)}${l.type ? ` (${l.type})` : ''}`).join(', ');
     const more = stop.localsOmitted ? `, … ${stop.localsOmitted} more (inspect_variables)` : '';
     parts.push(`locals: ${locals || '(none)'}${more}`);
   }
-  return parts.join('\n');
+  const text = parts.join('\n');
+  return stop.watches?.length ? withWatches(text, stop.watches, maxChars) : fitText(text, maxChars, 'inspect_variables and inspect_source');
 }
 
 export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: number): string {
@@ -105,6 +112,7 @@ export function renderBreakpoint(b: BreakpointRecord): string {
   const moved = b.binding?.line && b.line && b.binding.line !== b.line ? `, moved to line ${b.binding.line}` : '';
   const boundAt = b.kind === 'function' && b.binding?.verified && b.binding.line ? ` at ${where(b.binding.file, b.binding.line)}` : '';
   const why = b.binding?.message && status !== 'verified' ? `: ${b.binding.message}` : '';
+  if (b.trace?.length) extras.push(`trace ${b.trace.join(', ')}${b.traceDone ? ', done' : ''}`);
   const hits = b.hits ? `, ${b.hits} hit${b.hits === 1 ? '' : 's'}` : '';
   return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${status}${boundAt}${moved}${why}${hits}`;
 }
@@ -113,8 +121,21 @@ export function renderBreakpoints(list: BreakpointRecord[]): string {
   return list.length ? list.map(renderBreakpoint).join('\n') : 'No breakpoints.';
 }
 
-export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number): string {
-  const lines = frames.map((f) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}${f.presentationHint === 'subtle' ? ' [library]' : ''}`);
+/** `collapse`: runs of library frames become one line (the agent rarely needs them; start lists them). */
+export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number, collapse = false): string {
+  const frameLine = (f: FrameInfo & { index: number }) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}${f.presentationHint === 'subtle' ? ' [library]' : ''}`;
+  const lines: string[] = [];
+  for (let i = 0; i < frames.length; ) {
+    let end = i;
+    if (collapse && frames[i].presentationHint === 'subtle') while (end + 1 < frames.length && frames[end + 1].presentationHint === 'subtle') end++;
+    if (end - i >= 2) {
+      lines.push(`#${frames[i].index}–#${frames[end].index} ${end - i + 1} library frames: inspect_stack ${JSON.stringify({ start: frames[i].index })} lists them`);
+      i = end + 1;
+    } else {
+      lines.push(frameLine(frames[i]));
+      i++;
+    }
+  }
   const more = total !== undefined && frames.length && frames[frames.length - 1].index + 1 < total ? `\n… ${total - frames[frames.length - 1].index - 1} more frames (page with start)` : '';
   return `Thread ${threadId} stack:\n${lines.join('\n')}${more}`;
 }
@@ -124,8 +145,9 @@ export function renderThreads(threads: ThreadInfo[], stoppedThreadId?: number): 
   return threads.map((t) => `${t.id === stoppedThreadId ? '*' : ' '} ${t.id} ${t.name}`).join('\n');
 }
 
-export function renderVariables(answer: VariablesAnswer, start: number): string {
-  const { container, variables: vars, more, scopes, cut } = answer;
+/** `query`: the arguments that asked for this page, so the note can give the exact call for the next one. */
+export function renderVariables(answer: VariablesAnswer, start: number, query: Record<string, unknown> = {}, maxChars = DEFAULT_MAX_CHARS): string {
+  const { container, variables: vars, more, scopes, cut, total } = answer;
   const lines = vars.map((v) => `${'  '.repeat(v.level)}${v.name} = ${v.value}${v.type ? ` (${v.type})` : ''}${v.hasChildren ? ' +' : ''}`);
   const body = lines.length ? lines.join('\n') : '(empty)';
   const listed = vars.filter((v) => v.level === 0).length;
@@ -133,11 +155,14 @@ export function renderVariables(answer: VariablesAnswer, start: number): string 
   const cutNote = cut
     ? `\n… answer cut at its ${cut.reason === 'size' ? 'size cap' : 'time budget'}${cut.unexpanded.length ? `; not fully expanded: ${cut.unexpanded.slice(0, 3).join(', ')} (pass one as path)` : ''}`
     : '';
-  const pageNote = next !== undefined ? `\n… more: call again with start: ${next}` : '';
+  const left = total !== undefined && next !== undefined ? ` ${total - next} more of ${total}` : ' more';
+  const pageNote = next !== undefined ? `\n…${left}: inspect_variables ${JSON.stringify({ ...query, start: next })}` : '';
+  const long = vars.find((v) => / more chars\)$/.test(v.value));
+  const longNote = long ? `\n(values ending "more chars)" are cut: inspect_evaluate ${JSON.stringify({ expression: long.path })} reads one whole)` : '';
   const others = scopes.filter((s) => s.name !== container).map((s) => s.name);
   const scopeNote = others.length ? `\nother scopes: ${others.join(', ')} (pass scope)` : '';
   const expandNote = vars.some((v) => v.hasChildren) ? '\n(+ = has children: pass its path, e.g. path: "' + vars.find((v) => v.hasChildren)!.path + '")' : '';
-  return `${container}:\n${body}${cutNote}${pageNote}${expandNote}${scopeNote}`;
+  return fitText(`${container}:\n${body}${cutNote}${pageNote}${longNote}${expandNote}${scopeNote}`, maxChars, 'inspect_variables with start, path or a larger maxChars');
 }
 
 export function renderLanguages(rows: { language: string; displayName: string; availability: Availability; capabilities?: EngineCapabilities }[]): string {

@@ -3,11 +3,10 @@ import { z } from 'zod';
 
 export const sessionIdInput = z
   .string()
-  .optional()
-  .describe('Session id; may be left out when one session is active (or none is: then the latest).');
+  .optional();
 
-export const timeoutInput = (defaultMs: number) =>
-  z.number().int().min(0).max(3_600_000).optional().describe(`How long to wait, in ms (default ${defaultMs}).`);
+/** How long a call may wait, in ms; the defaults are in the server's instructions. */
+export const timeoutInput = z.number().int().min(0).max(3_600_000).optional();
 
 export const stateSchema = z.enum(['initializing', 'running', 'stopped', 'exited', 'failed', 'terminated']);
 
@@ -20,7 +19,18 @@ export const frameSchema = z.object({
   column: z.number(),
 });
 
-export const valueSummarySchema = z.object({ name: z.string(), value: z.string(), type: z.string().optional() });
+export const valueSummarySchema = z.object({ name: z.string(), value: z.string(), type: z.string().optional(), previous: z.string().optional() });
+
+export const watchValueSchema = z.object({
+  id: z.number(),
+  expression: z.string(),
+  value: z.string().optional(),
+  type: z.string().optional(),
+  error: z.boolean().optional(),
+  previous: z.string().optional(),
+});
+
+export const maxCharsInput = z.number().int().min(200).max(100_000).optional();
 
 export const exceptionSchema = z.object({
   type: z.string().optional(),
@@ -40,6 +50,7 @@ export const stopSchema = z.object({
   exception: exceptionSchema.optional(),
   locals: z.array(valueSummarySchema).optional(),
   localsOmitted: z.number().optional(),
+  watches: z.array(watchValueSchema).optional(),
   description: z.string().optional(),
 });
 
@@ -90,19 +101,21 @@ export const breakpointViewSchema = z.object({
   condition: z.string().optional(),
   hitCondition: z.string().optional(),
   logMessage: z.string().optional(),
+  trace: z.array(z.string()).optional(),
+  maxHits: z.number().optional(),
   hits: z.number(),
 });
 
 export const breakpointInput = z.object({
-  file: z.string().describe('Source file (absolute, or relative to the program\'s cwd).'),
-  line: z.number().int().min(1).describe('1-based line.'),
+  file: z.string(),
+  line: z.number().int().min(1),
   column: z.number().int().min(1).optional(),
-  condition: z.string().optional().describe('Stop only when this expression (in the program\'s language) is true.'),
-  hitCondition: z.string().optional().describe('Stop on the Nth hit, e.g. "3" or ">= 3" (runtime syntax).'),
-  logMessage: z.string().optional().describe('Log this instead of stopping; {expr} is interpolated.'),
+  condition: z.string().optional(),
+  hitCondition: z.string().optional(),
+  logMessage: z.string().optional(),
 });
 
 export const exceptionModeInput = z
   .enum(['none', 'uncaught', 'all'])
   .optional()
-  .describe('Break on exceptions: none, uncaught (default) or all (every raised/thrown one).');
+  .describe('Default uncaught.');

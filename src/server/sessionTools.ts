@@ -72,7 +72,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'languages_list',
     {
       title: 'Languages',
-      description: 'Which languages can be debugged here: available or not (with the reason and the install command), runtime version, and what each engine can do.',
+      description: 'Which runtimes work here (or why not, and the fix) and what each engine can do.',
       input: {},
       output: {
         languages: z.array(
@@ -110,9 +110,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Launch a program under the debugger',
       description:
-        'Starts a program (python .py, node .js/.mjs/.cjs or TypeScript .ts/.tsx/.mts/.cts, .NET .dll/.csproj/project folder) with its breakpoints armed before any code runs, and answers once it runs. ' +
-        'Pass waitForStop: true to also wait for the first stop (breakpoint, exception or exit) and get it in the same answer; timeoutMs bounds the whole call. Relative paths resolve against cwd.',
-      input: { ...launchInput, waitForStop: z.boolean().optional().describe('Also wait for the first stop or the exit.') },
+        'Starts a program, breakpoints armed before any code runs; waitForStop: true also answers the first stop or the exit. Relative paths resolve against cwd.',
+      input: { ...launchInput, waitForStop: z.boolean().optional() },
       output: startedShape,
     },
     async (args, ctx) => {
@@ -128,17 +127,17 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Attach to a running program',
       description:
-        'Attaches the debugger to a program that is already running: dotnet by pid; python to a process started with `python -m debugpy --listen host:port`; node to `node --inspect=port`.',
+        'Attaches: dotnet by pid; python to `-m debugpy --listen port`; node to `--inspect=port`.',
       input: {
-        language: z.string().describe('python, node or dotnet.'),
-        pid: z.number().int().positive().optional().describe('Process id (dotnet).'),
-        host: z.string().optional().describe('Host of the debug server (python/node; default 127.0.0.1).'),
-        port: z.number().int().min(1).max(65535).optional().describe('Port of the debug server (python/node).'),
-        cwd: z.string().optional().describe('Base folder for relative breakpoint paths.'),
+        language: z.string(),
+        pid: z.number().int().positive().optional(),
+        host: z.string().optional(),
+        port: z.number().int().min(1).max(65535).optional(),
+        cwd: z.string().optional(),
         breakpoints: z.array(breakpointInput).optional(),
         exceptions: exceptionModeInput,
         waitForStop: z.boolean().optional(),
-        timeoutMs: timeoutInput(DEFAULT_LAUNCH_TIMEOUT_MS),
+        timeoutMs: timeoutInput,
         options: z.record(z.string(), z.unknown()).optional(),
       },
       output: startedShape,
@@ -174,7 +173,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'session_state',
     {
       title: 'Session state',
-      description: 'The state of a session (initializing, running, stopped, exited, failed, terminated) with the current stop, exit code or error.',
+      description: 'State of a session with its current stop, exit code or error.',
       input: { sessionId: sessionIdInput },
       output: {
         ...sessionScoped,
@@ -210,8 +209,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'List sessions',
       description:
-        'The sessions of this server, one line each: the live ones and the last few that ended (the other ended ones are counted), ' +
-        'and sessions of an earlier server run that session_restart can bring back.',
+        'Sessions, and those of an earlier server run session_restart brings back.',
       input: {},
       output: {
         sessions: z.array(
@@ -254,8 +252,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'session_stop',
     {
       title: 'Stop a session',
-      description: 'Ends a session: terminates the program (or detaches with detach: true, leaving it running) and reports its exit code and last output.',
-      input: { sessionId: sessionIdInput, detach: z.boolean().optional().describe('Leave the program running.') },
+      description: 'Ends a session: terminates the program (or detaches) and answers its exit code and last output.',
+      input: { sessionId: sessionIdInput, detach: z.boolean().optional() },
       output: {
         ...sessionScoped,
         exitCode: z.number().optional(),
@@ -279,8 +277,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'session_restart',
     {
       title: 'Restart a session',
-      description: 'Runs the same program again with the same breakpoints (also brings back a session of an earlier server run listed as recoverable by session_list).',
-      input: { sessionId: sessionIdInput, waitForStop: z.boolean().optional(), timeoutMs: timeoutInput(DEFAULT_LAUNCH_TIMEOUT_MS) },
+      description: 'Runs the program again with the same breakpoints (also a recoverable session).',
+      input: { sessionId: sessionIdInput, waitForStop: z.boolean().optional(), timeoutMs: timeoutInput },
       output: startedShape,
     },
     async ({ sessionId, waitForStop, timeoutMs }, ctx) => {
@@ -304,11 +302,11 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'session_output',
     {
       title: 'Program output',
-      description: 'What the program wrote to stdout/stderr since a cursor (pass back the cursor of the previous answer to get only what is new).',
+      description: 'What the program printed since cursor (pass back the cursor answered).',
       input: {
         sessionId: sessionIdInput,
-        cursor: z.number().int().min(0).optional().describe('From the previous answer; 0 = from the start.'),
-        maxChars: z.number().int().min(100).max(200_000).optional().describe('Cap on the text returned (default 8000).'),
+        cursor: z.number().int().min(0).optional(),
+        maxChars: z.number().int().min(100).max(200_000).optional(),
       },
       output: { ...sessionScoped, output: z.string(), cursor: z.number(), dropped: z.number(), truncated: z.boolean() },
       annotations: { readOnlyHint: true },
@@ -348,13 +346,13 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'session_events',
     {
       title: 'Session events',
-      description: 'The event log (stops, exits, breakpoints bound, modules, threads) since a cursor; waitMs waits for the next event when there is none yet.',
+      description: 'Event log since cursor; waitMs waits for a new event.',
       input: {
         sessionId: sessionIdInput,
         cursor: z.number().int().min(0).optional(),
-        waitMs: z.number().int().min(0).max(600_000).optional().describe('Wait this long for a new event if there is none.'),
+        waitMs: z.number().int().min(0).max(600_000).optional(),
         limit: z.number().int().min(1).max(1000).optional(),
-        types: z.array(z.string()).optional().describe('Only these event types (e.g. stopped, exited, module, thread, breakpoint).'),
+        types: z.array(z.string()).optional().describe('e.g. stopped, exited, module'),
       },
       output: {
         ...sessionScoped,
@@ -393,7 +391,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'session_diagnostics',
     {
       title: 'Session diagnostics',
-      description: 'For when something goes wrong: the adapter\'s stderr tail, the last events, pending requests and timings.',
+      description: 'When something goes wrong: adapter stderr, last events, pending requests, timings.',
       input: { sessionId: sessionIdInput },
       output: { ...sessionScoped, diagnostics: z.record(z.string(), z.unknown()) },
       annotations: { readOnlyHint: true },

@@ -19,6 +19,8 @@ export function breakpointView(b: BreakpointRecord) {
     condition: b.condition,
     hitCondition: b.hitCondition,
     logMessage: b.logMessage,
+    trace: b.trace,
+    maxHits: b.trace ? b.maxHits : undefined,
     hits: b.hits,
   };
 }

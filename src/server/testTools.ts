@@ -19,7 +19,7 @@ import { defineTool } from './toolKit.js';
 const DEFAULT_TEST_TIMEOUT_MS = 120_000;
 const DEFAULT_LIST_LIMIT = 100;
 
-const frameworkInput = z.enum(FRAMEWORKS).optional().describe('pytest, unittest, node:test, vitest, jest or dotnet; found from the path when left out.');
+const frameworkInput = z.enum(FRAMEWORKS).optional().describe('Default: from path.');
 
 const resultSchema = z.object({
   status: z.enum(['passed', 'failed', 'no tests', 'error']),
@@ -44,13 +44,13 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
     'test_list',
     {
       title: 'List tests',
-      description: 'The tests a framework finds under a path (file, folder or .NET project), with the ids debug_test takes as test (same path). Capped; filter narrows by substring.',
+      description: 'Tests under a path, with the ids debug_test takes.',
       input: {
-        path: z.string().min(1).describe('A test file, a folder, or a .NET project / solution.'),
+        path: z.string().min(1),
         framework: frameworkInput,
-        filter: z.string().optional().describe('Only ids containing this (case-insensitive).'),
-        limit: z.number().int().min(1).max(2000).optional().describe(`At most this many ids (default ${DEFAULT_LIST_LIMIT}).`),
-        cwd: z.string().optional().describe('The folder the runner runs from (default: the project\'s root).'),
+        filter: z.string().optional().describe('Substring of ids.'),
+        limit: z.number().int().min(1).max(2000).optional().describe(`Default ${DEFAULT_LIST_LIMIT}.`),
+        cwd: z.string().optional().describe('Default: project root.'),
       },
       output: {
         framework: z.string(),
@@ -81,18 +81,17 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
     {
       title: 'Debug a test',
       description:
-        'Runs one test (or a file / project) under the debugger with its framework\'s runner: pytest, unittest, node:test, vitest, jest, dotnet test (xUnit, NUnit, MSTest). ' +
-        'By default (no breakpoints) it stops where the test fails — the failing assertion or the exception — in the test\'s frame, with the message, expected / actual and locals. ' +
-        'The answer is a session: breakpoint_wait, stepping and inspection work; a run that ends answers passed / failed with the runner\'s failure summary.',
+        'Runs a test (or file / project) with its runner (pytest, unittest, node:test, vitest, jest, dotnet test) under the debugger; ' +
+        'it stops where the test fails unless breakpoints are given.',
       input: {
-        path: z.string().min(1).describe('The test file, a folder, or a .NET project / solution (relative to cwd).'),
-        test: z.string().optional().describe('Which test: an id from test_list, a test name, or a name pattern (pytest -k, unittest -k, node --test-name-pattern, vitest/jest -t, dotnet --filter).'),
+        path: z.string().min(1),
+        test: z.string().optional().describe('Id from test_list, name or name pattern.'),
         framework: frameworkInput,
-        breakpoints: z.array(breakpointInput).optional().describe('Breakpoints in the test or the code under test, armed before it runs.'),
-        stopAtFailure: z.boolean().optional().describe('Stop where the test fails (default: true when no breakpoints are given).'),
+        breakpoints: z.array(breakpointInput).optional(),
+        stopAtFailure: z.boolean().optional().describe('Default: no breakpoints given.'),
         exceptions: exceptionModeInput,
-        timeoutMs: timeoutInput(DEFAULT_TEST_TIMEOUT_MS),
-        cwd: z.string().optional().describe('The folder the runner runs from (default: the project\'s root: the folder with pyproject.toml / package.json / the .csproj).'),
+        timeoutMs: timeoutInput,
+        cwd: z.string().optional().describe('Default: project root.'),
       },
       output: {
         ...sessionScoped,

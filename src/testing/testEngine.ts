@@ -231,6 +231,9 @@ export class TestEngine implements Engine {
   evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
     return this.inner.evaluate(expression, frameId, context);
   }
+  textSlice(expression: string, start: number, end: number): string {
+    return this.inner.textSlice(expression, start, end);
+  }
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
     return this.inner.setVariable(containerRef, name, value);
   }

@@ -10,7 +10,7 @@ const TOOLS = [
   'session_output', 'session_events', 'session_diagnostics', 'breakpoint_set', 'breakpoint_remove', 'breakpoint_list',
   'breakpoint_exceptions', 'breakpoint_wait', 'execution_continue', 'execution_step', 'execution_pause', 'execution_run_to',
   'inspect_threads', 'inspect_stack', 'inspect_variables', 'inspect_evaluate', 'inspect_set_variable', 'inspect_source', 'debug_probe',
-  'test_list', 'debug_test',
+  'test_list', 'debug_test', 'watch_add', 'watch_remove', 'watch_list', 'breakpoint_trace',
 ];
 
 describe('MCP server surface', () => {

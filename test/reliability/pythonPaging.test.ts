@@ -14,7 +14,8 @@ const PROGRAM = 'reliability/python/wide.py';
 
 describe('python paging through large containers', () => {
   let server: TestServer;
-  const page = (path: string, start: number, count: number) => server.client.call<Variables>('inspect_variables', { path, start, count });
+  // maxChars above the default budget: these pages are meant to be whole (500 members).
+  const page = (path: string, start: number, count: number) => server.client.call<Variables>('inspect_variables', { path, start, count, maxChars: 100_000 });
 
   beforeAll(async () => {
     server = await startServer();

@@ -193,6 +193,10 @@ export class DotnetEngine implements Engine {
   variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
     return this.request('variables', [ref, start, count]);
   }
+  textSlice(expression: string, start: number, end: number): string {
+    return `(${expression}).Substring(${start}, ${end - start})`;
+  }
+
   evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
     // An evaluation may run code in the program: its own timeout (5 s) plus the aborts come first.
     return this.request('evaluate', [expression, frameId], this.timeouts.commandMs + 15_000);

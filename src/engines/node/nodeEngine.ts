@@ -324,6 +324,10 @@ export class NodeEngine implements Engine {
     return this.guard(() => target.variables(ref, start, count), 'VARIABLE_NOT_FOUND');
   }
 
+  textSlice(expression: string, start: number, end: number): string {
+    return `String(${expression}).slice(${start}, ${end})`;
+  }
+
   evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
     const target = frameId !== undefined ? this.targets.ownerOfFrame(frameId) : (this.targets.stopped ?? this.targets.main);
     if (!target) this.connected();

@@ -408,6 +408,10 @@ export class PythonEngine implements Engine {
     return (await this.pages.page(ref, start, count)).map(toVariable);
   }
 
+  textSlice(expression: string, start: number, end: number): string {
+    return `(${expression})[${start}:${end}]`;
+  }
+
   async evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
     try {
       const body = await this.request('evaluate', { expression, frameId, context });

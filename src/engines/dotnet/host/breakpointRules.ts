@@ -1,10 +1,13 @@
 /**
  * What a user breakpoint does when the program reaches it, decided here in the debugger host with no
  * round trip to the server: its condition (a C# expression) must hold, its hit condition must accept
- * the hit count, and a logpoint prints its message (`{expr}` holes evaluated) instead of stopping.
+ * the hit count, a logpoint prints its message (`{expr}` holes evaluated) and a trace records its
+ * expressions' values instead of stopping.
  */
 import { DebugError } from '../../../core/errors.js';
 import { parseHitCondition } from '../../../core/hitCondition.js';
+import { capText } from '../../../core/valueText.js';
+import { TRACE_VALUE_CHARS, type TraceValue } from '../../../core/traceLog.js';
 import type { BreakpointSpec, FunctionBreakpointSpec } from '../../../core/types.js';
 import type { BreakpointBook } from './breakpointBook.js';
 import type { Inspection } from './inspection.js';
@@ -19,6 +22,8 @@ export interface HitDecision {
   description?: string;
   /** Logpoint lines to print. */
   logs: string[];
+  /** Trace breakpoints hit, with their expressions' values. */
+  traces: { id: number; values: TraceValue[] }[];
 }
 
 export class BreakpointRules {
@@ -30,7 +35,7 @@ export class BreakpointRules {
   /** Throws INVALID_ARGUMENT for a hit condition or an expression that cannot be parsed. */
   validate(spec: Spec): void {
     if (spec.hitCondition?.trim()) parseHitCondition(spec.hitCondition);
-    const expressions = [spec.condition, ...('logMessage' in spec && spec.logMessage ? holes(spec.logMessage) : [])];
+    const expressions = [spec.condition, ...('logMessage' in spec && spec.logMessage ? holes(spec.logMessage) : []), ...('trace' in spec ? (spec.trace ?? []) : [])];
     for (const expression of expressions) {
       if (!expression?.trim()) continue;
       try {
@@ -45,12 +50,12 @@ export class BreakpointRules {
   needsFrame(ids: number[]): boolean {
     return ids.some((id) => {
       const spec = this.book.spec(id);
-      return !!spec && (!!spec.condition?.trim() || ('logMessage' in spec && spec.logMessage !== undefined));
+      return !!spec && (!!spec.condition?.trim() || ('logMessage' in spec && spec.logMessage !== undefined) || ('trace' in spec && !!spec.trace?.length));
     });
   }
 
   async decide(ids: number[], frame: FrameHandle | undefined): Promise<HitDecision> {
-    const decision: HitDecision = { stop: [], logs: [] };
+    const decision: HitDecision = { stop: [], logs: [], traces: [] };
     for (const id of ids) {
       const spec = this.book.spec(id);
       if (!spec) continue;
@@ -69,6 +74,10 @@ export class BreakpointRules {
         decision.logs.push(await this.message(spec.logMessage, frame));
         continue;
       }
+      if ('trace' in spec && spec.trace?.length) {
+        decision.traces.push({ id, values: await this.values(spec.trace, frame) });
+        continue;
+      }
       decision.stop.push(id);
     }
     return decision;
@@ -79,6 +88,20 @@ export class BreakpointRules {
     const { value } = await this.inspection.evaluateValue(condition, frame);
     if (value.kind !== 'value' || value.value.type !== 'bool') throw new Error('the condition is not a bool');
     return value.value.value;
+  }
+
+  private async values(expressions: string[], frame: FrameHandle | undefined): Promise<TraceValue[]> {
+    const values: TraceValue[] = [];
+    for (const expression of expressions) {
+      try {
+        if (!frame) throw new Error('the breakpoint is in code without symbols');
+        const { value, text } = await this.inspection.evaluateValue(expression, frame);
+        values.push({ value: capText(text, TRACE_VALUE_CHARS), type: value.kind === 'value' ? value.value.type : undefined });
+      } catch (e) {
+        values.push({ value: capText((e as Error).message, TRACE_VALUE_CHARS), error: true });
+      }
+    }
+    return values;
   }
 
   /** `{expr}` holes evaluated; a hole that fails shows its error in angle brackets. */

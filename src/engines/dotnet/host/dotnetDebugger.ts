@@ -290,6 +290,7 @@ export class DotnetDebugger implements HostApi {
       const where = this.rules.needsFrame(ids) ? this.breakpoints.whereIs(nativeId) : undefined;
       const decision = await this.rules.decide(ids, where && { threadId, nativeIndex: 0, ...where });
       for (const line of decision.logs) this.emit({ type: 'output', category: 'console', text: `${line}\n` });
+      for (const trace of decision.traces) this.emit({ type: 'trace', breakpointId: trace.id, threadId, values: trace.values });
       if (decision.stop.length === 0 && !owners.some((o) => o.kind === 'internal')) {
         this.resumed();
         await this.requireNative().call('release', {});

@@ -1,0 +1,40 @@
+/**
+ * The tool list a model reads before its first call: input schemas without what says nothing to it
+ * (the JSON Schema dialect, upper bounds, lower bounds that are only the language's safe range or the
+ * obvious 0 / 1, "keys are strings"). Arguments are still checked against the full schema: a value
+ * out of bounds is an INVALID_ARGUMENT that names the bound. Applied once to the SDK's tools/list answer;
+ * the build-time catalog is written from it.
+ */
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+
+type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools: { inputSchema?: unknown; outputSchema?: unknown }[] }>;
+
+const SAFE_INTEGER_BOUNDS = new Set([Number.MIN_SAFE_INTEGER]);
+/** Lower bounds that say nothing an agent would get wrong (a count from 1, an index from 0, a non-empty string). */
+const OBVIOUS_LOWER_BOUNDS: Record<string, number[]> = { minimum: [0, 1], exclusiveMinimum: [0], minLength: [1], minItems: [1] };
+
+/** A JSON schema less its noise; `inputSchema` trees only hold plain JSON. */
+export function compactSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(compactSchema);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$schema') continue;
+    if (key === 'maximum' || (key === 'minimum' && SAFE_INTEGER_BOUNDS.has(value as number))) continue;
+    if (OBVIOUS_LOWER_BOUNDS[key]?.includes(value as number)) continue;
+    if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
+    if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue; // any value: the default
+    out[key] = compactSchema(value);
+  }
+  return out;
+}
+
+export function compactToolList(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
+  const list = handlers.get('tools/list');
+  if (!list) return;
+  handlers.set('tools/list', async (request, extra) => {
+    const answer = await list(request, extra);
+    return { ...answer, tools: answer.tools.map((t) => ({ ...t, inputSchema: compactSchema(t.inputSchema), ...(t.outputSchema ? { outputSchema: compactSchema(t.outputSchema) } : {}) })) };
+  });
+}

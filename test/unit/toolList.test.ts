@@ -1,0 +1,56 @@
+/**
+ * The tool list a model reads before its first call stays lean: names, descriptions and input
+ * schemas together, as compact JSON, at most 14 KB; and the compaction keeps every argument.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { compactSchema } from '../../src/server/toolListing.js';
+
+const TOOL_LIST_CHARS = 14_000;
+const catalog = JSON.parse(readFileSync(new URL('../../dist/server/toolCatalog.json', import.meta.url), 'utf8')) as {
+  tools: { name: string; description: string; inputSchema: { properties?: Record<string, unknown> } }[];
+};
+
+describe('tools/list', () => {
+  it(`names, descriptions and input schemas fit ${TOOL_LIST_CHARS} characters of compact JSON`, () => {
+    const size = catalog.tools.map(({ name, description, inputSchema }) => JSON.stringify({ name, description, inputSchema }).length).reduce((a, b) => a + b, 0);
+    expect(catalog.tools.length).toBeGreaterThanOrEqual(32);
+    expect(size).toBeLessThanOrEqual(TOOL_LIST_CHARS);
+  });
+
+  it('has the answers tools with their arguments', () => {
+    const tool = (name: string) => catalog.tools.find((t) => t.name === name);
+    expect(Object.keys(tool('watch_add')!.inputSchema.properties!)).toContain('expressions');
+    expect(Object.keys(tool('breakpoint_set')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['trace', 'maxHits']));
+    expect(Object.keys(tool('inspect_evaluate')!.inputSchema.properties!)).toEqual(expect.arrayContaining(['expression', 'expressions', 'maxChars']));
+    expect(tool('breakpoint_trace')).toBeDefined();
+  });
+});
+
+describe('compactSchema', () => {
+  it('drops the dialect, upper and obvious lower bounds, and keeps the rest', () => {
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: {
+        line: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        port: { type: 'integer', minimum: 1024, maximum: 65535 },
+        env: { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'string' } },
+        options: { type: 'object', additionalProperties: {} },
+        name: { type: 'string', minLength: 1, description: 'kept' },
+      },
+      required: ['line'],
+    };
+    expect(compactSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        line: { type: 'integer' },
+        port: { type: 'integer', minimum: 1024 },
+        env: { type: 'object', additionalProperties: { type: 'string' } },
+        options: { type: 'object' },
+        name: { type: 'string', description: 'kept' },
+      },
+      required: ['line'],
+    });
+  });
+});
