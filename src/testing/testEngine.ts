@@ -4,6 +4,7 @@
  * run go on past exceptions that do not fail the test, and past the pause a runner makes while it
  * waits for the debugger; a hosted run ends when its runner has printed its results.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, EngineFactory } from '../core/engine.js';
 import { readThreadDumps } from '../core/hangReport.js';
 import { DebugError } from '../core/errors.js';
@@ -46,6 +47,8 @@ type Stopped = Extract<EngineEvent, { type: 'stopped' }>;
 /** Attaching to a test host whose debugger pipe was not found yet is tried again, this often. */
 const ATTACH_TRIES = 4;
 const ATTACH_RETRY_MS = 300;
+/** How long a runner whose test process is gone gets to end by itself (and print why). */
+const RUNNER_END_GRACE_MS = 5000;
 
 export class TestEngine implements Engine {
   private inner: Engine;
@@ -116,14 +119,32 @@ export class TestEngine implements Engine {
         // A .NET test host seen before its debugger pipe is (intermittently, on a busy machine): try again.
         const early = e instanceof DebugError && e.code === 'DEBUGGING_DISABLED' && /does not exist/.test(e.message);
         if (!early || attempt >= ATTACH_TRIES || !runner.running || signal?.aborted) {
-          await runner.end();
-          throw e;
+          throw await this.endAfterFailedAttach(runner, 'pid' in target ? target.pid : undefined, e);
         }
         this.context.log('info', `test run: attach attempt ${attempt} failed (${e.message}); trying again`);
         await new Promise((resolve) => setTimeout(resolve, ATTACH_RETRY_MS));
         this.inner = this.createInner();
       }
     }
+  }
+
+  /**
+   * The runner after an attach that failed. When the test process was already gone (a host that
+   * found nothing to run may end before the debugger reaches it), the runner's own end explains
+   * it — e.g. that no test matched — so its output goes with the error.
+   */
+  private async endAfterFailedAttach(runner: RunnerProcess, targetPid: number | undefined, error: unknown): Promise<unknown> {
+    const targetGone = targetPid !== undefined && !isProcessAlive(targetPid);
+    if (targetGone) await Promise.race([runner.exited, delay(RUNNER_END_GRACE_MS)]);
+    const endedOnItsOwn = !runner.running;
+    await runner.end();
+    if (!endedOnItsOwn) return error;
+    const exitCode = await runner.exited;
+    const why = error instanceof Error ? error.message : String(error);
+    return new DebugError('LAUNCH_FAILED', `${this.spec.plan.commandLine} ended (exit code ${exitCode ?? 'unknown'}) while the debugger attached to its test process (${why}).`, 'Read its output below.', {
+      runnerExitCode: exitCode,
+      runnerOutput: runner.output.slice(-RUNNER_TAIL_CHARS),
+    });
   }
 
   attach(config: AttachConfig, signal?: AbortSignal): Promise<LaunchResult> {
@@ -259,5 +280,15 @@ export class TestEngine implements Engine {
       ...inner,
       details: { ...inner.details, testRunner: this.spec.plan.commandLine, runnerPid: this.runner?.pid, runnerRunning: this.runner?.running },
     };
+  }
+}
+
+/** Whether a process exists (signal 0 checks without sending anything). */
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
