@@ -100,6 +100,10 @@ export interface Engine {
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
   /** An expression of the runtime's language for characters [start, end) of the string `expression` gives. */
   textSlice(expression: string, start: number, end: number): string;
+  /** Moves the next statement of the thread's top frame to `line` of `file`; the new position comes as a `goto` stop. Absent where the runtime cannot. */
+  jump?(threadId: number, file: string, line: number): Promise<void>;
+  /** Runs a frame again from its start; the new position comes as a stop. Absent where the runtime cannot. */
+  restartFrame?(threadId: number, frameId: number): Promise<void>;
   /** Details of the exception the thread stopped on, if the runtime has more than the stop event said. */
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
   /**

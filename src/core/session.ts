@@ -18,6 +18,7 @@ import { buildStop } from './stopBuilder.js';
 import { LocalChanges } from './localChanges.js';
 import { evaluateTrace, TraceLog, type TraceValue } from './traceLog.js';
 import { WatchList, type WatchValue } from './watchList.js';
+import { planJump, type JumpTarget } from './jumpPlan.js';
 import type { BreakpointBinding, ExceptionBreakpointConfig, FrameInfo, SessionStateName, StepKind, ThreadInfo } from './types.js';
 
 export interface SessionConfig {
@@ -348,6 +349,18 @@ export class Session {
   async hangReport(levels = HANG_FRAMES): Promise<HangReport> {
     this.requireState(['stopped', 'running'], 'read the threads\' stacks');
     return buildHangReport(await readThreadDumps(this.engine, levels));
+  }
+
+  /** Moves the next statement to `line` of the top frame, or runs a frame again from its start; answers the new position. */
+  async jump(target: JumpTarget, options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
+    this.requireState(['stopped'], 'move the next statement');
+    const threadId = options.threadId ?? this.stoppedThreadId();
+    const move = await planJump(this.engine, this.config.language, target, (index) => this.frames.frame(threadId, index), threadId);
+    const seen = this.stopSeq;
+    const [stop, thread] = [this.currentStop, this.stoppedThread];
+    this.resumed();
+    await move().catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
+    return this.waitForStopAfter(seen, options);
   }
 
   /** Runs to file:line through a one-shot breakpoint that is removed once anything stops. */

@@ -11,6 +11,28 @@ export interface StopFrame {
   column: number;
 }
 
+/** One entry of an exception's stack: a frame, or a run of library / runtime frames folded into one (`external`: how many). */
+export interface AutopsyFrame {
+  index: number;
+  name: string;
+  file?: string;
+  line: number;
+  external?: number;
+  async?: boolean;
+}
+
+/** An exception stop's details: what the runtime said, plus what an agent would ask next. */
+export interface ExceptionAutopsy extends ExceptionInfo {
+  /** The stack, the user's frames kept and runs of external ones folded. */
+  frames?: AutopsyFrame[];
+  /** Frames of the stack not in `frames` (inspect_stack pages them). */
+  moreFrames?: number;
+  /** Causes past the ones in `causes`. */
+  moreCauses?: number;
+  /** Source lines at `thrownAt`, when that is not where the program stopped. */
+  throwSource?: SourceLine[];
+}
+
 export interface ValueSummary {
   name: string;
   value: string;
@@ -26,7 +48,7 @@ export interface Stop {
   frame: StopFrame;
   source?: SourceLine[];
   hitBreakpointIds: number[];
-  exception?: ExceptionInfo;
+  exception?: ExceptionAutopsy;
   locals?: ValueSummary[];
   /** Locals that were left out of the summary. */
   localsOmitted?: number;

@@ -3,10 +3,11 @@
  * around it, exception details and a compact summary of the top frame's locals.
  */
 import type { Engine, EngineEvent } from './engine.js';
+import { exceptionAutopsy } from './exceptionAutopsy.js';
 import type { Stop, ValueSummary } from './sessionTypes.js';
 import { readSourceWindow } from './sourceReader.js';
 import type { FrameInfo } from './types.js';
-import { capText, SUMMARY_VALUE_CHARS } from './valueText.js';
+import { summaryText } from './valueText.js';
 
 const SUMMARY_LOCALS = 12;
 const CONTEXT_BEFORE = 2;
@@ -21,7 +22,8 @@ export interface BuiltStop {
 }
 
 export async function buildStop(engine: Engine, event: StoppedEvent): Promise<BuiltStop> {
-  const { frames } = await engine.stackTrace(event.threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[] }));
+  const stack = await engine.stackTrace(event.threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[], totalFrames: undefined }));
+  const { frames } = stack;
   // Stopped in code without source (a pause in the runtime): show the innermost frame that has some.
   const top = frames.find((f) => f.file) ?? frames[0];
   const stop: Stop = {
@@ -45,7 +47,7 @@ export async function buildStop(engine: Engine, event: StoppedEvent): Promise<Bu
     stop.locals = locals.shown;
     if (locals.omitted) stop.localsOmitted = locals.omitted;
   }
-  if (exception) stop.exception = exception;
+  if (exception) stop.exception = event.reason === 'exception' ? exceptionAutopsy(exception, stack, stop.frame) : exception;
   return { stop, frames };
 }
 
@@ -61,7 +63,7 @@ async function summarizeLocals(engine: Engine, frameId: number): Promise<{ shown
     const scope = scopes.find((s) => !s.expensive);
     if (!scope) return undefined;
     const vars = (await engine.variables(scope.ref, 0, SUMMARY_LOCALS + 1)).filter((v) => !isGroupingNode(v.name));
-    const shown = vars.slice(0, SUMMARY_LOCALS).map((v) => ({ name: v.name, value: capText(v.value, SUMMARY_VALUE_CHARS), type: v.type }));
+    const shown = vars.slice(0, SUMMARY_LOCALS).map((v) => ({ name: v.name, value: summaryText(v.value), type: v.type }));
     const total = scope.namedVariables ?? vars.length;
     return { shown, omitted: Math.max(0, total - shown.length) };
   } catch {

@@ -138,6 +138,8 @@ export interface FrameInfo {
   presentationHint?: 'normal' | 'label' | 'subtle';
   /** A caller that awaits: the frame of an async stack trace, with no values kept. */
   async?: boolean;
+  /** A frame of a cause's traceback that the runtime lists after the thread's own (debugpy's chained exceptions). */
+  chainedException?: boolean;
 }
 
 export interface ScopeInfo {
@@ -178,6 +180,16 @@ export interface ExceptionInfo {
   stackTrace?: string;
   /** Where it was thrown, when the runtime says (it may differ from where the program stopped). */
   thrownAt?: { file?: string; line: number; column?: number };
+  /** What led to it, nearest first: .NET InnerException, Python __cause__ / __context__, JS `cause`. */
+  causes?: ExceptionCause[];
+}
+
+export interface ExceptionCause {
+  type?: string;
+  message?: string;
+  /** `cause`: raised from it (Python `raise … from`, JS `cause`); `context`: raised while handling it; `inner`: .NET InnerException. */
+  relation: 'cause' | 'context' | 'inner';
+  thrownAt?: { file?: string; line: number };
 }
 
 export interface EngineCapabilities {

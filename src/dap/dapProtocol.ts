@@ -25,6 +25,7 @@ export interface DapRequestMap {
   stepOut: [P.StepOutArguments, P.StepOutResponse];
   pause: [P.PauseArguments, P.PauseResponse];
   goto: [P.GotoArguments, P.GotoResponse];
+  gotoTargets: [P.GotoTargetsArguments, P.GotoTargetsResponse];
   threads: [undefined, P.ThreadsResponse];
   stackTrace: [P.StackTraceArguments, P.StackTraceResponse];
   scopes: [P.ScopesArguments, P.ScopesResponse];

@@ -1,6 +1,7 @@
 /** Execution group: continue, step, pause, run to line. Each answers the next stop (or the exit). */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { DebugError } from '../core/errors.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { resolveFile } from './launchArgs.js';
 import { renderWait } from './render.js';
@@ -73,6 +74,29 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
       if (r.status === 'stopped' && !r.hang) r.hang = await session.hangReport().then((h) => (h.threads.length > 1 ? h : undefined), () => undefined);
       const report = r.hang ? `\n${renderHangReport(r.hang)}` : '';
       return { text: renderWait(session.id, r, timeoutMs ?? STEP_WAIT_MS) + report, data: waitView(session, r) };
+    },
+  );
+
+  defineTool(
+    server,
+    'execution_jump',
+    {
+      title: 'Set next statement',
+      description: 'Moves the next statement to line (top frame; Python, .NET) without running the code between, or restarts frame restartFrame (index; Node). Answers the new position.',
+      input: {
+        sessionId: sessionIdInput,
+        line: z.number().int().min(1).optional(),
+        restartFrame: z.number().int().min(0).optional(),
+        threadId: z.number().int().optional(),
+      },
+      output: waitResultShape,
+    },
+    async ({ sessionId, line, restartFrame, threadId }, ctx) => {
+      if ((line === undefined) === (restartFrame === undefined)) throw new DebugError('INVALID_ARGUMENT', 'Give line or restartFrame (one of them).', 'e.g. execution_jump { line: 12 }.');
+      const session = manager.get(sessionId);
+      const target = line !== undefined ? { line } : { restartFrame: restartFrame! };
+      const r = await session.jump(target, { threadId, timeoutMs: STEP_WAIT_MS, signal: ctx.signal, onProgress: ctx.progress });
+      return { text: renderWait(session.id, r, STEP_WAIT_MS), data: waitView(session, r) };
     },
   );
 

@@ -7,8 +7,8 @@ import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
 import { describeExit } from '../core/eventSummary.js';
 import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
-import type { SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
-import type { Availability, EngineCapabilities, FrameInfo, ThreadInfo } from '../core/types.js';
+import type { ExceptionAutopsy, SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
+import type { Availability, EngineCapabilities, ExceptionCause, FrameInfo, ThreadInfo } from '../core/types.js';
 import { DEFAULT_MAX_CHARS, fitText, withWatches } from './renderAnswers.js';
 
 export function where(file: string | undefined, line: number): string {
@@ -35,6 +35,8 @@ function stopHeadline(stop: Stop): string {
       return `Paused ${at}`;
     case 'run to':
       return `Ran to ${place}`;
+    case 'goto':
+      return `Next statement moved: ${place}`;
     case 'entry':
       return `Stopped on entry ${at}`;
     case 'exception': {
@@ -58,6 +60,7 @@ export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   const parts = [stopHeadline(stop)];
   if (stop.source?.length) parts.push(renderSourceLines(stop.source));
   else if (!stop.frame.file) parts.push('(no source for this frame: inspect_stack shows the frames that have source)');
+  if (stop.reason === 'exception' && stop.exception) parts.push(...renderAutopsy(stop.exception));
   if (stop.locals) {
     const locals = stop.locals.map((l) => `${l.name} = ${changedValue(l)}${l.type ? ` (${l.type})` : ''}`).join(', ');
     const more = stop.localsOmitted ? `, … ${stop.localsOmitted} more (inspect_variables)` : '';
@@ -65,6 +68,24 @@ export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   }
   const text = parts.join('\n');
   return stop.watches?.length ? withWatches(text, stop.watches, maxChars) : fitText(text, maxChars, 'inspect_variables and inspect_source');
+}
+
+const CAUSE_RELATION: Record<ExceptionCause['relation'], string> = { cause: 'caused by', context: 'while handling', inner: 'inner' };
+
+/** An exception stop's autopsy: the throw site (when elsewhere), the causes, the stack with external frames folded. */
+function renderAutopsy(ex: ExceptionAutopsy): string[] {
+  const parts: string[] = [];
+  if (ex.throwSource?.length && ex.thrownAt) parts.push(`thrown at ${where(ex.thrownAt.file, ex.thrownAt.line)}:\n${renderSourceLines(ex.throwSource)}`);
+  (ex.causes ?? []).forEach((c, depth) => {
+    const at = c.thrownAt ? ` (${where(c.thrownAt.file, c.thrownAt.line)})` : '';
+    parts.push(`${'  '.repeat(depth)}${CAUSE_RELATION[c.relation]} ${c.type ?? 'exception'}${c.message ? `: ${c.message}` : ''}${at}`);
+  });
+  if (ex.moreCauses) parts.push(`… ${ex.moreCauses} more causes`);
+  if (ex.frames?.length) {
+    const frames = ex.frames.map((f) => (f.external ? (f.external === 1 ? '[external code]' : `[${f.external} external frames]`) : `${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}`));
+    parts.push(`stack: ${frames.join(' ← ')}${ex.moreFrames ? ` ← … ${ex.moreFrames} more (inspect_stack)` : ''}`);
+  }
+  return parts;
 }
 
 export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: number): string {

@@ -32,12 +32,23 @@ export const watchValueSchema = z.object({
 
 export const maxCharsInput = z.number().int().min(200).max(100_000).optional();
 
+const placeSchema = z.object({ file: z.string().optional(), line: z.number(), column: z.number().optional() });
+
 export const exceptionSchema = z.object({
   type: z.string().optional(),
   message: z.string().optional(),
   kind: z.string().optional(),
   stackTrace: z.string().optional(),
-  thrownAt: z.object({ file: z.string().optional(), line: z.number(), column: z.number().optional() }).optional(),
+  thrownAt: placeSchema.optional(),
+  causes: z
+    .array(z.object({ type: z.string().optional(), message: z.string().optional(), relation: z.enum(['cause', 'context', 'inner']), thrownAt: placeSchema.optional() }))
+    .optional(),
+  moreCauses: z.number().optional(),
+  frames: z
+    .array(z.object({ index: z.number(), name: z.string(), file: z.string().optional(), line: z.number(), external: z.number().optional(), async: z.boolean().optional() }))
+    .optional(),
+  moreFrames: z.number().optional(),
+  throwSource: z.array(sourceLineSchema).optional(),
 });
 
 export const stopSchema = z.object({

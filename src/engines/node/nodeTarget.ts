@@ -8,11 +8,13 @@ import { pathToFileURL } from 'node:url';
 import type { Protocol } from 'devtools-protocol';
 import type { LogLevel } from '../../core/engine.js';
 import { DebugError } from '../../core/errors.js';
+import { MAX_CAUSES } from '../../core/exceptionAutopsy.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
   EvaluateResult,
   ExceptionBreakpointConfig,
+  ExceptionCause,
   FrameInfo,
   FunctionBreakpointSpec,
   ScopeInfo,
@@ -21,6 +23,7 @@ import type {
 } from '../../core/types.js';
 import { pauseOnExceptionsState } from './capabilities.js';
 import type { CdpClient, CdpEventParams } from './cdpClient.js';
+import { readCauses } from './exceptionCauses.js';
 import { mentionsException, withException } from './exceptionValue.js';
 import { FunctionBreakpoints } from './functionBreakpoints.js';
 import { LoadHooks } from './loadHooks.js';
@@ -336,7 +339,11 @@ export class NodeTarget {
     }
     this.stepping = undefined;
     const stop = stopOf(event, { hitBreakpointIds, hitFunctionIds, atStart, expected });
-    if (stop.exception) stop.exception.thrownAt = await this.throwSite(stop.exception.stackTrace, event.callFrames[0]);
+    if (stop.exception) {
+      stop.exception.thrownAt = await this.throwSite(stop.exception.stackTrace, event.callFrames[0]);
+      const causes = await this.causesOf(event.data as Protocol.Runtime.RemoteObject | undefined);
+      if (causes.length) stop.exception.causes = causes;
+    }
     this.current = {
       frames: new StackFrames(event.callFrames, event.asyncStackTrace, this.scripts, this.handles, this.owner.preloadUrl),
       callFrames: event.callFrames,
@@ -365,6 +372,18 @@ export class NodeTarget {
   private resumeQuietly(): void {
     this.quietResumes++;
     this.cdp.send('Debugger.resume', {}).catch(() => this.quietResumes--);
+  }
+
+  /** One more than the autopsy lists, so it can say that there are more. */
+  private async causesOf(thrown: Protocol.Runtime.RemoteObject | undefined): Promise<ExceptionCause[]> {
+    if (!thrown) return [];
+    const causes = await readCauses(this.cdp, thrown, MAX_CAUSES + 1);
+    return Promise.all(
+      causes.map(async (c) => {
+        const thrownAt = await this.throwSite(c.stack, undefined).catch(() => undefined);
+        return { type: c.type, message: c.message, relation: 'cause' as const, ...(thrownAt ? { thrownAt: { file: thrownAt.file, line: thrownAt.line } } : {}) };
+      }),
+    );
   }
 
   private async throwSite(stack: string | undefined, top: CallFrame | undefined) {

@@ -1,6 +1,10 @@
 /** debugpy's answers in the core's vocabulary. */
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { EvaluateResult, ExceptionInfo, FrameInfo, ScopeInfo, VariableInfo } from '../../core/types.js';
+import { causesFromTraceback, withoutPauseNote } from './exceptionChain.js';
+
+/** debugpy lists a cause's traceback frames after the thread's own, named like this. */
+const CHAINED_FRAME = '[Chained Exc: ';
 
 export function toFrame(frame: DebugProtocol.StackFrame): FrameInfo {
   return {
@@ -10,6 +14,7 @@ export function toFrame(frame: DebugProtocol.StackFrame): FrameInfo {
     line: frame.line,
     column: frame.column,
     presentationHint: frame.presentationHint,
+    ...(frame.name.startsWith(CHAINED_FRAME) ? { chainedException: true } : {}),
   };
 }
 
@@ -54,11 +59,13 @@ export function toEvaluateResult(body: {
 }
 
 export function toExceptionInfo(body: DebugProtocol.ExceptionInfoResponse['body']): ExceptionInfo {
+  const causes = causesFromTraceback(body.details?.stackTrace);
   return {
-    type: body.details?.typeName ?? body.exceptionId,
+    type: withoutPauseNote(body.details?.typeName ?? body.exceptionId),
     message: body.details?.message ?? body.description,
     kind: body.breakMode,
     stackTrace: body.details?.stackTrace,
+    ...(causes.length ? { causes } : {}),
   };
 }
 

@@ -52,6 +52,7 @@ import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
 import { withWaits } from './threadWaits.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
+const JUMP_HINT = 'Pick a line of the current function; Python cannot jump into a block (loop, with, try) or out of a finally.';
 /** As many frames as the core asks for when it builds a stop. */
 const STOP_STACK_LEVELS = 20;
 
@@ -368,6 +369,19 @@ export class PythonEngine implements Engine {
 
   async pause(threadId?: number): Promise<void> {
     await this.call('pause', { threadId: threadId ?? (await this.someThreadId()) });
+  }
+
+  /** debugpy moves the next statement in two requests: a target for the line, then `goto` it (answered by a `goto` stop). */
+  async jump(threadId: number, file: string, line: number): Promise<void> {
+    try {
+      const { targets } = await this.request('gotoTargets', { source: { path: file }, line });
+      if (!targets[0]) throw new DebugError('JUMP_REFUSED', `debugpy has no place to go at line ${line}.`, JUMP_HINT);
+      this.pages.clear();
+      this.stopStack = undefined;
+      await this.request('goto', { threadId, targetId: targets[0].id });
+    } catch (e) {
+      throw requestError(e, 'JUMP_REFUSED', JUMP_HINT);
+    }
   }
 
   private async someThreadId(): Promise<number> {

@@ -6,6 +6,7 @@
  */
 import { basename } from 'node:path';
 import { DebugError } from '../../../core/errors.js';
+import { MAX_CAUSES } from '../../../core/exceptionAutopsy.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
@@ -31,6 +32,7 @@ import { Inspection } from './inspection.js';
 import { StackReader } from './stackReader.js';
 import { threadWait } from './threadWaits.js';
 import { asyncResumeTag, awaiterResumeTag, Stepper } from './stepper.js';
+import { innerExceptions } from './values/innerExceptions.js';
 
 const ENTRY = 'entry';
 /** How long a launch answer waits for the program's own module to load and its breakpoints to bind. */
@@ -332,7 +334,8 @@ export class DotnetDebugger implements HostApi {
       return;
     }
     const userUnhandled = event.kind === 'catchHandlerFound';
-    const info: ExceptionInfo = { type: event.type || undefined, message: event.message || undefined, kind: userUnhandled ? 'userUnhandled' : event.kind };
+    const causes = await innerExceptions(this.requireNative(), this.inspection.reader, event.threadId, MAX_CAUSES + 1).catch(() => []);
+    const info: ExceptionInfo = { type: event.type || undefined, message: event.message || undefined, kind: userUnhandled ? 'userUnhandled' : event.kind, ...(causes.length ? { causes } : {}) };
     if (userUnhandled) this.userUnhandled = info;
     await this.stepper.cancel();
     this.lastException = info;

@@ -1,0 +1,55 @@
+/**
+ * The exception autopsy: what an agent asks after an exception stop, read with the stop itself —
+ * the cause chain (the engine reads it), the stack with the user's frames kept and runs of library
+ * or runtime frames folded, and the source at the throw site when that is not where it stopped.
+ * Every part is capped, and says what it left out.
+ */
+import type { AutopsyFrame, ExceptionAutopsy, StopFrame } from './sessionTypes.js';
+import { readSourceWindow } from './sourceReader.js';
+import type { ExceptionInfo, FrameInfo } from './types.js';
+import { capText } from './valueText.js';
+
+export const MAX_CAUSES = 5;
+const MESSAGE_CHARS = 400;
+const CAUSE_MESSAGE_CHARS = 200;
+const LISTED_USER_FRAMES = 8;
+
+export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo[]; totalFrames?: number }, stopped: StopFrame): ExceptionAutopsy {
+  const autopsy: ExceptionAutopsy = { ...info };
+  if (info.message !== undefined) autopsy.message = capText(info.message, MESSAGE_CHARS);
+  if (info.causes?.length) {
+    autopsy.causes = info.causes.slice(0, MAX_CAUSES).map((c) => ({ ...c, message: c.message === undefined ? undefined : capText(c.message, CAUSE_MESSAGE_CHARS) }));
+    if (info.causes.length > MAX_CAUSES) autopsy.moreCauses = info.causes.length - MAX_CAUSES;
+  }
+  const folded = foldFrames(stack.frames, stack.totalFrames);
+  if (folded.frames.length) {
+    autopsy.frames = folded.frames;
+    if (folded.moreFrames) autopsy.moreFrames = folded.moreFrames;
+  }
+  const thrown = info.thrownAt;
+  if (thrown?.file && (thrown.file !== stopped.file || thrown.line !== stopped.line)) autopsy.throwSource = readSourceWindow(thrown.file, thrown.line, 1, 1);
+  return autopsy;
+}
+
+/** The thread's own frames (a cause's traceback frames left out), external runs folded into one entry. */
+export function foldFrames(frames: FrameInfo[], totalFrames?: number): { frames: AutopsyFrame[]; moreFrames: number } {
+  const own = frames.filter((f) => !f.chainedException);
+  const out: AutopsyFrame[] = [];
+  let userFrames = 0;
+  let covered = 0;
+  for (const [index, f] of own.entries()) {
+    const external = !f.file || f.presentationHint === 'subtle';
+    const last = out.at(-1);
+    if (external && last?.external) {
+      last.external++;
+    } else {
+      if (!external && userFrames === LISTED_USER_FRAMES) break;
+      if (!external) userFrames++;
+      out.push({ index, name: f.name, file: f.file, line: f.line, ...(external ? { external: 1 } : {}), ...(f.async ? { async: true } : {}) });
+    }
+    covered = index + 1;
+  }
+  const chained = frames.length - own.length;
+  const total = Math.max(totalFrames ?? frames.length, frames.length) - chained;
+  return { frames: out, moreFrames: Math.max(0, total - covered) };
+}
