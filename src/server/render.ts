@@ -37,6 +37,8 @@ function stopHeadline(stop: Stop): string {
       return `Ran to ${place}`;
     case 'goto':
       return `Next statement moved: ${place}`;
+    case 'restart frame':
+      return `Frame restarted: ${place}`;
     case 'entry':
       return `Stopped on entry ${at}`;
     case 'exception': {

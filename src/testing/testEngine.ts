@@ -234,6 +234,15 @@ export class TestEngine implements Engine {
     this.pauseAsked = true;
     return this.inner.pause(threadId);
   }
+  /** Present when the runtime under the test run can move the next statement. */
+  get jump(): Engine['jump'] {
+    const inner = this.inner;
+    return inner.jump && ((threadId, file, line) => ((this.stopShown = false), inner.jump!(threadId, file, line)));
+  }
+  get restartFrame(): Engine['restartFrame'] {
+    const inner = this.inner;
+    return inner.restartFrame && ((threadId, frameId) => ((this.stopShown = false), inner.restartFrame!(threadId, frameId)));
+  }
   threads(): Promise<ThreadInfo[]> {
     return this.inner.threads();
   }

@@ -208,6 +208,9 @@ export class DotnetEngine implements Engine {
     return this.request('threadDumps', [levels]);
   }
 
+  jump(threadId: number, file: string, line: number): Promise<void> {
+    return this.request('jump', [threadId, file, line]);
+  }
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
     return this.request('exceptionInfo', [threadId]);
   }

@@ -44,6 +44,7 @@ export interface HostApi {
   continue(): Promise<void>;
   step(threadId: number, kind: StepKind): Promise<void>;
   pause(): Promise<void>;
+  jump(threadId: number, file: string, line: number): Promise<void>;
   threads(): Promise<ThreadInfo[]>;
   stackTrace(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }>;
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;

@@ -38,6 +38,8 @@ const byNativeCode: Record<string, Mapping> = {
   NOT_RUNNING: { code: 'INVALID_STATE', hint: 'The program has exited; launch it again.' },
   NOT_ATTACHED: { code: 'INVALID_STATE' },
   CLOSED: { code: 'INVALID_STATE', hint: 'The session is over; start a new one.' },
+  SETIP_REFUSED: { code: 'JUMP_REFUSED', hint: 'The program stays where it was. Pick another line (not into or out of a catch or finally block), or run forward with execution_run_to.' },
+  NO_FRAME: { code: 'JUMP_REFUSED', hint: 'Step out into your code (execution_step out), then jump.' },
 };
 
 export function fromNative(e: unknown, fallback: ErrorCode = 'INTERNAL'): DebugError {

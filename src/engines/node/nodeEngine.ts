@@ -275,6 +275,12 @@ export class NodeEngine implements Engine {
     await this.runOn(target, () => target.step(kind));
   }
 
+  /** V8 cannot move the next statement (no `jump`); it can run a frame again from its start. */
+  async restartFrame(threadId: number, frameId: number): Promise<void> {
+    const target = this.targets.get(threadId);
+    await this.guard(() => target.restartFrame(frameId), 'JUMP_REFUSED');
+  }
+
   async pause(threadId?: number): Promise<void> {
     this.connected();
     await this.guard(() => this.targets.get(threadId ?? this.targets.main?.threadId).pause(), 'INVALID_STATE');

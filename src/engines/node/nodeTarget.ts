@@ -83,7 +83,7 @@ export class NodeTarget {
   private readonly handles: ValueHandles;
   private readonly values: ValueReader;
   private current?: Pause;
-  private expected?: 'step' | 'pause';
+  private expected?: 'step' | 'pause' | 'restart frame';
   private stepping?: StepOrigin;
   /** Until the first pause of a launch: whether to show node's "Break on start". */
   private entry?: { stopOnEntry: boolean };
@@ -182,6 +182,21 @@ export class NodeTarget {
     this.expected = 'step';
     this.leavePause();
     return this.cdp.send(STEP_METHODS[kind], {});
+  }
+
+  /** V8 runs the frame again from its first statement and pauses there (mode StepInto: it resumes by itself). */
+  async restartFrame(frameId: number): Promise<unknown> {
+    this.requirePaused();
+    const handle = this.handles.frame(frameId);
+    if (handle?.kind !== 'sync') throw new DebugError('FRAME_NOT_FOUND', `Frame ${frameId} is not a running frame of this thread.`, 'Pick a frame index from inspect_stack (not an [async] one).');
+    this.expected = 'restart frame';
+    this.cdp.expectEvent('Debugger.paused');
+    try {
+      return await this.cdp.send('Debugger.restartFrame', { callFrameId: handle.frame.callFrameId, mode: 'StepInto' });
+    } catch (e) {
+      this.expected = undefined; // refused: still paused where it was
+      throw e;
+    }
   }
 
   pause(): Promise<unknown> {

@@ -11,7 +11,7 @@ export interface PauseContext {
   /** The first pause of a launch (node's "Break on start"), or of an attach to a waiting program. */
   atStart: boolean;
   /** What we asked for when we last resumed. */
-  expected?: 'step' | 'pause';
+  expected?: 'step' | 'pause' | 'restart frame';
 }
 
 export interface PausedStop {

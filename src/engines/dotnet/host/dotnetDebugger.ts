@@ -129,6 +129,23 @@ export class DotnetDebugger implements HostApi {
     });
   }
 
+  /** SetIP in the thread's innermost frame, to the first instruction of the statement at `line`; checked first, so a refusal leaves the program as it was. */
+  jump(threadId: number, file: string, line: number): Promise<void> {
+    return this.inOrder(async () => {
+      if (!this.reportedStop) throw new DebugError('INVALID_STATE', 'the next statement can move only while the program is stopped');
+      const top = await this.stack.top(threadId);
+      if (!top) throw new DebugError('JUMP_REFUSED', 'the innermost frame of this thread is not your code', 'Step out into your code (execution_step out), then jump.');
+      const symbols = this.modules.get(top.handle.module)?.symbols;
+      const target = symbols?.statementIn(top.handle.methodToken, file, line) ?? { ok: false as const, message: 'the current method has no symbols' };
+      if (!target.ok) throw new DebugError('JUMP_REFUSED', `Cannot move to line ${line}: ${target.message}.`, `Pick a line of ${top.name}.`);
+      const native = this.requireNative();
+      await native.call('setIp', { threadId, ilOffset: target.ilOffset, check: true });
+      await native.call('setIp', { threadId, ilOffset: target.ilOffset });
+      this.resumed();
+      this.stopped('goto', threadId, { description: `Next statement moved to line ${target.line}` });
+    });
+  }
+
   async threads(): Promise<ThreadInfo[]> {
     const { threads } = await this.requireNative().call('threads', {});
     return threads.map((t) => ({ id: t.id, name: t.name ?? (t.id === this.pid ? 'Main Thread' : `Thread ${t.id}`) }));

@@ -56,6 +56,20 @@ export class ModuleSymbols {
     return result.ok ? { ...result, file: this.pdb.documents()[documents[0]!] } : result;
   }
 
+  /** The first IL offset of the statement at `line` inside one method (where the next statement can move). */
+  statementIn(methodToken: number, file: string, line: number): { ok: true; line: number; ilOffset: number } | { ok: false; message: string } {
+    const method = this.documentsFor(file)
+      .flatMap((d) => this.methodsOf(d))
+      .find((m) => m.methodToken === methodToken);
+    if (!method) return { ok: false, message: `the current method has no code in ${basename(file)}` };
+    const first = Math.min(...method.points.map((p) => p.startLine));
+    const last = Math.max(...method.points.map((p) => p.endLine));
+    if (line < first || line > last) return { ok: false, message: `line ${line} is outside the current method (lines ${first}–${last})` };
+    const result = resolveLine([method], line);
+    if (!result.ok || !result.targets[0]) return { ok: false, message: result.ok ? `no statement at line ${line}` : result.message };
+    return { ok: true, line: result.line, ilOffset: result.targets[0].ilOffset };
+  }
+
   /** The source position of an IL offset: the statement it belongs to (hidden code maps to the one before). */
   location(methodToken: number, ilOffset: number): SourceLocation | undefined {
     const points = this.pdb.sequencePoints(tokenRid(methodToken));
