@@ -13,10 +13,13 @@ export const MAX_CAUSES = 5;
 const MESSAGE_CHARS = 400;
 const CAUSE_MESSAGE_CHARS = 200;
 const LISTED_USER_FRAMES = 8;
+/** The runtime's own stack text, kept for reference: `frames` and `causes` say the same, structured. */
+const STACK_TEXT_CHARS = 2_000;
 
 export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo[]; totalFrames?: number }, stopped: StopFrame): ExceptionAutopsy {
   const autopsy: ExceptionAutopsy = { ...info };
   if (info.message !== undefined) autopsy.message = capText(info.message, MESSAGE_CHARS);
+  if (info.stackTrace !== undefined) autopsy.stackTrace = capText(info.stackTrace, STACK_TEXT_CHARS);
   if (info.causes?.length) {
     autopsy.causes = info.causes.slice(0, MAX_CAUSES).map((c) => ({ ...c, message: c.message === undefined ? undefined : capText(c.message, CAUSE_MESSAGE_CHARS) }));
     if (info.causes.length > MAX_CAUSES) autopsy.moreCauses = info.causes.length - MAX_CAUSES;
@@ -33,7 +36,9 @@ export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo
 
 /** The thread's own frames (a cause's traceback frames left out), external runs folded into one entry. */
 export function foldFrames(frames: FrameInfo[], totalFrames?: number): { frames: AutopsyFrame[]; moreFrames: number } {
-  const own = frames.filter((f) => !f.chainedException);
+  // A cause's frames come after all of the thread's own: once one shows, the thread's stack is complete.
+  const firstChained = frames.findIndex((f) => f.chainedException);
+  const own = firstChained >= 0 ? frames.slice(0, firstChained) : frames;
   const out: AutopsyFrame[] = [];
   let userFrames = 0;
   let covered = 0;
@@ -42,6 +47,8 @@ export function foldFrames(frames: FrameInfo[], totalFrames?: number): { frames:
     const last = out.at(-1);
     if (external && last?.external) {
       last.external++;
+    } else if (!external && last && !last.external && last.name === f.name && last.file === f.file && last.line === f.line) {
+      last.times = (last.times ?? 1) + 1; // recursion: one entry
     } else {
       if (!external && userFrames === LISTED_USER_FRAMES) break;
       if (!external) userFrames++;
@@ -49,7 +56,6 @@ export function foldFrames(frames: FrameInfo[], totalFrames?: number): { frames:
     }
     covered = index + 1;
   }
-  const chained = frames.length - own.length;
-  const total = Math.max(totalFrames ?? frames.length, frames.length) - chained;
-  return { frames: out, moreFrames: Math.max(0, total - covered) };
+  const total = firstChained >= 0 ? own.length : Math.max(totalFrames ?? frames.length, frames.length);
+  return { frames: out, moreFrames: total - covered };
 }

@@ -18,6 +18,8 @@ export interface AutopsyFrame {
   file?: string;
   line: number;
   external?: number;
+  /** The same frame this many times in a row (recursion). */
+  times?: number;
   async?: boolean;
 }
 

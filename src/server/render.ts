@@ -84,7 +84,7 @@ function renderAutopsy(ex: ExceptionAutopsy): string[] {
   });
   if (ex.moreCauses) parts.push(`… ${ex.moreCauses} more causes`);
   if (ex.frames?.length) {
-    const frames = ex.frames.map((f) => (f.external ? (f.external === 1 ? '[external code]' : `[${f.external} external frames]`) : `${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}`));
+    const frames = ex.frames.map((f) => (f.external ? (f.external === 1 ? '[external code]' : `[${f.external} external frames]`) : `${f.name} (${where(f.file, f.line)})${f.times ? ` ×${f.times}` : ''}${f.async ? ' [async]' : ''}`));
     parts.push(`stack: ${frames.join(' ← ')}${ex.moreFrames ? ` ← … ${ex.moreFrames} more (inspect_stack)` : ''}`);
   }
   return parts;

@@ -45,7 +45,7 @@ export const exceptionSchema = z.object({
     .optional(),
   moreCauses: z.number().optional(),
   frames: z
-    .array(z.object({ index: z.number(), name: z.string(), file: z.string().optional(), line: z.number(), external: z.number().optional(), async: z.boolean().optional() }))
+    .array(z.object({ index: z.number(), name: z.string(), file: z.string().optional(), line: z.number(), external: z.number().optional(), times: z.number().optional(), async: z.boolean().optional() }))
     .optional(),
   moreFrames: z.number().optional(),
   throwSource: z.array(sourceLineSchema).optional(),
