@@ -15,6 +15,7 @@ import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
+import { stopActiveSessions } from '../support/sessions.js';
 
 interface Cause {
   type?: string;
@@ -55,12 +56,7 @@ describe('exception autopsy and execution_jump', () => {
   afterAll(async () => {
     await client?.close();
   });
-  afterEach(async () => {
-    const { structured } = await client.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
-    for (const s of structured.sessions) {
-      if (['running', 'stopped', 'initializing'].includes(s.state)) await client.call('session_stop', { sessionId: s.sessionId });
-    }
-  });
+  afterEach(() => stopActiveSessions(client));
 
   async function launch(args: Record<string, unknown>) {
     const r = await client.call<Wait>('session_launch', { waitForStop: true, timeoutMs: 60_000, ...args });

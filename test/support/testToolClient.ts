@@ -9,6 +9,7 @@ import { expect } from 'vitest';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
 import { descendants, waitGone } from './processTree.js';
 import { readiedAhead } from './readiedAhead.js';
+import { stopActiveSessions } from './sessions.js';
 
 export interface DebugTestAnswer {
   sessionId: string;
@@ -59,9 +60,6 @@ export async function runningUnder(client: McpTestClient): Promise<number[]> {
 
 /** Ends every session still active; `during` (the processes a run had) must then all be gone. */
 export async function stopAllAndCheckGone(client: McpTestClient, during: number[]): Promise<void> {
-  const { structured } = await client.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
-  for (const s of structured.sessions) {
-    if (['running', 'stopped', 'initializing'].includes(s.state)) await client.call('session_stop', { sessionId: s.sessionId });
-  }
+  await stopActiveSessions(client);
   expect(await waitGone(during, 10_000)).toEqual([]);
 }
