@@ -7,7 +7,7 @@
 import type { AutopsyFrame, ExceptionAutopsy, StopFrame } from './sessionTypes.js';
 import { readSourceWindow } from './sourceReader.js';
 import type { ExceptionInfo, FrameInfo } from './types.js';
-import { capText } from './valueText.js';
+import { capText, summaryText } from './valueText.js';
 
 export const MAX_CAUSES = 5;
 const MESSAGE_CHARS = 400;
@@ -21,7 +21,7 @@ export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo
   if (info.message !== undefined) autopsy.message = capText(info.message, MESSAGE_CHARS);
   if (info.stackTrace !== undefined) autopsy.stackTrace = capText(info.stackTrace, STACK_TEXT_CHARS);
   if (info.causes?.length) {
-    autopsy.causes = info.causes.slice(0, MAX_CAUSES).map((c) => ({ ...c, message: c.message === undefined ? undefined : capText(c.message, CAUSE_MESSAGE_CHARS) }));
+    autopsy.causes = info.causes.slice(0, MAX_CAUSES).map((c) => ({ ...c, message: c.message === undefined ? undefined : summaryText(c.message, CAUSE_MESSAGE_CHARS) }));
     if (info.causes.length > MAX_CAUSES) autopsy.moreCauses = info.causes.length - MAX_CAUSES;
   }
   const folded = foldFrames(stack.frames, stack.totalFrames);

@@ -55,6 +55,8 @@ describe('exceptionAutopsy', () => {
     expect(autopsy.causes![0].message).toMatch(/^cause 0 x+… \(\d+ more chars\)$/);
     expect(autopsy.message!.length).toBeLessThan(500);
     expect(autopsy.frames).toBeUndefined();
+    const multiLine = exceptionAutopsy({ causes: [{ message: 'first\nsecond\nthird', relation: 'inner' }] }, { frames: [] }, { name: 'f', line: 1, column: 1 });
+    expect(multiLine.causes![0].message).toBe('first … (2 more lines)');
   });
 });
 
