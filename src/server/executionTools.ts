@@ -82,7 +82,7 @@ export function registerExecutionTools(server: McpServer, manager: SessionManage
     'execution_jump',
     {
       title: 'Set next statement',
-      description: 'Moves the next statement to line (top frame; Python, .NET) without running the code between, or restarts frame restartFrame (index; Node). Answers the new position.',
+      description: 'Sets the next statement: line in the top frame (Python, .NET; skipped code does not run), or restartFrame: a frame index to rerun (Node).',
       input: {
         sessionId: sessionIdInput,
         line: z.number().int().min(1).optional(),
