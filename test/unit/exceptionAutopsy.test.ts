@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { exceptionAutopsy, foldFrames, MAX_CAUSES } from '../../src/core/exceptionAutopsy.js';
 import type { FrameInfo } from '../../src/core/types.js';
@@ -57,6 +60,24 @@ describe('exceptionAutopsy', () => {
     expect(autopsy.frames).toBeUndefined();
     const multiLine = exceptionAutopsy({ causes: [{ message: 'first\nsecond\nthird', relation: 'inner' }] }, { frames: [] }, { name: 'f', line: 1, column: 1 });
     expect(multiLine.causes![0].message).toBe('first … (2 more lines)');
+  });
+});
+
+describe('exceptionAutopsy throw site', () => {
+  const file = join(mkdtempSync(join(tmpdir(), 'dbb-autopsy-unit-')), 'thrower.js');
+  writeFileSync(file, ['function make() {', "  return new Error('made here');", '}', 'function use() {', '  throw make();', '}'].join('\n'));
+
+  it('reads the source at the throw site when the program stopped elsewhere', () => {
+    const autopsy = exceptionAutopsy({ type: 'Error', thrownAt: { file, line: 2 } }, { frames: [] }, { name: 'use', file, line: 5, column: 3 });
+    expect(autopsy.throwSource).toEqual([
+      { line: 1, text: 'function make() {', current: false },
+      { line: 2, text: "  return new Error('made here');", current: true },
+      { line: 3, text: '}', current: false },
+    ]);
+  });
+
+  it('leaves it out where it stopped on the throw itself', () => {
+    expect(exceptionAutopsy({ thrownAt: { file, line: 5 } }, { frames: [] }, { name: 'use', file, line: 5, column: 3 }).throwSource).toBeUndefined();
   });
 });
 
