@@ -28,6 +28,7 @@
         "native/src/platform/dynlib.cpp",
         "native/src/runtime/dbgshim_access.cpp",
         "native/src/runtime/dbi_loader.cpp",
+        "native/src/runtime/debuggee_memory_cache.cpp",
         "native/src/util/hresult.cpp",
         "native/src/util/json.cpp",
         "native/src/util/log.cpp",
@@ -36,6 +37,7 @@
       "conditions": [
         ["OS=='linux'", {
           "sources": [
+            "native/src/platform/linux/import_patch.cpp",
             "native/src/platform/linux/proc.cpp",
             "native/src/platform/linux/startup_semaphores.cpp",
             "native/src/platform/posix/spawn.cpp",

@@ -202,6 +202,28 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     expect(output.structured.output).toContain('number=99 text=changed order=8 numbers0=100 color=Blue nothing=now');
   });
 
+  // The debugger keeps the program's memory pages for the length of one stop: each of these reads
+  // would see a stale page if a stop, a set or a func-eval did not forget them.
+  it('reads memory afresh at every stop, after a set and after a func-eval in the same stop', async () => {
+    const sessionId = await stopAtValues();
+    expect((await evaluate(sessionId, 'order.Id')).value).toBe('7');
+    expect((await client.call('inspect_set_variable', { sessionId, name: 'order.Id', value: '8' })).isError).toBe(false);
+    expect((await evaluate(sessionId, 'order.Id')).value).toBe('8');
+    expect((await evaluate(sessionId, 'temperature.Celsius')).value).toBe('21.5');
+    expect((await evaluate(sessionId, 'temperature.Warm(1)')).value).toBe('22.5');
+    expect((await evaluate(sessionId, 'temperature.Celsius')).value).toBe('22.5');
+    await client.call('session_stop', { sessionId });
+
+    const counting = await client.call<Wait>('session_launch', { program: lab, args: ['count', '4'], breakpoints: [{ file: values.path, line: values.line('count') }], waitForStop: true });
+    const seen: string[] = [];
+    for (let hit = 0; hit < 4; hit++) {
+      const locals = new Map((await variables(counting.structured.sessionId)).map((v) => [v.name, v.value]));
+      seen.push(`i=${locals.get('i')} total=${locals.get('total')} sum=${(await evaluate(counting.structured.sessionId, 'i + total')).value}`);
+      await client.call('execution_continue', { sessionId: counting.structured.sessionId, timeoutMs: 20_000 });
+    }
+    expect(seen).toEqual(['i=0 total=0 sum=0', 'i=1 total=0 sum=1', 'i=2 total=1 sum=3', 'i=3 total=3 sum=6']);
+  });
+
   it('stops where a condition holds, on the nth hit, and prints logpoints without stopping', async () => {
     const line = values.line('count');
     const conditional = await client.call<Wait>('session_launch', { program: lab, args: ['count', '50'], breakpoints: [{ file: values.path, line, condition: 'i == 42' }], waitForStop: true });

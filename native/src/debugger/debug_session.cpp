@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "../cordebug/cordebug_errors.h"
+#include "../runtime/debuggee_memory_cache.h"
 #include "../runtime/runtime_access.h"
 #include "../util/hresult.h"
 #include "../util/json.h"
@@ -90,6 +91,8 @@ Status DebugSession::AttachWith(IUnknown* unknown, uint32_t pid) {
     return Status::Fail("ATTACH_FAILED", "ICorDebug::DebugActiveProcess failed for process " + std::to_string(pid), hr);
   }
   process_ = process;
+  pid_ = pid;
+  debuggee_memory::InstallHooks();
   return Status::Success();
 }
 
@@ -139,6 +142,7 @@ Status DebugSession::Thread(uint32_t threadId, ComPtr<ICorDebugThread>& thread) 
 
 void DebugSession::Resume(const Controller& owner) {
   if (exited_ || detached_) return;
+  Running();
   HRESULT hr = owner ? owner->Continue(0) : (process_ ? process_->Continue(0) : E_POINTER);
   if (Failed(hr) && hr != CORDBG_E_PROCESS_TERMINATED) LogFailure("Continue", hr, __FILE__, __LINE__);
 }
@@ -151,9 +155,13 @@ void DebugSession::Hold(const Controller& owner) {
     Resume(stop_.heldCallback);
   }
   stop_.heldCallback = owner ? owner : Controller::Retain(process_.Get());
+  debuggee_memory::Enable(pid_);
 }
 
+void DebugSession::Running() { debuggee_memory::Disable(pid_); }
+
 Status DebugSession::ReleaseAll() {
+  Running();
   if (stop_.heldCallback) {
     Controller owner = stop_.heldCallback;
     stop_.heldCallback.Reset();
@@ -193,8 +201,10 @@ Status DebugSession::Release(bool& released) {
   values_.Clear();
   Controller owner = stop_.heldCallback;
   stop_.heldCallback.Reset();
+  Running();
   HRESULT hr = owner->Continue(0);
   if (Failed(hr)) return Status::Fail("CONTINUE_FAILED", "ICorDebugController::Continue failed", hr);
+  if (stop_.paused) debuggee_memory::Enable(pid_);  // the pause still holds it
   return Status::Success();
 }
 
@@ -208,6 +218,7 @@ Status DebugSession::Pause(bool& wasRunning) {
   HRESULT hr = process_->Stop(0);
   if (Failed(hr)) return Status::Fail("PAUSE_FAILED", "ICorDebugProcess::Stop failed", hr);
   stop_.paused = true;
+  debuggee_memory::Enable(pid_);
   return Status::Success();
 }
 
@@ -217,7 +228,9 @@ Status DebugSession::WithProcessStopped(const std::function<Status()>& read) {
   if (stop_.Stopped()) return read();
   HRESULT hr = process_->Stop(0);
   if (Failed(hr)) return Status::Fail("PAUSE_FAILED", "ICorDebugProcess::Stop failed", hr);
+  debuggee_memory::Enable(pid_);
   Status status = read();
+  Running();
   process_->Continue(0);
   return status;
 }
@@ -231,6 +244,7 @@ Status DebugSession::Detach() {
     if (Failed(hr)) return Status::Fail("DETACH_FAILED", "ICorDebugProcess::Stop before detach failed", hr);
     stop_.paused = true;
   }
+  Running();
   HRESULT hr = process_->Detach();
   if (Failed(hr)) return Status::Fail("DETACH_FAILED", "ICorDebugProcess::Detach failed", hr);
   detached_ = true;
@@ -241,6 +255,7 @@ Status DebugSession::Detach() {
 }
 
 void DebugSession::Forget() {
+  Running();
   eval_.Fail("the debugger detached during the evaluation");
   values_.Clear();
   kept_.Clear();
@@ -278,6 +293,7 @@ void DebugSession::OnExitProcess() {
   // No Continue after ExitProcess: the process is gone.
   eval_.Fail("the program exited during the evaluation");
   exited_ = true;
+  Running();
   stop_ = StopState{};
   stepper_ = StepController{};
   values_ = ValueTable{};

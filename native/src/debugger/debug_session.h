@@ -99,6 +99,8 @@ class DebugSession final : public CallbackHandler {
   void Resume(const Controller& owner);
   /** Keeps the process stopped in the current callback until JavaScript continues. */
   void Hold(const Controller& owner);
+  /** Before the process may run: its cached memory is forgotten (see debuggee_memory_cache.h). */
+  void Running();
   void Emit(const std::string& json) { sink_(json); }
   void Forget();
   /** Lets the process run (releasing the held callback and the pause), values kept: for a func-eval. */
@@ -111,6 +113,7 @@ class DebugSession final : public CallbackHandler {
   ComPtr<ICorDebugProcess> process_;
   ManagedCallback* callback_ = nullptr;
   StopState stop_;
+  uint32_t pid_ = 0;
   bool exited_ = false;
   bool detached_ = false;
   ModuleTable modules_;
