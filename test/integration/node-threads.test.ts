@@ -4,7 +4,9 @@
  * with the session), and async stacks cross awaits.
  */
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
+import { NodeTargets } from '../../src/engines/node/nodeTargets.js';
 import { breakpointAt, createRun, disposeAll, fixture, frameLines, launchConfig, lineOf, processAlive } from './nodeHarness.js';
 
 async function gone(pid: number, timeoutMs = 5000): Promise<boolean> {
@@ -83,6 +85,23 @@ describe('node engine: threads and processes', () => {
     const childPid = Number(/^process (\d+)/.exec(name)?.[1]);
     expect(childPid).toBeGreaterThan(0);
     expect(await gone(childPid)).toBe(true);
+  });
+
+  it('lets a child process run only once it waits for the debugger, however late it starts waiting', async () => {
+    const child = spawn(process.execPath, [fixture('late_wait.js')], { stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
+      const url = (await lines.next()).value as string;
+      const targets = new NodeTargets({ emit: () => undefined, log: () => undefined });
+      // A run request it read before it waited would be lost: it would wait forever.
+      const running = lines.next().then((line) => line.value as string | undefined);
+      await targets.attachProcess({ pid: child.pid!, ppid: process.pid, url, script: fixture('late_wait.js') });
+      const stillWaiting = new Promise<string>((resolve) => setTimeout(() => resolve('still waiting for the debugger after 20 s'), 20_000).unref());
+      expect(await Promise.race([running, stillWaiting])).toBe('running');
+      targets.closeAll();
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   it('runs a forked child to its end and reports the program exit', async () => {

@@ -119,7 +119,7 @@ export class NodeEngine implements Engine {
       const main = this.targets.add('main', await this.connect(url, config.options), `main, pid ${debuggee.pid}`, debuggee.pid);
       this.phase('connected');
       const loaded = scriptLoaded(main, plan.entry).then(() => this.phase('programLoaded'));
-      await main.start({ stopOnEntry: config.stopOnEntry });
+      await main.start({ entry: { stopOnEntry: config.stopOnEntry }, held: true });
       this.phase('running');
       await Promise.race([config.stopOnEntry ? stopped : Promise.race([loaded, stopped]), this.gone]);
       const breakpoints = await this.targets.bindings([...config.breakpoints, ...config.functionBreakpoints].map((b) => b.id));

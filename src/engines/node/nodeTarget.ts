@@ -68,6 +68,13 @@ export interface TargetOwner {
 
 export type TargetStop = PausedStop & { hitBreakpointIds: number[] };
 
+export interface StartOptions {
+  /** A launch: whether node's "Break on start" is shown. */
+  entry?: { stopOnEntry: boolean };
+  /** Node holds the isolate until we let it run: a launched program (--inspect-brk), a process it started (the preload waits). */
+  held?: boolean;
+}
+
 interface Pause {
   frames: StackFrames;
   callFrames: CallFrame[];
@@ -123,11 +130,16 @@ export class NodeTarget {
     return !!this.current;
   }
 
-  /** Enables the domains and arms every breakpoint (one pipelined burst: CDP answers in order), then lets the isolate run. */
-  async start(entry?: { stopOnEntry: boolean }): Promise<void> {
-    this.entry = entry;
+  /**
+   * Enables the domains and arms every breakpoint (one pipelined burst: CDP answers in order), then
+   * lets the isolate run. A held one is let run only once node says it waits: a run request node
+   * reads before the wait begins is lost, and the program then waits forever.
+   */
+  async start(options: StartOptions = {}): Promise<void> {
+    this.entry = options.entry;
     const wanted = this.owner.wanted();
     const cdp = this.cdp;
+    const waiting = options.held ? untilWaiting(cdp) : undefined;
     const sent: Promise<unknown>[] = [
       cdp.send('Runtime.enable'),
       cdp.send('Debugger.enable', {}),
@@ -137,10 +149,10 @@ export class NodeTarget {
       ...[...wanted.lines].map(([file, specs]) => this.lines.replaceFile(file, specs)),
     ];
     if (wanted.functions.length) sent.push(this.functions.replaceAll(wanted.functions));
-    // Node may miss a run request that arrives while it still answers these (the program then
-    // waits forever), and the hooks follow where mapped breakpoints could be placed ahead.
+    // The hooks follow where mapped breakpoints could be placed ahead.
     await Promise.all(sent);
     await this.hooks.update();
+    await waiting;
     await cdp.send('Runtime.runIfWaitingForDebugger');
   }
 
@@ -414,4 +426,20 @@ export class NodeTarget {
     const at = await this.scripts.location(top.location.scriptId, top.location.lineNumber, top.location.columnNumber ?? 0);
     return { file: at.file, line: at.line, column: at.column };
   }
+}
+
+/**
+ * Resolves once node says the isolate waits for the debugger (NodeRuntime.waitingForDebugger; at
+ * once if it already does). Node answers requests before it waits, whenever it runs JavaScript: a
+ * launched program between opening its inspector and waiting (node emits an internal message), a
+ * process the program starts between its preload's report and inspector.waitForDebugger(). A run
+ * request read then is lost and the program waits forever (nodejs/node#34730). A node older than
+ * the event (nodejs/node#51560) refuses the enable: the run request then goes at once, as before.
+ */
+function untilWaiting(cdp: CdpClient): Promise<void> {
+  return new Promise((resolve) => {
+    cdp.on('NodeRuntime.waitingForDebugger', () => resolve());
+    cdp.onClose(() => resolve());
+    cdp.send('NodeRuntime.enable').catch(() => resolve());
+  });
 }

@@ -201,7 +201,8 @@ export class NodeTargets implements TargetOwner {
 
   private async arm(target: NodeTarget): Promise<void> {
     try {
-      await target.start();
+      // A worker waits from before node tells us of it; a process only once its preload reported it.
+      await target.start({ held: target.kind === 'process' });
     } catch (e) {
       this.host.log('warning', `node engine: could not arm ${target.name}: ${(e as Error).message}`);
       await target.cdp.send('Runtime.runIfWaitingForDebugger').catch(() => undefined);
