@@ -1,14 +1,14 @@
 /** The Node.js engine and processes: pause, attach, detach, and nothing left behind. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { breakpointAt, createRun, disposeAll, fixture, launchConfig, lineOf, processAlive } from './nodeHarness.js';
+import { breakpointAt, createRun, disposeAll, fixture, lateWaitSnapshot, launchConfig, lineOf, processAlive } from './nodeHarness.js';
 
 const busy = fixture('busy.js');
 const started: ChildProcess[] = [];
 
-/** `node --inspect=127.0.0.1:0 busy.js`, and the port its inspector took. */
-async function startInspectable(): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', busy], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** `node --inspect=127.0.0.1:0 busy.js` (or node with these arguments), and the port its inspector took. */
+async function startInspectable(args = ['--inspect=127.0.0.1:0', busy]): Promise<{ child: ChildProcess; port: number }> {
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   started.push(child);
   const port = await new Promise<number>((resolve, reject) => {
     let text = '';
@@ -106,6 +106,16 @@ describe('node engine: processes', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(processAlive(child.pid!)).toBe(true);
     expect(child.exitCode).toBeNull();
+  });
+
+  it('attaches to a program as soon as it listens, and lets it run once it waits for the debugger', async () => {
+    // Node answers the debugger before it waits (here for 1.5 s): a run request read then is lost.
+    const loop = fixture('loop.js');
+    const { port } = await startInspectable(['--snapshot-blob', await lateWaitSnapshot(), '--inspect-brk=127.0.0.1:0', loop]);
+    const { engine, recorder } = createRun();
+    const body = breakpointAt(loop, 'body');
+    await engine.attach({ host: '127.0.0.1', port, breakpoints: [body], functionBreakpoints: [], exceptions: { filters: [] }, options: {} });
+    expect((await recorder.next('stopped', 1, 20_000)).hitBreakpointIds).toEqual([body.id]);
   });
 
   it('attaches by pid through the inspector the process opens on 9229', async () => {

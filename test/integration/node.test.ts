@@ -1,12 +1,7 @@
 /** The Node.js engine against real node: launch, stops, inspection, stepping, breakpoints, exit. */
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DebugError } from '../../src/core/errors.js';
-import { breakpointAt, createRun, disposeAll, fixture, launchConfig, lineOf, topLocals } from './nodeHarness.js';
+import { breakpointAt, createRun, disposeAll, fixture, lateWaitSnapshot, launchConfig, lineOf, topLocals } from './nodeHarness.js';
 
 const workflow = fixture('workflow.js');
 const loop = fixture('loop.js');
@@ -115,8 +110,7 @@ describe('node engine: breakpoints', () => {
 
   it('lets the program run only once node waits for the debugger, however late that is', async () => {
     // A run request node reads before it waits is lost, and the program would wait forever.
-    const blob = join(mkdtempSync(join(tmpdir(), 'dbb-node-snapshot-')), 'late_wait.blob');
-    await promisify(execFile)(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', fixture('late_wait_snapshot.js')]);
+    const blob = await lateWaitSnapshot();
     const { engine, recorder } = createRun();
     const body = breakpointAt(loop, 'body');
     const launched = engine.launch(launchConfig(loop, { breakpoints: [body], options: { runtimeArgs: ['--snapshot-blob', blob] } }));

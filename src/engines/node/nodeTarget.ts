@@ -71,7 +71,11 @@ export type TargetStop = PausedStop & { hitBreakpointIds: number[] };
 export interface StartOptions {
   /** A launch: whether node's "Break on start" is shown. */
   entry?: { stopOnEntry: boolean };
-  /** Node holds the isolate until we let it run: a launched program (--inspect-brk), a process it started (the preload waits). */
+  /**
+   * Node holds the isolate until we let it run, and it may answer us before it starts waiting: a
+   * launched program (--inspect-brk) while node runs its start-up JavaScript, a process the program
+   * started between its preload's report and inspector.waitForDebugger().
+   */
   held?: boolean;
 }
 
@@ -132,14 +136,22 @@ export class NodeTarget {
 
   /**
    * Enables the domains and arms every breakpoint (one pipelined burst: CDP answers in order), then
-   * lets the isolate run. A held one is let run only once node says it waits: a run request node
-   * reads before the wait begins is lost, and the program then waits forever.
+   * lets the isolate run; and again whenever node says it waits for the debugger.
    */
   async start(options: StartOptions = {}): Promise<void> {
     this.entry = options.entry;
     const wanted = this.owner.wanted();
     const cdp = this.cdp;
-    const waiting = options.held ? untilWaiting(cdp) : undefined;
+    const run = () => cdp.send('Runtime.runIfWaitingForDebugger');
+    // Node says when the isolate waits (at once if it already does). Workers wait before node
+    // announces them; a node older than the event (nodejs/node#51560) refuses the enable.
+    const told = this.kind === 'worker' ? Promise.resolve(false) : cdp.send('NodeRuntime.enable').then(() => true, () => false);
+    let armed = false;
+    let waits = false;
+    cdp.on('NodeRuntime.waitingForDebugger', () => {
+      waits = true;
+      if (armed) run().catch(() => undefined);
+    });
     const sent: Promise<unknown>[] = [
       cdp.send('Runtime.enable'),
       cdp.send('Debugger.enable', {}),
@@ -152,8 +164,11 @@ export class NodeTarget {
     // The hooks follow where mapped breakpoints could be placed ahead.
     await Promise.all(sent);
     await this.hooks.update();
-    await waiting;
-    await cdp.send('Runtime.runIfWaitingForDebugger');
+    armed = true;
+    // Node answers requests before it waits, whenever it runs JavaScript, and loses a run request
+    // read then (nodejs/node#34730): the program would wait forever. One node holds is let run
+    // only once it says it waits; one that may not wait (attach) is let run at once too.
+    if (waits || !options.held || !(await told)) await run();
   }
 
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────
@@ -426,20 +441,4 @@ export class NodeTarget {
     const at = await this.scripts.location(top.location.scriptId, top.location.lineNumber, top.location.columnNumber ?? 0);
     return { file: at.file, line: at.line, column: at.column };
   }
-}
-
-/**
- * Resolves once node says the isolate waits for the debugger (NodeRuntime.waitingForDebugger; at
- * once if it already does). Node answers requests before it waits, whenever it runs JavaScript: a
- * launched program between opening its inspector and waiting (node emits an internal message), a
- * process the program starts between its preload's report and inspector.waitForDebugger(). A run
- * request read then is lost and the program waits forever (nodejs/node#34730). A node older than
- * the event (nodejs/node#51560) refuses the enable: the run request then goes at once, as before.
- */
-function untilWaiting(cdp: CdpClient): Promise<void> {
-  return new Promise((resolve) => {
-    cdp.on('NodeRuntime.waitingForDebugger', () => resolve());
-    cdp.onClose(() => resolve());
-    cdp.send('NodeRuntime.enable').catch(() => resolve());
-  });
 }

@@ -201,7 +201,7 @@ export class NodeTargets implements TargetOwner {
 
   private async arm(target: NodeTarget): Promise<void> {
     try {
-      // A worker waits from before node tells us of it; a process only once its preload reported it.
+      // A process waits only once its preload reported it; a worker waits before node tells of it.
       await target.start({ held: target.kind === 'process' });
     } catch (e) {
       this.host.log('warning', `node engine: could not arm ${target.name}: ${(e as Error).message}`);
