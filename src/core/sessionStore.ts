@@ -9,6 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, wri
 import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { BreakpointRecord } from './breakpointRegistry.js';
+import { isProcessAlive } from './processAlive.js';
 import type { SessionConfig } from './session.js';
 
 export interface StoredSession {
@@ -41,15 +42,6 @@ export function defaultStateDir(): string {
     }
   })();
   return process.platform === 'win32' ? join(homedir(), 'AppData', 'Local', 'debugbridge') : join(tmpdir(), `debugbridge-${user}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 export class SessionStore {
@@ -85,7 +77,7 @@ export class SessionStore {
           rmSync(full, { force: true });
           continue;
         }
-        if (isAlive(Number(m[1]))) continue;
+        if (isProcessAlive(Number(m[1]))) continue;
         const stored = JSON.parse(readFileSync(full, 'utf8')) as StoreFile;
         if (stored.cwd !== this.cwd) continue;
         // Rename first: of two servers starting at once, only one gets the file.

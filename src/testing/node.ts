@@ -5,9 +5,9 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
+import { freePort } from '../core/freePort.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
@@ -95,17 +95,6 @@ function testFilesUnder(dir: string, depth: number, found: string[] = []): strin
     else if (TEST_FILE.test(entry.name) && found.length < MAX_SCANNED_FILES) found.push(path);
   }
   return found;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // ── node:test ────────────────────────────────────────────────────────────────────────────────

@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, EngineFactory } from '../core/engine.js';
 import { readThreadDumps } from '../core/hangReport.js';
 import { DebugError } from '../core/errors.js';
+import { isProcessAlive } from '../core/processAlive.js';
 import type {
   AttachConfig,
   BreakpointBinding,
@@ -289,15 +290,5 @@ export class TestEngine implements Engine {
       ...inner,
       details: { ...inner.details, testRunner: this.spec.plan.commandLine, runnerPid: this.runner?.pid, runnerRunning: this.runner?.running },
     };
-  }
-}
-
-/** Whether a process exists (signal 0 checks without sending anything). */
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

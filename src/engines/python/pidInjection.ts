@@ -3,8 +3,8 @@
  * lldb on macOS) and listens on a port we choose; the engine then attaches over that port.
  */
 import { execFile } from 'node:child_process';
-import { createServer } from 'node:net';
 import { DebugError } from '../../core/errors.js';
+import { freePort } from '../../core/freePort.js';
 import type { PythonInterpreter } from './interpreter.js';
 
 const LISTEN_ALTERNATIVE = 'Or start the program with `python -m debugpy --listen 127.0.0.1:5678 prog.py` and attach with host and port.';
@@ -29,13 +29,3 @@ export async function injectDebugpy(interpreter: PythonInterpreter, pid: number,
   return port;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
