@@ -11,6 +11,7 @@
       "sources": [
         "native/src/addon.cpp",
         "native/src/debugger/breakpoint_table.cpp",
+        "native/src/debugger/hit_filter.cpp",
         "native/src/debugger/commands.cpp",
         "native/src/debugger/debug_session.cpp",
         "native/src/debugger/managed_callback.cpp",

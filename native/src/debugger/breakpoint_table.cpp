@@ -24,11 +24,23 @@ void BreakpointTable::Remove(int id) {
   if (it == breakpoints_.end()) return;
   it->second->Activate(0);
   breakpoints_.erase(it);
+  filters_.erase(id);
+}
+
+void BreakpointTable::SetFilter(int id, std::optional<HitFilter> filter) {
+  if (filter && breakpoints_.count(id)) filters_[id] = std::move(*filter);
+  else filters_.erase(id);
+}
+
+const HitFilter* BreakpointTable::FilterOf(int id) const {
+  auto it = filters_.find(id);
+  return it == filters_.end() ? nullptr : &it->second;
 }
 
 void BreakpointTable::Clear() {
   for (auto& [id, breakpoint] : breakpoints_) breakpoint->Activate(0);
   breakpoints_.clear();
+  filters_.clear();
 }
 
 int BreakpointTable::IdOf(ICorDebugBreakpoint* breakpoint) const {

@@ -1,6 +1,7 @@
 #include "commands.h"
 
 #include <exception>
+#include <optional>
 #include <unordered_map>
 
 #include "../util/json.h"
@@ -138,6 +139,18 @@ void RemoveBreakpoint(DebugSession& s, const Args& a, Reply& reply) {
   reply.Ok();
 }
 
+/** A breakpoint's condition decided at each hit on the debugger thread; an empty program clears it. */
+void SetHitFilter(DebugSession& s, const Args& a, Reply& reply) {
+  std::optional<HitFilter> filter;
+  if (!a["program"].Items().empty()) {
+    filter.emplace();
+    Status status = HitFilter::Parse(a["program"], *filter);
+    if (!status.Ok()) return reply.Fail(status);
+  }
+  s.Breakpoints().SetFilter(static_cast<int>(a["id"].Int()), std::move(filter));
+  reply.Ok();
+}
+
 /** Starts a step and lets the program run; StepComplete (or another stop) arrives as an event. */
 void Step(DebugSession& s, const Args& a, Reply& reply) {
   ComPtr<ICorDebugThread> thread;
@@ -171,6 +184,7 @@ const std::unordered_map<std::string, Command>& Table() {
       {"setUserCode", SetUserCode},
       {"createBreakpoint", CreateBreakpoint},
       {"removeBreakpoint", RemoveBreakpoint},
+      {"setHitFilter", SetHitFilter},
       {"step", Step},
       {"cancelStep", CancelStep},
       {"frameValues", FrameValues},

@@ -13,6 +13,7 @@
 #include "../util/json.h"
 #include "../util/log.h"
 #include "object_reader.h"
+#include "stack_walker.h"
 
 namespace dbg {
 
@@ -372,7 +373,20 @@ void DebugSession::OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread
     return;
   }
   Hold(owner);
+  if (FilteredOut(id, thread.Get())) {
+    bool released = false;
+    Release(released);
+    return;
+  }
   Emit(JsonObject().Str("event", "breakpoint").Int("id", id).Int("threadId", ThreadId(thread.Get())).Done());
+}
+
+bool DebugSession::FilteredOut(int id, ICorDebugThread* thread) {
+  const HitFilter* filter = breakpoints_.FilterOf(id);
+  if (!filter) return false;
+  ComPtr<ICorDebugILFrame> frame;
+  auto top = FrameAt(thread, 0);
+  return top && !Failed(top.As(IID_ICorDebugILFrame, frame)) && filter->CertainlyFalse(frame.Get());
 }
 
 void DebugSession::OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,

@@ -97,6 +97,8 @@ class DebugSession final : public CallbackHandler {
   Status AttachWith(IUnknown* cordebug, uint32_t pid);
   Status SelectAccess(const std::string& dbgshimPath, std::unique_ptr<class RuntimeAccess>& access);
   void Resume(const Controller& owner);
+  /** A hit of breakpoint `id` whose filter finds its condition false: it need not reach JavaScript. */
+  bool FilteredOut(int id, ICorDebugThread* thread);
   /** Keeps the process stopped in the current callback until JavaScript continues. */
   void Hold(const Controller& owner);
   /** Before the process may run: its cached memory is forgotten (see debuggee_memory_cache.h). */

@@ -2,8 +2,10 @@
 
 #ifdef __linux__
 
+#include <limits.h>
 #include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <unordered_map>
+#include <vector>
 
 #include "../platform/linux/import_patch.h"
 #include "../util/log.h"
@@ -29,8 +32,16 @@ constexpr size_t kPageBytes = 4096;
 constexpr size_t kMaxPages = (16u << 20) / kPageBytes;
 /** Bigger reads (a long string, an array) are one syscall anyway: they go straight through. */
 constexpr size_t kLargestCachedRead = 4 * kPageBytes;
+/** Pages of the last stop read again, in one call, when the next stop begins (see Prefetch). */
+constexpr size_t kMaxPrefetchPages = 256;
 
 using Page = std::unique_ptr<uint8_t[]>;
+
+struct CachedPage {
+  Page bytes;
+  /** Read during this stop (a prefetched page may not be): what the next stop prefetches. */
+  bool used;
+};
 
 /** Shared by mscordbi's threads and the debugger thread, hence the one mutex. */
 struct Cache {
@@ -38,32 +49,81 @@ struct Cache {
   std::set<uint32_t> synchronized;
   /** fd → the synchronized pid whose /proc/<pid>/mem it is (0: none), checked since the last Enable. */
   std::unordered_map<int, uint32_t> fdOwners;
-  std::unordered_map<uint32_t, std::unordered_map<uint64_t, Page>> pages;
+  std::unordered_map<uint32_t, std::unordered_map<uint64_t, CachedPage>> pages;
   size_t pageCount = 0;
+  /** The page the last read used: the DAC reads a structure field by field, mostly from one page. */
+  uint32_t lastPid = 0;
+  uint64_t lastStart = 0;
+  const uint8_t* lastPage = nullptr;
+  /** pid → the pages its last stop read: the next stop (the same breakpoint, often) reads them again. */
+  std::unordered_map<uint32_t, std::vector<uint64_t>> workingSets;
 
   void Flush() {
     pages.clear();
     pageCount = 0;
+    lastPage = nullptr;
+  }
+
+  void Keep(uint32_t pid, uint64_t start, Page page, bool used) {
+    if (pageCount >= kMaxPages) Flush();
+    if (pages[pid].emplace(start, CachedPage{std::move(page), used}).second) ++pageCount;
+  }
+
+  const uint8_t* Find(uint32_t pid, uint64_t start) {
+    if (lastPage && lastPid == pid && lastStart == start) return lastPage;
+    auto mine = pages.find(pid);
+    if (mine == pages.end()) return nullptr;
+    auto found = mine->second.find(start);
+    if (found == mine->second.end()) return nullptr;
+    found->second.used = true;
+    lastPid = pid;
+    lastStart = start;
+    lastPage = found->second.bytes.get();
+    return lastPage;
+  }
+
+  /**
+   * Reads the pages the previous stop of `pid` used with process_vm_readv, many per system call,
+   * instead of one pread each when the DAC first touches them. A page that is gone is skipped.
+   */
+  void Prefetch(uint32_t pid) {
+    auto known = workingSets.find(pid);
+    if (known == workingSets.end() || known->second.empty()) return;
+    const std::vector<uint64_t>& starts = known->second;
+    std::vector<Page> buffers(starts.size());
+    std::vector<iovec> local(starts.size()), remote(starts.size());
+    for (size_t i = 0; i < starts.size(); ++i) {
+      buffers[i].reset(new uint8_t[kPageBytes]);
+      local[i] = {buffers[i].get(), kPageBytes};
+      remote[i] = {reinterpret_cast<void*>(static_cast<uintptr_t>(starts[i])), kPageBytes};
+    }
+    size_t next = 0;
+    while (next < starts.size()) {
+      size_t count = std::min(starts.size() - next, static_cast<size_t>(IOV_MAX));
+      ssize_t bytes = process_vm_readv(static_cast<pid_t>(pid), &local[next], count, &remote[next], count, 0);
+      if (bytes < 0 && errno != EFAULT) return;  // not allowed here, or the process is gone: pread serves
+      size_t whole = bytes > 0 ? static_cast<size_t>(bytes) / kPageBytes : 0;
+      for (size_t i = next; i < next + whole; ++i) Keep(pid, starts[i], std::move(buffers[i]), false);
+      next += whole + 1;  // past the page that could not be read
+    }
   }
 
   /** Serves [offset, offset + size) of `pid` from whole pages; false when a page cannot be read whole. */
   bool Copy(uint32_t pid, int fd, uint8_t* out, size_t size, uint64_t offset) {
     while (size > 0) {
       uint64_t start = offset & ~static_cast<uint64_t>(kPageBytes - 1);
-      auto& mine = pages[pid];
-      auto found = mine.find(start);
-      if (found == mine.end()) {
+      const uint8_t* bytes = Find(pid, start);
+      if (!bytes) {
         Page page(new uint8_t[kPageBytes]);
         if (::pread64(fd, page.get(), kPageBytes, static_cast<off64_t>(start)) != static_cast<ssize_t>(kPageBytes)) {
           return false;
         }
-        if (pageCount >= kMaxPages) Flush();
-        found = pages[pid].emplace(start, std::move(page)).first;
-        ++pageCount;
+        bytes = page.get();
+        Keep(pid, start, std::move(page), true);
       }
       size_t within = static_cast<size_t>(offset - start);
       size_t chunk = std::min(size, kPageBytes - within);
-      std::memcpy(out, found->second.get() + within, chunk);
+      std::memcpy(out, bytes + within, chunk);
       out += chunk;
       offset += chunk;
       size -= chunk;
@@ -185,8 +245,9 @@ void InstallHooks() {
 void Enable(uint32_t pid) {
   Cache& cache = TheCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
-  cache.synchronized.insert(pid);
+  bool already = !cache.synchronized.insert(pid).second;
   cache.fdOwners.clear();  // an fd number may have been reused since
+  if (!already) cache.Prefetch(pid);
 }
 
 void Disable(uint32_t pid) {
@@ -194,10 +255,17 @@ void Disable(uint32_t pid) {
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.synchronized.erase(pid);
   cache.fdOwners.clear();
+  std::vector<uint64_t>& workingSet = cache.workingSets[pid];
+  workingSet.clear();
   auto mine = cache.pages.find(pid);
   if (mine == cache.pages.end()) return;
+  for (const auto& [start, page] : mine->second) {
+    if (workingSet.size() == kMaxPrefetchPages) break;
+    if (page.used) workingSet.push_back(start);
+  }
   cache.pageCount -= mine->second.size();
   cache.pages.erase(mine);
+  cache.lastPage = nullptr;
 }
 
 }  // namespace debuggee_memory

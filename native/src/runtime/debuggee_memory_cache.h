@@ -1,7 +1,9 @@
 // While the debuggee is stopped its memory cannot change, yet the runtime's debugger libraries read
 // it again and again in 4-byte pieces (each a pread of /proc/<pid>/mem: over a thousand per
-// breakpoint hit, over some thirty pages). This keeps whole pages of it for the length of one stop.
-// Linux only; elsewhere every call does nothing.
+// breakpoint hit, over some thirty pages). This keeps whole pages of it for the length of one stop,
+// and when a stop begins reads the pages the previous one used in a single process_vm_readv call (a
+// conditional breakpoint's hits read the same frame's pages each time). Linux only; elsewhere every
+// call does nothing.
 #pragma once
 
 #include <cstdint>

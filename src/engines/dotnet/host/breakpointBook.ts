@@ -47,6 +47,8 @@ export class BreakpointBook {
     private readonly modules: ModuleRegistry,
     /** Checks a condition, hit condition or log message when it is set (throws INVALID_ARGUMENT). */
     private readonly validate: (spec: BreakpointSpec | FunctionBreakpointSpec) => void = () => undefined,
+    /** A native breakpoint's owners changed (or it is gone): what was decided for its hits is stale. */
+    private readonly ownersChanged: (nativeId: number) => Promise<void> = async () => undefined,
   ) {}
 
   spec(id: number): BreakpointSpec | FunctionBreakpointSpec | undefined {
@@ -188,7 +190,10 @@ export class BreakpointBook {
       this.locations.set(key, location);
       this.byNativeId.set(id, location);
     }
-    if (!location.owners.some((o) => sameOwner(o, owner))) location.owners.push(owner);
+    if (!location.owners.some((o) => sameOwner(o, owner))) {
+      location.owners.push(owner);
+      await this.ownersChanged(location.nativeId);
+    }
     return location;
   }
 
@@ -205,7 +210,9 @@ export class BreakpointBook {
   private async release(key: string, location: Location, owner: Owner): Promise<void> {
     const before = location.owners.length;
     location.owners = location.owners.filter((o) => !sameOwner(o, owner));
-    if (location.owners.length > 0 || before === 0 || location.owners.length === before) return;
+    if (location.owners.length === before) return;
+    await this.ownersChanged(location.nativeId);
+    if (location.owners.length > 0) return;
     this.locations.delete(key);
     this.byNativeId.delete(location.nativeId);
     await this.native()?.call('removeBreakpoint', { id: location.nativeId }).catch(() => undefined);

@@ -11,6 +11,7 @@ import { TRACE_VALUE_CHARS, type TraceValue } from '../../../core/traceLog.js';
 import type { BreakpointSpec, FunctionBreakpointSpec } from '../../../core/types.js';
 import type { BreakpointBook } from './breakpointBook.js';
 import type { Inspection } from './inspection.js';
+import type { Native } from './nativeSession.js';
 import type { FrameHandle } from './stackReader.js';
 
 type Spec = BreakpointSpec | FunctionBreakpointSpec;
@@ -26,10 +27,18 @@ export interface HitDecision {
   traces: { id: number; values: TraceValue[] }[];
 }
 
+/** Hits the host decides before it gives up compiling a breakpoint's conditions for the debugger thread. */
+const FILTER_ATTEMPTS = 3;
+
 export class BreakpointRules {
+  /** Native breakpoints whose conditions the debugger thread decides (hitFilter.ts). */
+  private readonly filtered = new Set<number>();
+  private readonly filterAttempts = new Map<number, number>();
+
   constructor(
     private readonly book: BreakpointBook,
     private readonly inspection: Inspection,
+    private readonly native: () => Native | undefined,
   ) {}
 
   /** Throws INVALID_ARGUMENT for a hit condition or an expression that cannot be parsed. */
@@ -81,6 +90,33 @@ export class BreakpointRules {
       decision.stop.push(id);
     }
     return decision;
+  }
+
+  /**
+   * After the host decided a hit of a native breakpoint whose owners (`ids`, all of them) each have a
+   * condition: their compiled form goes to the debugger thread, so the hits where every condition is
+   * false end there, without reaching JavaScript.
+   */
+  async learn(nativeId: number, ids: number[], frame: FrameHandle | undefined): Promise<void> {
+    const native = this.native();
+    const attempts = this.filterAttempts.get(nativeId) ?? 0;
+    if (!native || !frame || this.filtered.has(nativeId) || attempts >= FILTER_ATTEMPTS) return;
+    const conditions = ids.map((id) => this.book.spec(id)?.condition?.trim() ?? '');
+    if (conditions.some((c) => !c)) return;
+    try {
+      const program = await this.inspection.compileConditions(conditions, frame);
+      if (!program) throw new Error('the conditions do not fit a hit filter');
+      await native.call('setHitFilter', { id: nativeId, program });
+      this.filtered.add(nativeId);
+    } catch {
+      this.filterAttempts.set(nativeId, attempts + 1); // the host keeps deciding these hits itself
+    }
+  }
+
+  /** The owners of a native breakpoint changed: its filter may no longer say what they ask. */
+  async forget(nativeId: number): Promise<void> {
+    this.filterAttempts.delete(nativeId);
+    if (this.filtered.delete(nativeId)) await this.native()?.call('setHitFilter', { id: nativeId, program: [] });
   }
 
   private async holds(condition: string, frame: FrameHandle | undefined): Promise<boolean> {

@@ -44,8 +44,13 @@ export class DotnetDebugger implements HostApi {
   private readonly modules = new ModuleRegistry();
   private readonly stack = new StackReader(() => this.native, this.modules);
   private readonly inspection = new Inspection(() => this.native, this.modules, this.stack);
-  private readonly breakpoints: BreakpointBook = new BreakpointBook(() => this.native, this.modules, (spec) => this.rules.validate(spec));
-  private readonly rules = new BreakpointRules(this.breakpoints, this.inspection);
+  private readonly breakpoints: BreakpointBook = new BreakpointBook(
+    () => this.native,
+    this.modules,
+    (spec) => this.rules.validate(spec),
+    (nativeId) => this.rules.forget(nativeId),
+  );
+  private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native);
   private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection.reader);
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
   private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
@@ -307,7 +312,9 @@ export class DotnetDebugger implements HostApi {
     if (users.length > 0) {
       const ids = users.map((u) => u.id);
       const where = this.rules.needsFrame(ids) ? this.breakpoints.whereIs(nativeId) : undefined;
-      const decision = await this.rules.decide(ids, where && { threadId, nativeIndex: 0, ...where });
+      const frame = where && { threadId, nativeIndex: 0, ...where };
+      const decision = await this.rules.decide(ids, frame);
+      if (!decision.description && users.length === owners.length) await this.rules.learn(nativeId, ids, frame);
       for (const line of decision.logs) this.emit({ type: 'output', category: 'console', text: `${line}\n` });
       for (const trace of decision.traces) this.emit({ type: 'trace', breakpointId: trace.id, threadId, values: trace.values });
       if (decision.stop.length === 0 && !owners.some((o) => o.kind === 'internal')) {

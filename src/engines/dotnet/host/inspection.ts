@@ -10,6 +10,7 @@ import type { CallArg, Native, SetTarget } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
 import { formatValue, type CsValue } from '../expressions/numeric.js';
 import { Evaluator } from './evaluation/evaluator.js';
+import { compileHitFilter, filterNames, variableType, type FilterOp, type FilterVariable } from './hitFilter.js';
 import type { EvalValue } from './evaluation/evalValue.js';
 import { Members } from './evaluation/members.js';
 import { TypeIndex } from './evaluation/typeIndex.js';
@@ -76,6 +77,34 @@ export class Inspection {
   async evaluateValue(expression: string, frame: FrameHandle): Promise<{ value: EvalValue; text: string }> {
     const value = await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });
     return { value, text: (await this.answer(value, frame)).value };
+  }
+
+  /**
+   * Conditions compiled for the debugger thread (hitFilter.ts), their variables located and typed in
+   * this frame, joined by `||`; undefined when one does not fit or a variable's type cannot be known
+   * from its value yet (a null string).
+   */
+  async compileConditions(conditions: string[], frame: FrameHandle): Promise<FilterOp[] | undefined> {
+    const native = this.native();
+    if (!native) return undefined;
+    const compiled: FilterOp[][] = [];
+    for (const condition of conditions) {
+      const expr = this.evaluator.parse(condition);
+      const names = filterNames(expr);
+      if (!names) return undefined;
+      const variables = new Map<string, FilterVariable>();
+      for (const name of names) {
+        const place = this.locals.locate(frame, name);
+        if (!place || place === 'captured') return undefined;
+        const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
+        if (value.et === undefined || value.boxed || !variableType(value.et)) return undefined;
+        variables.set(name, { ...place, et: value.et });
+      }
+      const ops = compileHitFilter(expr, variables);
+      if (!ops) return undefined;
+      compiled.push(ops);
+    }
+    return compiled.flatMap((ops, i) => (i === 0 ? ops : [...ops, { op: 'or' as const }]));
   }
 
   private async pseudoVariables(frame: FrameHandle): Promise<Record<string, NativeValue | undefined>> {

@@ -3,6 +3,7 @@
  * run on the addon's debugger thread (native/src/debugger/commands.cpp), answering parsed JSON.
  */
 import { loadAddon, type NativeSession } from '../addon.js';
+import type { FilterOp } from './hitFilter.js';
 import type { NativeEvent, NativeFrame, NativeThread } from './nativeEvents.js';
 import type { NativeValue } from './values/nativeValue.js';
 
@@ -20,6 +21,7 @@ export interface NativeCommands {
   setUserCode: [{ module: number; user: boolean; nonUserTokens: number[]; disableOptimizations: boolean }, { optimizationsDisabled: boolean }];
   createBreakpoint: [{ module: number; token: number; ilOffset: number }, { id: number }];
   removeBreakpoint: [{ id: number }, object];
+  setHitFilter: [{ id: number; program: FilterOp[] }, object];
   step: [{ threadId: number; kind: 'over' | 'into' | 'out'; ranges: [number, number][]; justMyCode: boolean }, object];
   cancelStep: [object, object];
   frameValues: [{ threadId: number; frameIndex: number }, { arguments: (NativeValue | null)[]; locals: (NativeValue | null)[] }];

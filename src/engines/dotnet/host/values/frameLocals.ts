@@ -31,8 +31,19 @@ export class FrameLocals {
    */
   async find(frame: FrameHandle, name: string): Promise<NativeValue | undefined> {
     const native = this.native();
+    const place = this.locate(frame, name);
+    if (!native || !place) return undefined;
+    if (place !== 'captured') return (await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place })).value;
+    return (await this.read(frame)).find((c) => c.name === name)?.value;
+  }
+
+  /**
+   * Where a name lives in the frame: a plain local or argument slot, `captured` when it can only be
+   * a hoisted or captured variable (a field of a compiler class), undefined when the frame has none.
+   */
+  locate(frame: FrameHandle, name: string): { kind: 'local' | 'argument'; index: number } | 'captured' | undefined {
     const symbols = this.modules.get(frame.module)?.symbols;
-    if (!native || !symbols) return undefined;
+    if (!symbols) return undefined;
     const method = symbols.metadata.method(tokenRid(frame.methodToken));
     const isStatic = (method.flags & METHOD_STATIC) !== 0;
     const typeName = symbols.metadata.type(method.declaringType).name;
@@ -41,13 +52,10 @@ export class FrameLocals {
     const closures = scopes.some((s) => s.variables.some((v) => CLOSURE_LOCALS.test(v.name)));
     const local = scopes.flatMap((s) => s.variables).filter((v) => v.name === name && !v.hidden).pop();
     const position = parameterNames(symbols.metadata, method.rid).indexOf(name);
-    const read = (kind: 'local' | 'argument', index: number) =>
-      native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, kind, index }).then((r) => r.value);
-    if (local) return read('local', local.slot);
-    if (position >= 0) return read('argument', isStatic ? position : position + 1);
-    if (name === 'this' && !isStatic && !compilerThis) return read('argument', 0);
-    if (!compilerThis && !closures) return undefined;
-    return (await this.read(frame)).find((c) => c.name === name)?.value;
+    if (local) return { kind: 'local', index: local.slot };
+    if (position >= 0) return { kind: 'argument', index: isStatic ? position : position + 1 };
+    if (name === 'this' && !isStatic && !compilerThis) return { kind: 'argument', index: 0 };
+    return compilerThis || closures ? 'captured' : undefined;
   }
 
   async read(frame: FrameHandle): Promise<Child[]> {

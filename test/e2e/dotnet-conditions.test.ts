@@ -1,0 +1,132 @@
+/**
+ * .NET breakpoint conditions decided on the debugger thread (src/engines/dotnet/host/hitFilter.ts,
+ * native/src/debugger/hit_filter.cpp), through the real MCP server: after the first hit the host
+ * hands the compiled condition to the native side, which continues the false hits itself. Each
+ * condition here is false for a while and then true, so a filter that computed differently from
+ * C# (unsigned wrap-around, int overflow, double and char promotion, string equality, null, `&&`
+ * over `||`) would stop at another iteration or not at all.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpTestClient } from '../../src/demo/mcpClient.js';
+import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
+import { buildFixture } from '../fixtures/dotnet/fixtures.js';
+import { fixtureSource } from '../fixtures/dotnet/markers.js';
+import { requireRuntime } from '../support/runtimes.js';
+
+const run = process.platform === 'linux' && requireRuntime('dotnet', findDotnet() !== undefined);
+
+interface Wait {
+  sessionId: string;
+  status: string;
+  stop?: { reason: string; frame: { name: string; line: number }; hitBreakpointIds: number[] };
+}
+
+/** The Mix loop's locals at iteration i, as C# computes them (Values.cs). */
+function mix(i: number) {
+  return {
+    i,
+    u: BigInt.asUintN(32, BigInt(i) * 3000000000n),
+    half: i / 2,
+    letter: String.fromCharCode(97 + (i % 26)),
+    word: i % 5 === 0 ? null : `w${i % 4}`,
+    even: i % 2 === 0,
+  };
+}
+
+const firstWhere = (holds: (l: ReturnType<typeof mix>) => boolean) => {
+  for (let i = 0; i < 200; i++) if (holds(mix(i))) return i;
+  throw new Error('never true');
+};
+
+describe.runIf(run)('.NET conditions decided on the debugger thread', () => {
+  let client: McpTestClient;
+  let lab: string;
+  const values = fixtureSource('lab', 'Values.cs');
+  const program = fixtureSource('lab', 'Program.cs');
+
+  beforeAll(async () => {
+    lab = buildFixture('lab');
+    client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-dotnet-conditions-')) } });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  async function evaluate(sessionId: string, expression: string): Promise<string | undefined> {
+    const r = await client.call<{ value: string }>('inspect_evaluate', { sessionId, expression });
+    expect(r.isError, r.text).toBe(false);
+    return r.structured.value;
+  }
+
+  it.each([
+    ['uint wrap-around with a bool', 'u > 3500000000u && even', (l: ReturnType<typeof mix>) => l.u > 3500000000n && l.even],
+    ['int overflow', 'i * 1000000000 < 0 && i > 10', (l: ReturnType<typeof mix>) => BigInt.asIntN(32, BigInt(l.i) * 1000000000n) < 0n && l.i > 10],
+    ['double and char', 'half >= 7.5 && letter > \'p\'', (l: ReturnType<typeof mix>) => l.half >= 7.5 && l.letter > 'p'],
+    ['strings, null and precedence', '-i < -30 || word == null && i > 12', (l: ReturnType<typeof mix>) => -l.i < -30 || (l.word === null && l.i > 12)],
+    ['string equality', 'word == "w3" && i % 7 == 6', (l: ReturnType<typeof mix>) => l.word === 'w3' && l.i % 7 === 6],
+  ])('stops where C# says it holds: %s', async (_label, condition, holds) => {
+    const expected = firstWhere(holds);
+    const r = await client.call<Wait>('session_launch', {
+      program: lab,
+      args: ['mix', '200'],
+      breakpoints: [{ file: values.path, line: values.line('mix'), condition }],
+      waitForStop: true,
+      timeoutMs: 60_000,
+    });
+    expect(r.structured.status, r.text).toBe('stopped');
+    expect(await evaluate(r.structured.sessionId, 'i')).toBe(String(expected));
+    // Once the filter decides, the next true hit still reaches the host and stops.
+    const next = firstWhere((l) => l.i > expected && holds(l));
+    const again = await client.call<Wait>('execution_continue', { sessionId: r.structured.sessionId, timeoutMs: 60_000 });
+    expect(again.structured.status, again.text).toBe('stopped');
+    expect(await evaluate(r.structured.sessionId, 'i')).toBe(String(next));
+    await client.call('session_stop', { sessionId: r.structured.sessionId });
+  });
+
+  it('counts hits only where the condition holds, and logs only there', async () => {
+    const line = values.line('mix');
+    const counted = await client.call<Wait>('session_launch', {
+      program: lab,
+      args: ['mix', '200'],
+      breakpoints: [{ file: values.path, line, condition: 'i % 3 == 2', hitCondition: '4' }],
+      waitForStop: true,
+      timeoutMs: 60_000,
+    });
+    expect(await evaluate(counted.structured.sessionId, 'i')).toBe('11');
+    await client.call('session_stop', { sessionId: counted.structured.sessionId });
+
+    const logged = await client.call<Wait>('session_launch', {
+      program: lab,
+      args: ['mix', '40'],
+      breakpoints: [{ file: values.path, line, condition: 'i % 9 == 4', logMessage: 'i={i} word={word}' }],
+      waitForStop: true,
+      timeoutMs: 60_000,
+    });
+    expect(logged.structured.status).toBe('exited');
+    const output = await client.call<{ output: string }>('session_output', { sessionId: logged.structured.sessionId });
+    expect(output.structured.output.split('\n').filter((l) => l.startsWith('i='))).toEqual(['i=4 word=w0', 'i=13 word=w1', 'i=22 word=w2', 'i=31 word=w3']);
+  });
+
+  it('lets a breakpoint added beside a filtered one stop at the next hit', async () => {
+    // A function breakpoint's condition is decided natively after its first hit (b == 0); a line
+    // breakpoint then joins it on the same statement, with no condition: every hit must stop again.
+    const r = await client.call<Wait>('session_launch', { program: lab, args: ['loop'], stopOnEntry: true, waitForStop: true, timeoutMs: 60_000 });
+    const conditional = await client.call('breakpoint_set', { sessionId: r.structured.sessionId, function: 'Add', condition: 'b == 2' });
+    expect(conditional.isError, conditional.text).toBe(false);
+    const first = await client.call<Wait>('execution_continue', { sessionId: r.structured.sessionId, timeoutMs: 60_000 });
+    expect(first.structured.status, first.text).toBe('stopped');
+    expect(await evaluate(r.structured.sessionId, 'b')).toBe('2');
+    // Where the function breakpoint bound (Add's opening brace): the line breakpoint shares it.
+    const line = first.structured.stop!.frame.line;
+    expect(Math.abs(line - program.line('add-body'))).toBeLessThanOrEqual(1);
+    const set = await client.call('breakpoint_set', { sessionId: r.structured.sessionId, file: program.path, line });
+    expect(set.isError, set.text).toBe(false);
+    const next = await client.call<Wait>('execution_continue', { sessionId: r.structured.sessionId, timeoutMs: 60_000 });
+    expect(next.structured.status, next.text).toBe('stopped');
+    expect(await evaluate(r.structured.sessionId, 'b')).toBe('3');
+    await client.call('session_stop', { sessionId: r.structured.sessionId });
+  });
+});
