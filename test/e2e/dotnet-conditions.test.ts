@@ -4,7 +4,7 @@
  * hands the compiled condition to the native side, which continues the false hits itself. Each
  * condition here is false for a while and then true, so a filter that computed differently from
  * C# (unsigned wrap-around, int overflow, double and char promotion, string equality, null, `&&`
- * over `||`) would stop at another iteration or not at all.
+ * over `||`, fields, auto-properties, lengths, `this`) would stop at another iteration or not at all.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,10 +33,16 @@ function mix(i: number) {
     letter: String.fromCharCode(97 + (i % 26)),
     word: i % 5 === 0 ? null : `w${i % 4}`,
     even: i % 2 === 0,
+    order: { Id: i * 10, Customer: i % 3 === 0 ? 'ACME' : `Bolt${i}` },
+    point: { X: i, Y: -i },
+    /** Tally.Add(i): its field `count` before the line runs. */
+    count: (i * (i - 1)) / 2,
   };
 }
 
-const firstWhere = (holds: (l: ReturnType<typeof mix>) => boolean) => {
+type Locals = ReturnType<typeof mix>;
+
+const firstWhere = (holds: (l: Locals) => boolean) => {
   for (let i = 0; i < 200; i++) if (holds(mix(i))) return i;
   throw new Error('never true');
 };
@@ -62,27 +68,31 @@ describe.runIf(run)('.NET conditions decided on the debugger thread', () => {
   }
 
   it.each([
-    ['uint wrap-around with a bool', 'u > 3500000000u && even', (l: ReturnType<typeof mix>) => l.u > 3500000000n && l.even],
-    ['int overflow', 'i * 1000000000 < 0 && i > 10', (l: ReturnType<typeof mix>) => BigInt.asIntN(32, BigInt(l.i) * 1000000000n) < 0n && l.i > 10],
-    ['double and char', 'half >= 7.5 && letter > \'p\'', (l: ReturnType<typeof mix>) => l.half >= 7.5 && l.letter > 'p'],
-    ['strings, null and precedence', '-i < -30 || word == null && i > 12', (l: ReturnType<typeof mix>) => -l.i < -30 || (l.word === null && l.i > 12)],
-    ['string equality', 'word == "w3" && i % 7 == 6', (l: ReturnType<typeof mix>) => l.word === 'w3' && l.i % 7 === 6],
-  ])('stops where C# says it holds: %s', async (_label, condition, holds) => {
+    ['uint wrap-around with a bool', 'u > 3500000000u && even', (l: Locals) => l.u > 3500000000n && l.even],
+    ['int overflow', 'i * 1000000000 < 0 && i > 10', (l: Locals) => BigInt.asIntN(32, BigInt(l.i) * 1000000000n) < 0n && l.i > 10],
+    ['double and char', 'half >= 7.5 && letter > \'p\'', (l: Locals) => l.half >= 7.5 && l.letter > 'p'],
+    ['strings, null and precedence', '-i < -30 || word == null && i > 12', (l: Locals) => -l.i < -30 || (l.word === null && l.i > 12)],
+    ['string equality', 'word == "w3" && i % 7 == 6', (l: Locals) => l.word === 'w3' && l.i % 7 === 6],
+    ['an auto-property and a string length', 'order.Id > 150 && order.Customer.Length == 4', (l: Locals) => l.order.Id > 150 && l.order.Customer.length === 4],
+    ['fields of a struct', 'point.Y < -40 && point.X % 4 == 1', (l: Locals) => l.point.Y < -40 && l.point.X % 4 === 1],
+    ['a field of this and an argument', 'count > 100 && n % 2 == 1', (l: Locals) => l.count > 100 && l.i % 2 === 1, 'tally'],
+  ])('stops where C# says it holds: %s', async (_label, condition, holds, marker = 'mix') => {
     const expected = firstWhere(holds);
     const r = await client.call<Wait>('session_launch', {
       program: lab,
       args: ['mix', '200'],
-      breakpoints: [{ file: values.path, line: values.line('mix'), condition }],
+      breakpoints: [{ file: values.path, line: values.line(marker), condition }],
       waitForStop: true,
       timeoutMs: 60_000,
     });
+    const counter = marker === 'tally' ? 'n' : 'i';
     expect(r.structured.status, r.text).toBe('stopped');
-    expect(await evaluate(r.structured.sessionId, 'i')).toBe(String(expected));
+    expect(await evaluate(r.structured.sessionId, counter)).toBe(String(expected));
     // Once the filter decides, the next true hit still reaches the host and stops.
     const next = firstWhere((l) => l.i > expected && holds(l));
     const again = await client.call<Wait>('execution_continue', { sessionId: r.structured.sessionId, timeoutMs: 60_000 });
     expect(again.structured.status, again.text).toBe('stopped');
-    expect(await evaluate(r.structured.sessionId, 'i')).toBe(String(next));
+    expect(await evaluate(r.structured.sessionId, counter)).toBe(String(next));
     await client.call('session_stop', { sessionId: r.structured.sessionId });
   });
 

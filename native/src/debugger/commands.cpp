@@ -144,7 +144,7 @@ void SetHitFilter(DebugSession& s, const Args& a, Reply& reply) {
   std::optional<HitFilter> filter;
   if (!a["program"].Items().empty()) {
     filter.emplace();
-    Status status = HitFilter::Parse(a["program"], *filter);
+    Status status = HitFilter::Parse(a["program"], s.Modules(), *filter);
     if (!status.Ok()) return reply.Fail(status);
   }
   s.Breakpoints().SetFilter(static_cast<int>(a["id"].Int()), std::move(filter));

@@ -386,7 +386,7 @@ bool DebugSession::FilteredOut(int id, ICorDebugThread* thread) {
   if (!filter) return false;
   ComPtr<ICorDebugILFrame> frame;
   auto top = FrameAt(thread, 0);
-  return top && !Failed(top.As(IID_ICorDebugILFrame, frame)) && filter->CertainlyFalse(frame.Get());
+  return top && !Failed(top.As(IID_ICorDebugILFrame, frame)) && filter->CertainlyFalse(frame.Get(), modules_);
 }
 
 void DebugSession::OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,

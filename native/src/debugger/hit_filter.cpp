@@ -178,9 +178,54 @@ FilterValue Primitive(CorElementType et, const uint8_t* bytes) {
   return v;
 }
 
+/** A value as the op that read it was compiled for: a primitive of that type, a string, or an object. */
+FilterValue Classify(const ComPtr<ICorDebugValue>& value, CorElementType expected) {
+  FilterValue out;
+  if (expected == ELEMENT_TYPE_CLASS) {
+    out.kind = Kind::Object;
+    out.object = value;
+    return out;
+  }
+  if (expected == ELEMENT_TYPE_STRING) {
+    ComPtr<ICorDebugReferenceValue> reference;
+    BOOL isNull = 0;
+    if (Failed(value.As(IID_ICorDebugReferenceValue, reference)) || Failed(reference->IsNull(&isNull))) return {};
+    if (isNull) return out.kind = Kind::Null, out;
+    ComPtr<ICorDebugStringValue> text;
+    ULONG32 length = 0, fetched = 0;
+    if (Failed(Target(value).As(IID_ICorDebugStringValue, text)) || Failed(text->GetLength(&length))) return {};
+    out.s.resize(length + 1);
+    if (Failed(text->GetString(length + 1, &fetched, out.s.data())) || fetched != length) return {};
+    out.s.resize(length);
+    out.kind = Kind::String;
+    return out;
+  }
+  CorElementType et = 0;
+  ComPtr<ICorDebugGenericValue> generic;
+  ULONG32 size = 0;
+  uint8_t bytes[16] = {};
+  if (Failed(value->GetType(&et)) || et != expected || Failed(value.As(IID_ICorDebugGenericValue, generic)) ||
+      Failed(value->GetSize(&size)) || size > sizeof bytes || Failed(generic->GetValue(bytes))) {
+    return {};
+  }
+  return Primitive(et, bytes);
+}
+
+/** `text.Length`, `array.Length`; a null throws in C#, so it is left to the host. */
+FilterValue Length(const FilterValue& of) {
+  FilterValue out;
+  out.kind = Kind::Signed;
+  out.bits = 32;
+  if (of.kind == Kind::String) return out.i = static_cast<int64_t>(of.s.size()), out;
+  ComPtr<ICorDebugArrayValue> array;
+  ULONG32 count = 0;
+  if (of.kind != Kind::Object || Failed(Target(of.object).As(IID_ICorDebugArrayValue, array)) || Failed(array->GetCount(&count))) return {};
+  return out.i = count, out;
+}
+
 }  // namespace
 
-Status HitFilter::Parse(const Args& program, HitFilter& out) {
+Status HitFilter::Parse(const Args& program, const ModuleTable& modules, HitFilter& out) {
   out.ops_.clear();
   for (const Args& item : program.Items()) {
     const std::string& name = item["op"].Str();
@@ -191,6 +236,18 @@ Status HitFilter::Parse(const Args& program, HitFilter& out) {
       op.local = item["kind"].Str() == "local";
       op.index = item["index"].Uint();
       op.et = static_cast<CorElementType>(item["et"].Uint());
+    } else if (name == "field") {
+      op.code = Op::Code::Field;
+      op.et = static_cast<CorElementType>(item["et"].Uint());
+      op.field = item["field"].Uint();
+      op.guardModule = static_cast<int>(item["guardModule"].Int());
+      op.guardType = item["guardType"].Uint();
+      auto module = modules.Get(static_cast<int>(item["module"].Int()));
+      if (!module || Failed(module->GetClassFromToken(item["type"].Uint(), op.declaring.Out())) || !op.declaring) {
+        return Status::Fail("BAD_FILTER", "a hit filter reads a field of a class that is not loaded");
+      }
+    } else if (name == "length") {
+      op.code = Op::Code::Length;
     } else if (name == "const") {
       op.code = Op::Code::Const;
       typed = ParseType(item["type"].Str(), op.value);
@@ -226,33 +283,28 @@ FilterValue HitFilter::Read(ICorDebugILFrame* frame, const Op& op) const {
   ComPtr<ICorDebugValue> value;
   HRESULT hr = op.local ? frame->GetLocalVariable(op.index, value.Out()) : frame->GetArgument(op.index, value.Out());
   if (Failed(hr) || !value) return {};
-  if (op.et == ELEMENT_TYPE_STRING) {
-    ComPtr<ICorDebugReferenceValue> reference;
-    BOOL isNull = 0;
-    if (Failed(value.As(IID_ICorDebugReferenceValue, reference)) || Failed(reference->IsNull(&isNull))) return {};
-    FilterValue out;
-    if (isNull) return out.kind = Kind::Null, out;
-    ComPtr<ICorDebugStringValue> text;
-    ULONG32 length = 0, fetched = 0;
-    if (Failed(Target(value).As(IID_ICorDebugStringValue, text)) || Failed(text->GetLength(&length))) return {};
-    out.s.resize(length + 1);
-    if (Failed(text->GetString(length + 1, &fetched, out.s.data())) || fetched != length) return {};
-    out.s.resize(length);
-    out.kind = Kind::String;
-    return out;
-  }
-  CorElementType et = 0;
-  ComPtr<ICorDebugGenericValue> generic;
-  ULONG32 size = 0;
-  uint8_t bytes[16] = {};
-  if (Failed(value->GetType(&et)) || et != op.et || Failed(value.As(IID_ICorDebugGenericValue, generic)) ||
-      Failed(value->GetSize(&size)) || size > sizeof bytes || Failed(generic->GetValue(bytes))) {
-    return {};
-  }
-  return Primitive(et, bytes);
+  return Classify(value, op.et);
 }
 
-bool HitFilter::CertainlyFalse(ICorDebugILFrame* frame) const {
+FilterValue HitFilter::Field(const FilterValue& object, const Op& op, const ModuleTable& modules) const {
+  if (object.kind != Kind::Object) return {};
+  ComPtr<ICorDebugValue> target = Target(object.object);
+  ComPtr<ICorDebugObjectValue> instance;
+  ComPtr<ICorDebugClass> cls;
+  ComPtr<ICorDebugModule> module;
+  mdTypeDef type = 0;
+  if (!target || Failed(target.As(IID_ICorDebugObjectValue, instance)) || Failed(instance->GetClass(cls.Out())) || !cls ||
+      Failed(cls->GetToken(&type)) || Failed(cls->GetModule(module.Out()))) {
+    return {};  // null (C# throws), or not an object
+  }
+  // Another class may name another member (a field of a derived type, a property): the host decides.
+  if (type != op.guardType || modules.HandleOf(module.Get()) != op.guardModule) return {};
+  ComPtr<ICorDebugValue> value;
+  if (Failed(instance->GetFieldValue(op.declaring.Get(), op.field, value.Out())) || !value) return {};
+  return Classify(value, op.et);
+}
+
+bool HitFilter::CertainlyFalse(ICorDebugILFrame* frame, const ModuleTable& modules) const {
   std::vector<FilterValue> stack;
   auto pop = [&stack] {
     FilterValue top = std::move(stack.back());
@@ -266,6 +318,8 @@ bool HitFilter::CertainlyFalse(ICorDebugILFrame* frame) const {
     if (stack.size() < needs) return false;
     switch (op.code) {
       case Op::Code::Var: stack.push_back(Read(frame, op)); break;
+      case Op::Code::Field: stack.push_back(Field(pop(), op, modules)); break;
+      case Op::Code::Length: stack.push_back(Length(pop())); break;
       case Op::Code::Const: stack.push_back(op.value); break;
       case Op::Code::Convert: stack.push_back(Convert(pop(), op.value)); break;
       case Op::Code::Negate: {

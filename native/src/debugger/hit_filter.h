@@ -1,25 +1,29 @@
 // A breakpoint condition the TypeScript host compiled (src/engines/dotnet/host/hitFilter.ts) into a
-// few stack operations over the stopped frame's primitive locals and arguments, so that a hit whose
+// few stack operations over the stopped frame's locals and arguments (and their fields, and string
+// and array lengths), so that a hit whose
 // condition is false is continued here on the debugger thread without waking JavaScript — as gdb's
 // agent expressions let gdbserver decide a condition without a round trip. The host parses the C#,
 // resolves names and applies C#'s typing rules; this only computes. It decides one thing, "certainly
-// false": a variable of another type than compiled for, a string it cannot read, a division C# would
-// throw on, leave the hit to the host's full evaluator, which then reports exactly what C# would.
+// false": a variable of another type than compiled for, an object of another class, a null, a
+// division C# would throw on, leave the hit to the host's full evaluator, which then reports exactly
+// what C# would.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "../com/com_ptr.h"
 #include "../cordebug/cordebug.h"
 #include "../runtime/status.h"
 #include "../util/args.h"
+#include "module_table.h"
 
 namespace dbg {
 
 /** A C# primitive while a filter computes; Unknown where the filter cannot tell (or C# would throw). */
 struct FilterValue {
-  enum class Kind { Unknown, Bool, Signed, Unsigned, Real, String, Null };
+  enum class Kind { Unknown, Bool, Signed, Unsigned, Real, String, Null, Object };
   Kind kind = Kind::Unknown;
   /** Signed and Unsigned: the width of the C# type (8 to 64); Real: 32 for float, 64 for double. */
   int bits = 64;
@@ -28,24 +32,31 @@ struct FilterValue {
   double d = 0;
   bool b = false;
   std::u16string s;
+  /** Object: a class instance, struct or array, for a field or length to be read from. */
+  ComPtr<ICorDebugValue> object;
 };
 
 class HitFilter {
  public:
   /** Reads a program as the host sends it (a list of {op, …}); refuses an op it does not know. */
-  static Status Parse(const Args& program, HitFilter& out);
+  static Status Parse(const Args& program, const ModuleTable& modules, HitFilter& out);
 
   /** True when the condition is certainly false in `frame` (the hit's innermost frame). */
-  bool CertainlyFalse(ICorDebugILFrame* frame) const;
+  bool CertainlyFalse(ICorDebugILFrame* frame, const ModuleTable& modules) const;
 
  private:
   struct Op {
-    enum class Code { Var, Const, Convert, Binary, Negate, Complement, Not, Compare, And, Or };
+    enum class Code { Var, Field, Length, Const, Convert, Binary, Negate, Complement, Not, Compare, And, Or };
     Code code = Code::Const;
-    /** Var: a local (else an argument), its index and the CorElementType it was compiled for. */
+    /** Var: a local (else an argument), its index; Var and Field: the CorElementType compiled for. */
     bool local = true;
     uint32_t index = 0;
     CorElementType et = 0;
+    /** Field: the field, its declaring class, and the exact class the object must have. */
+    mdToken field = 0;
+    ComPtr<ICorDebugClass> declaring;
+    int guardModule = 0;
+    mdTypeDef guardType = 0;
     /** Const: the value; Convert, Binary, Negate, Complement: the C# type computed in. */
     FilterValue value;
     /** Binary: + - * / % & | ^; Compare: == != < <= > >=. */
@@ -53,6 +64,7 @@ class HitFilter {
   };
 
   FilterValue Read(ICorDebugILFrame* frame, const Op& op) const;
+  FilterValue Field(const FilterValue& object, const Op& op, const ModuleTable& modules) const;
   std::vector<Op> ops_;
 };
 

@@ -1,14 +1,17 @@
 /**
  * A breakpoint condition compiled for the debugger thread (native/src/debugger/hit_filter.h): a few
- * stack operations over the frame's primitive and string locals and arguments, so a hit whose
- * condition is false is continued without waking JavaScript (about 0.2 ms of a hit's 0.6 ms). The
- * C# rules stay here: names resolve as the evaluator resolves them, operators type as C# types them
- * (numeric promotion, constants folded), and whatever the program does not fit in — members, calls,
- * casts, decimals, enums, lifted nulls, shifts — is left to the evaluator (undefined).
+ * stack operations over the frame's locals and arguments, their fields (auto-properties too) and
+ * string and array lengths, so a hit whose condition is false is continued without waking
+ * JavaScript. The C# rules stay here: what each name and member is comes from what the evaluator
+ * read at one hit (filterObservation.ts), operators type as C# types them (numeric promotion,
+ * constants folded, unchecked wrap-around), and whatever the program does not fit in — property
+ * getters, calls, casts, decimals, enums, lifted nulls, shifts — is left to the evaluator (undefined).
  */
 import type { BinaryOperator, Expr } from '../expressions/ast.js';
 import { evaluateBinary, evaluateUnary, type CsType, type CsValue } from '../expressions/numeric.js';
-import { ElementType, NUMERIC_KEYWORDS } from './values/nativeValue.js';
+import type { NativeType } from './nativeEvents.js';
+import type { FieldRef } from './nativeSession.js';
+import { ElementType, NUMERIC_KEYWORDS, type NativeValue } from './values/nativeValue.js';
 
 /** A C# type as the native side names it. */
 export type FilterType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'bool' | 'string' | 'null';
@@ -18,18 +21,25 @@ type ComparisonOperator = '==' | '!=' | '<' | '<=' | '>' | '>=';
 
 export type FilterOp =
   | { op: 'var'; kind: 'local' | 'argument'; index: number; et: number }
+  | ({ op: 'field'; guardModule: number; guardType: number; et: number } & FieldRef)
+  | { op: 'length' }
   | { op: 'const'; type: FilterType; v?: string | boolean }
   | { op: 'convert' | 'negate' | 'complement'; type: FilterType }
   | { op: 'binary'; type: FilterType; operator: ArithmeticOperator }
   | { op: 'compare'; operator: ComparisonOperator }
   | { op: 'not' | 'and' | 'or' };
 
-/** A plain local or argument of the frame, with the CorElementType of its value. */
-export interface FilterVariable {
-  kind: 'local' | 'argument';
-  index: number;
-  et: number;
-}
+/** What an expression node read at the hit a condition is compiled at. */
+export type Observation =
+  | { kind: 'variable'; place: { kind: 'local' | 'argument'; index: number }; value: NativeValue }
+  /** A field of an object whose exact type was `guard` (a later hit on another type is the host's). */
+  | { kind: 'field'; field: FieldRef; guard: NativeType; value: NativeValue }
+  | { kind: 'length' };
+
+export type Observations = ReadonlyMap<Expr, Observation>;
+
+/** The element type a filter reads an object as (it only reads its fields or length). */
+const OBJECT = ElementType.class;
 
 const FILTER_TYPES: Partial<Record<CsType, FilterType>> = {
   sbyte: 'i8',
@@ -50,64 +60,78 @@ const FILTER_TYPES: Partial<Record<CsType, FilterType>> = {
 const ARITHMETIC = new Set<BinaryOperator>(['+', '-', '*', '/', '%', '&', '|', '^']);
 const COMPARISONS = new Set<BinaryOperator>(['==', '!=', '<', '<=', '>', '>=']);
 
-/** The names an expression reads, or undefined when it uses anything a filter cannot compute. */
-export function filterNames(expr: Expr): Set<string> | undefined {
-  const names = new Set<string>();
-  const visit = (e: Expr): boolean => {
-    switch (e.kind) {
-      case 'literal':
-        return true;
-      case 'name':
-        names.add(e.name);
-        return e.typeArguments.length === 0;
-      case 'unary':
-        return visit(e.operand);
-      case 'binary':
-        return e.operator !== '??' && visit(e.left) && visit(e.right);
-      default:
-        return false;
-    }
-  };
-  return visit(expr) ? names : undefined;
+/** Whether an expression is made only of what a filter can compute (the rest is the evaluator's). */
+export function fitsFilter(expr: Expr): boolean {
+  switch (expr.kind) {
+    case 'literal':
+    case 'this':
+      return true;
+    case 'name':
+      return expr.typeArguments.length === 0;
+    case 'memberAccess':
+      return expr.typeArguments.length === 0 && fitsFilter(expr.target);
+    case 'unary':
+      return fitsFilter(expr.operand);
+    case 'binary':
+      return expr.operator !== '??' && fitsFilter(expr.left) && fitsFilter(expr.right);
+    default:
+      return false;
+  }
 }
 
-/** The C# type of a variable's value, when a filter can read it. */
-export function variableType(et: number): CsType | undefined {
-  if (et === ElementType.string) return 'string';
-  return (NUMERIC_KEYWORDS as Record<number, CsType>)[et];
+/** How a filter reads a value: its C# type (or `object`, to read members from) and element type. */
+function leafOf(value: NativeValue): { type: CsType | 'object'; et: number } | undefined {
+  if (value.null || value.boxed || value.et === undefined) return undefined;
+  if (value.et === ElementType.string) return { type: 'string', et: value.et };
+  const keyword = (NUMERIC_KEYWORDS as Record<number, CsType>)[value.et];
+  if (keyword) return { type: keyword, et: value.et };
+  const objects: number[] = [ElementType.class, ElementType.valuetype, ElementType.szarray, ElementType.array, ElementType.object];
+  return objects.includes(value.et) ? { type: 'object', et: OBJECT } : undefined;
 }
 
 interface Compiled {
   ops: FilterOp[];
-  type: CsType;
+  type: CsType | 'object';
   /** A compile-time constant: folded, emitted as one op. */
   constant?: CsValue;
 }
 
-/** Compiles a condition whose names are all in `variables`; undefined when it does not fit. */
-export function compileHitFilter(expr: Expr, variables: ReadonlyMap<string, FilterVariable>): FilterOp[] | undefined {
+/** Compiles a condition from what its nodes read at one hit; undefined when it does not fit. */
+export function compileHitFilter(expr: Expr, observed: Observations): FilterOp[] | undefined {
   try {
-    const compiled = compile(expr, variables);
+    const compiled = compile(expr, observed);
     return compiled?.type === 'bool' ? emit(compiled) : undefined;
   } catch {
     return undefined; // C# itself rejects it: the evaluator says why, at the hit
   }
 }
 
-function compile(e: Expr, variables: ReadonlyMap<string, FilterVariable>): Compiled | undefined {
+function compile(e: Expr, observed: Observations): Compiled | undefined {
   switch (e.kind) {
     case 'literal':
       return e.value.type === 'decimal' ? undefined : { ops: [], type: e.value.type, constant: e.value };
-    case 'name': {
-      const variable = variables.get(e.name);
-      const type = variable && variableType(variable.et);
-      return variable && type ? { ops: [{ op: 'var', ...variable }], type } : undefined;
+    case 'name':
+    case 'this': {
+      const seen = observed.get(e);
+      const leaf = seen?.kind === 'variable' ? leafOf(seen.value) : undefined;
+      return seen?.kind === 'variable' && leaf ? { ops: [{ op: 'var', ...seen.place, et: leaf.et }], type: leaf.type } : undefined;
+    }
+    case 'memberAccess': {
+      const seen = observed.get(e);
+      const target = compile(e.target, observed);
+      if (!seen || !target) return undefined;
+      if (seen.kind === 'length') return target.type === 'string' || target.type === 'object' ? { ops: [...target.ops, { op: 'length' }], type: 'int' } : undefined;
+      const leaf = seen.kind === 'field' ? leafOf(seen.value) : undefined;
+      if (seen.kind !== 'field' || !leaf || target.type !== 'object' || seen.guard.module === undefined || seen.guard.token === undefined) return undefined;
+      const field: FilterOp = { op: 'field', ...seen.field, guardModule: seen.guard.module, guardType: seen.guard.token, et: leaf.et };
+      return { ops: [...target.ops, field], type: leaf.type };
     }
     case 'unary': {
-      const operand = compile(e.operand, variables);
+      const operand = compile(e.operand, observed);
       if (!operand) return undefined;
       if (operand.constant) return constant(evaluateUnary(e.operator, operand.constant));
       if (e.operator === '!') return operand.type === 'bool' ? { ops: [...operand.ops, { op: 'not' }], type: 'bool' } : undefined;
+      if (operand.type === 'object') return undefined;
       const type = evaluateUnary(e.operator, standIn(operand)).type;
       const ops = converted(operand, type);
       if (!ops) return undefined;
@@ -116,14 +140,14 @@ function compile(e: Expr, variables: ReadonlyMap<string, FilterVariable>): Compi
       return { ops, type };
     }
     case 'binary':
-      return binary(e.operator, compile(e.left, variables), compile(e.right, variables));
+      return binary(e.operator, compile(e.left, observed), compile(e.right, observed));
     default:
       return undefined;
   }
 }
 
 function binary(op: BinaryOperator, left: Compiled | undefined, right: Compiled | undefined): Compiled | undefined {
-  if (!left || !right) return undefined;
+  if (!left || !right || left.type === 'object' || right.type === 'object') return undefined;
   if (left.constant && right.constant) return constant(evaluateBinary(op as never, left.constant, right.constant));
   const [l, r] = [emit(left), emit(right)];
   if (op === '&&' || op === '||') {
@@ -161,6 +185,7 @@ function standIn(c: Compiled): CsValue {
       return { type: 'string', value: '' };
     case 'decimal':
     case 'null':
+    case 'object':
       throw new Error('no stand-in');
     default:
       return { type: c.type, value: 1n };

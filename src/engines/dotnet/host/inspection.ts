@@ -10,7 +10,8 @@ import type { CallArg, Native, SetTarget } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
 import { formatValue, type CsValue } from '../expressions/numeric.js';
 import { Evaluator } from './evaluation/evaluator.js';
-import { compileHitFilter, filterNames, variableType, type FilterOp, type FilterVariable } from './hitFilter.js';
+import { observeCondition, type ConditionReads } from './filterObservation.js';
+import { compileHitFilter, fitsFilter, type FilterOp } from './hitFilter.js';
 import type { EvalValue } from './evaluation/evalValue.js';
 import { Members } from './evaluation/members.js';
 import { TypeIndex } from './evaluation/typeIndex.js';
@@ -80,27 +81,27 @@ export class Inspection {
   }
 
   /**
-   * Conditions compiled for the debugger thread (hitFilter.ts), their variables located and typed in
-   * this frame, joined by `||`; undefined when one does not fit or a variable's type cannot be known
-   * from its value yet (a null string).
+   * Conditions compiled for the debugger thread (hitFilter.ts) from what they read in this frame,
+   * joined by `||`; undefined when one does not fit, or reads a value whose type cannot be known from
+   * it yet (a null string).
    */
   async compileConditions(conditions: string[], frame: FrameHandle): Promise<FilterOp[] | undefined> {
     const native = this.native();
     if (!native) return undefined;
+    const reads: ConditionReads = {
+      locate: (name) => this.locals.locate(frame, name),
+      variable: async (place) => (await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place })).value,
+      field: async (object, name) => {
+        const field = this.reader.fieldRef(object, name);
+        const [value] = field ? await this.reader.fieldsByName(object, [name]) : [];
+        return field && value ? { field, value } : undefined;
+      },
+    };
     const compiled: FilterOp[][] = [];
     for (const condition of conditions) {
-      const expr = this.evaluator.parse(condition);
-      const names = filterNames(expr);
-      if (!names) return undefined;
-      const variables = new Map<string, FilterVariable>();
-      for (const name of names) {
-        const place = this.locals.locate(frame, name);
-        if (!place || place === 'captured') return undefined;
-        const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
-        if (value.et === undefined || value.boxed || !variableType(value.et)) return undefined;
-        variables.set(name, { ...place, et: value.et });
-      }
-      const ops = compileHitFilter(expr, variables);
+      const parsed = this.evaluator.parse(condition);
+      const seen = fitsFilter(parsed) ? await observeCondition(parsed, reads) : undefined;
+      const ops = seen && compileHitFilter(seen.expr, seen.observed);
       if (!ops) return undefined;
       compiled.push(ops);
     }

@@ -1,0 +1,87 @@
+/**
+ * What a condition reads at one hit, node by node, for compiling it into a hit filter (hitFilter.ts):
+ * each name as the evaluator resolves it — a plain local or argument, else a field of `this` — and
+ * each member as a field (an auto-property by its backing field) or a string's or array's Length,
+ * with the values read there, whose types the filter is then compiled for. Undefined when a node is
+ * something else (a captured variable, a property getter, a null on the way).
+ */
+import type { Expr, MemberAccess, This } from '../expressions/ast.js';
+import type { FieldRef } from './nativeSession.js';
+import type { Observation } from './hitFilter.js';
+import { ElementType, type NativeValue } from './values/nativeValue.js';
+
+type Place = { kind: 'local' | 'argument'; index: number };
+
+/** The frame's reads a condition's observation needs. */
+export interface ConditionReads {
+  locate(name: string): Place | 'captured' | undefined;
+  variable(place: Place): Promise<NativeValue>;
+  field(object: NativeValue, name: string): Promise<{ field: FieldRef; value: NativeValue } | undefined>;
+}
+
+/**
+ * The condition with every name that means a member of `this` spelled `this.name`, and what each of
+ * its nodes read.
+ */
+export async function observeCondition(expr: Expr, reads: ConditionReads): Promise<{ expr: Expr; observed: Map<Expr, Observation> } | undefined> {
+  const observed = new Map<Expr, Observation>();
+  const valueOf = (e: Expr) => {
+    const seen = observed.get(e);
+    return seen && seen.kind !== 'length' ? seen.value : undefined;
+  };
+
+  const visit = async (e: Expr): Promise<Expr | undefined> => {
+    switch (e.kind) {
+      case 'literal':
+        return e;
+      case 'this':
+      case 'name': {
+        const name = e.kind === 'this' ? 'this' : e.name;
+        const place = reads.locate(name);
+        if (place === 'captured' || (e.kind === 'name' && e.typeArguments.length > 0)) return undefined;
+        if (place) {
+          observed.set(e, { kind: 'variable', place, value: await reads.variable(place) });
+          return e;
+        }
+        if (e.kind === 'this') return undefined;
+        // Not a local or argument: C# looks among the members of `this` next.
+        const self: This = { kind: 'this', start: e.start, end: e.start };
+        return visit({ kind: 'memberAccess', target: self, name: e.name, typeArguments: [], start: e.start, end: e.end });
+      }
+      case 'memberAccess':
+        return member(e);
+      case 'unary': {
+        const operand = await visit(e.operand);
+        return operand && { ...e, operand };
+      }
+      case 'binary': {
+        if (e.operator === '??') return undefined;
+        const left = await visit(e.left);
+        const right = left && (await visit(e.right));
+        return right && { ...e, left: left!, right };
+      }
+      default:
+        return undefined;
+    }
+  };
+
+  const member = async (e: MemberAccess): Promise<Expr | undefined> => {
+    const target = e.typeArguments.length === 0 ? await visit(e.target) : undefined;
+    const object = target && valueOf(target);
+    if (!target || !object || object.null) return undefined;
+    const node: MemberAccess = { ...e, target };
+    const sized = object.et === ElementType.string || object.et === ElementType.szarray || object.et === ElementType.array;
+    if (sized && e.name === 'Length') {
+      observed.set(node, { kind: 'length' });
+      return node;
+    }
+    const guard = object.chain?.[0];
+    const read = guard && (await reads.field(object, e.name));
+    if (!read) return undefined;
+    observed.set(node, { kind: 'field', field: read.field, guard, value: read.value });
+    return node;
+  };
+
+  const rewritten = await visit(expr);
+  return rewritten && { expr: rewritten, observed };
+}
