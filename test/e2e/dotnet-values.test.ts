@@ -275,10 +275,13 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     expect(Object.keys(locals).filter((n) => n.includes('<') || n.includes('__'))).toEqual([]);
   });
 
-  it('shows a [DebuggerTypeProxy] instead of the raw fields, which stay under [Raw View]', async () => {
+  it('shows a [DebuggerTypeProxy] (generic ones too) instead of the raw fields, which stay under [Raw View]', async () => {
     const sessionId = await stopAtValues();
     expect((await variables(sessionId, { path: 'bag' })).map((v) => `${v.name}=${v.value}`)).toEqual(['Items=int[3]', '[Raw View]={Lab.Bag}']);
     expect((await variables(sessionId, { path: 'bag.Items' })).map((v) => v.value)).toEqual(['1', '2', '3']);
+    // A generic proxy (typeof(ShelfProxy<>)) is made with the object's type arguments.
+    expect((await variables(sessionId, { path: 'shelf' })).map((v) => `${v.name}=${v.value}`)).toEqual(['Things=string[2]', '[Raw View]={Lab.Shelf<string>}']);
+    expect((await variables(sessionId, { path: 'shelf.Things' })).map((v) => v.value)).toEqual(['"cup"', '"jar"']);
   });
 
   it('gives $returnValue after a step out', async () => {

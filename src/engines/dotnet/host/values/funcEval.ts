@@ -41,9 +41,19 @@ export class FuncEval {
     return this.result(outcome, what);
   }
 
-  /** A new object of the constructor's type (`ctor` with its arguments). */
-  async construct(threadId: number, ctor: { module: number; token: number }, args: CallArg[], what: string): Promise<NativeValue> {
-    const outcome = await this.run(what, this.requireNative().call('call', { threadId, module: ctor.module, method: ctor.token, args, construct: true }));
+  /**
+   * A new object of the constructor's type (`ctor` with its arguments); a generic type takes the type
+   * arguments of `typeArgsOf`: the value's type, or the base type of it that `module` + `token` name.
+   */
+  async construct(
+    threadId: number,
+    ctor: { module: number; token: number },
+    args: CallArg[],
+    what: string,
+    typeArgsOf?: { h: number; module: number; token: number },
+  ): Promise<NativeValue> {
+    const typeArgs = typeArgsOf && { typeArgsFrom: typeArgsOf.h, declaringModule: typeArgsOf.module, declaringType: typeArgsOf.token };
+    const outcome = await this.run(what, this.requireNative().call('call', { threadId, module: ctor.module, method: ctor.token, args, construct: true, ...typeArgs }));
     const value = await this.result(outcome, what);
     if (!value) throw new DebugError('EVALUATION_FAILED', `${what} made no object`);
     return value;

@@ -19,17 +19,21 @@ export class TypeProxies {
 
   /** The proxy object for `value`, when its type (or a base type) names one that can be made. */
   async proxyFor(value: NativeValue, threadId: number): Promise<NativeValue | undefined> {
-    const named = (value.chain ?? []).map((t) => this.catalog.view(t)?.attributes.typeProxy).find((p) => p !== undefined);
-    if (!named) return undefined;
-    // "Namespace.Type, Assembly, Version=…" (or a generic proxy, which is not supported).
-    const name = named.split(',')[0]!.trim().replace(/\+/g, '.');
-    if (name.includes('`')) return undefined;
-    const type = this.types.find(name, 0, '');
+    const owner = (value.chain ?? []).find((t) => this.catalog.view(t)?.attributes.typeProxy !== undefined);
+    const named = owner && this.catalog.view(owner)?.attributes.typeProxy;
+    if (!owner || !named) return undefined;
+    // "Namespace.Type, Assembly, Version=…"; a generic proxy ("Namespace.Proxy`1", from typeof(Proxy<>))
+    // is made with the type arguments of the type that names it, as Visual Studio does.
+    const [, name, arity] = /^(.*?)(?:`(\d+))?$/.exec(named.split(',')[0]!.trim().replace(/\+/g, '.'))!;
+    const typeArgs = Number(arity ?? 0);
+    if (typeArgs > 0 && typeArgs !== (owner.args?.length ?? 0)) return undefined;
+    const type = this.types.find(name!, typeArgs, '');
     const view = type && this.catalog.view({ et: 0x12, module: type.module, token: type.token, path: type.path });
     const ctor = view && methodsNamed(view.meta, tokenRid(view.token), '.ctor').find((m) => m.sig.params.length === 1);
     if (!view || !ctor) return undefined;
+    const typeArgsOf = typeArgs > 0 && owner.module !== undefined && owner.token !== undefined ? { h: value.h, module: owner.module, token: owner.token } : undefined;
     return this.funcEval
-      .construct(threadId, { module: view.module, token: ctor.token }, [{ h: value.h }], `new ${type.name}(…)`)
+      .construct(threadId, { module: view.module, token: ctor.token }, [{ h: value.h }], `new ${type.name}(…)`, typeArgsOf)
       .catch(() => undefined);
   }
 }
