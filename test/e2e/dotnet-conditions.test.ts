@@ -96,6 +96,18 @@ describe.runIf(run)('.NET conditions decided on the debugger thread', () => {
     await client.call('session_stop', { sessionId: r.structured.sessionId });
   });
 
+  it('runs to the end past a condition that is never true', async () => {
+    const r = await client.call<Wait & { exitCode?: number }>('session_launch', {
+      program: lab,
+      args: ['mix', '50'],
+      breakpoints: [{ file: values.path, line: values.line('mix'), condition: '1 == 2' }],
+      waitForStop: true,
+      timeoutMs: 60_000,
+    });
+    expect(r.structured.status, r.text).toBe('exited');
+    expect(r.structured.exitCode).toBe(0);
+  });
+
   it('counts hits only where the condition holds, and logs only there', async () => {
     const line = values.line('mix');
     const counted = await client.call<Wait>('session_launch', {

@@ -73,6 +73,7 @@ describe('hit filters: C# conditions compiled for the debugger thread', () => {
     expect((await compile('!even && (word == "w3" || word == null)'))?.map((op) => op.op)).toEqual(['var', 'not', 'var', 'const', 'compare', 'var', 'const', 'compare', 'or', 'and']);
     expect((await compile('even ^ i > 3'))?.at(-1)).toEqual({ op: 'compare', operator: '!=' });
     expect((await compile('half > -0.0'))?.find((op) => op.op === 'const')).toEqual({ op: 'const', type: 'f64', v: '-0' });
+    expect(await compile('1 == 2')).toEqual([{ op: 'const', type: 'bool', v: false }]);
     expect(await compile('u > 3500000000u && even')).toBeDefined();
     expect(await compile('i * 1000000000 < 0 && i > 10')).toBeDefined();
   });

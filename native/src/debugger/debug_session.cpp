@@ -384,9 +384,16 @@ void DebugSession::OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread
 bool DebugSession::FilteredOut(int id, ICorDebugThread* thread) {
   const HitFilter* filter = breakpoints_.FilterOf(id);
   if (!filter) return false;
-  ComPtr<ICorDebugILFrame> frame;
-  auto top = FrameAt(thread, 0);
-  return top && !Failed(top.As(IID_ICorDebugILFrame, frame)) && filter->CertainlyFalse(frame.Get(), modules_);
+  try {
+    ComPtr<ICorDebugILFrame> frame;
+    if (filter->ReadsFrame()) {
+      auto top = FrameAt(thread, 0);
+      if (!top || Failed(top.As(IID_ICorDebugILFrame, frame))) return false;
+    }
+    return filter->CertainlyFalse(frame.Get(), modules_);
+  } catch (...) {
+    return false;  // the host decides this hit
+  }
 }
 
 void DebugSession::OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,

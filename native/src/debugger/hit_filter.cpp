@@ -1,5 +1,6 @@
 #include "hit_filter.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,8 @@ namespace dbg {
 namespace {
 
 using Kind = FilterValue::Kind;
+
+constexpr ULONG32 kLongestString = 4096;
 
 /** A C# type as the host names it: i8 … u64, f32, f64, bool, string, null. */
 bool ParseType(const std::string& name, FilterValue& out) {
@@ -194,6 +197,7 @@ FilterValue Classify(const ComPtr<ICorDebugValue>& value, CorElementType expecte
     ComPtr<ICorDebugStringValue> text;
     ULONG32 length = 0, fetched = 0;
     if (Failed(Target(value).As(IID_ICorDebugStringValue, text)) || Failed(text->GetLength(&length))) return {};
+    if (length > kLongestString) return {};  // read at every hit: a long text is the host's
     out.s.resize(length + 1);
     if (Failed(text->GetString(length + 1, &fetched, out.s.data())) || fetched != length) return {};
     out.s.resize(length);
@@ -276,6 +280,7 @@ Status HitFilter::Parse(const Args& program, const ModuleTable& modules, HitFilt
     out.ops_.push_back(std::move(op));
   }
   if (out.ops_.empty()) return Status::Fail("BAD_FILTER", "an empty hit filter");
+  out.readsFrame_ = std::any_of(out.ops_.begin(), out.ops_.end(), [](const Op& op) { return op.code == Op::Code::Var; });
   return Status::Success();
 }
 
@@ -317,7 +322,7 @@ bool HitFilter::CertainlyFalse(ICorDebugILFrame* frame, const ModuleTable& modul
                                                                                                                                   : 1;
     if (stack.size() < needs) return false;
     switch (op.code) {
-      case Op::Code::Var: stack.push_back(Read(frame, op)); break;
+      case Op::Code::Var: stack.push_back(frame ? Read(frame, op) : FilterValue{}); break;
       case Op::Code::Field: stack.push_back(Field(pop(), op, modules)); break;
       case Op::Code::Length: stack.push_back(Length(pop())); break;
       case Op::Code::Const: stack.push_back(op.value); break;

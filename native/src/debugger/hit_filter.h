@@ -43,6 +43,8 @@ class HitFilter {
 
   /** True when the condition is certainly false in `frame` (the hit's innermost frame). */
   bool CertainlyFalse(ICorDebugILFrame* frame, const ModuleTable& modules) const;
+  /** Whether it reads the frame at all (a constant condition does not: no stack walk for it). */
+  bool ReadsFrame() const { return readsFrame_; }
 
  private:
   struct Op {
@@ -66,6 +68,7 @@ class HitFilter {
   FilterValue Read(ICorDebugILFrame* frame, const Op& op) const;
   FilterValue Field(const FilterValue& object, const Op& op, const ModuleTable& modules) const;
   std::vector<Op> ops_;
+  bool readsFrame_ = false;
 };
 
 }  // namespace dbg
