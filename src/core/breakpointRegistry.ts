@@ -3,6 +3,7 @@
  * it (the binding). `verified` comes from the binding alone; a breakpoint with no binding yet is
  * pending. Ids are never reused within a session.
  */
+import { DebugError } from './errors.js';
 import type { BreakpointBinding, BreakpointSpec, FunctionBreakpointSpec } from './types.js';
 
 export interface BreakpointRequest {
@@ -28,6 +29,14 @@ export interface BreakpointRecord extends BreakpointRequest {
   temporary?: boolean;
   /** A trace that recorded its maxHits: no longer armed in the runtime. */
   traceDone?: boolean;
+}
+
+/** Which of the user's breakpoints a removal takes: by id, by file (and line), or all. */
+export interface BreakpointSelection {
+  id?: number;
+  file?: string;
+  line?: number;
+  all?: boolean;
 }
 
 export type BreakpointStatus = 'verified' | 'pending' | 'unverified';
@@ -58,6 +67,29 @@ export class BreakpointRegistry {
     };
     this.records.set(record.id, record);
     return record;
+  }
+
+  /** Setting a line breakpoint where the user has one updates that one (its trace starts again). */
+  set(request: BreakpointRequest): BreakpointRecord {
+    const existing = request.file && request.line ? this.findAt(request.file, request.line) : undefined;
+    if (!existing || existing.temporary) return this.add(request);
+    Object.assign(existing, request, { traceDone: undefined });
+    return existing;
+  }
+
+  /** The user's breakpoints the selection takes; none is an error that says how to find them. */
+  selected(select: BreakpointSelection): BreakpointRecord[] {
+    const chosen = this.all(false).filter((r) => {
+      if (select.all) return true;
+      if (select.id !== undefined) return r.id === select.id;
+      if (select.file) return r.file === select.file && (select.line === undefined || r.line === select.line || r.binding?.line === select.line);
+      return false;
+    });
+    if (chosen.length === 0) {
+      const what = select.id !== undefined ? `#${select.id}` : select.file ? `${select.file}${select.line ? `:${select.line}` : ''}` : 'any';
+      throw new DebugError('BREAKPOINT_NOT_FOUND', `No breakpoint matches ${what}.`, 'Call breakpoint_list to see the breakpoints and their ids.');
+    }
+    return chosen;
   }
 
   /** An existing line breakpoint at the same place, so setting it twice updates instead of doubling. */

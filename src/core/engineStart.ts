@@ -7,7 +7,7 @@ import type { BreakpointRegistry } from './breakpointRegistry.js';
 import { callSignal } from './callSignal.js';
 import type { Engine } from './engine.js';
 import { DebugError } from './errors.js';
-import type { SessionConfig } from './session.js';
+import type { SessionConfig } from './sessionConfig.js';
 import type { LaunchResult } from './types.js';
 
 export interface StartLimits {

@@ -5,6 +5,9 @@
 import type { Engine } from './engine.js';
 import type { FrameInfo, HeldLock, ThreadDump, ThreadWait } from './types.js';
 
+/** Frames per thread in a hang report. */
+export const HANG_FRAMES = 12;
+
 export interface StackGroup {
   threadIds: number[];
   names: string[];

@@ -3,36 +3,28 @@
  * The session owns the state machine; every wait (stop, exit, launch) goes through `waitFor` so a
  * timeout or a cancelled request ends it at once.
  */
-import { BreakpointRegistry, type BreakpointRecord, type BreakpointRequest } from './breakpointRegistry.js';
+import { BreakpointRegistry, type BreakpointRecord, type BreakpointRequest, type BreakpointSelection } from './breakpointRegistry.js';
 import { CursorLog } from './cursorLog.js';
 import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
-import { buildHangReport, readThreadDumps, type HangReport } from './hangReport.js';
+import { buildHangReport, HANG_FRAMES, readThreadDumps, type HangReport } from './hangReport.js';
 import { Inspector } from './inspector.js';
 import { startEngine } from './engineStart.js';
 import { describeEvent, describeExit } from './eventSummary.js';
 import { waitUntil } from './waitUntil.js';
-import type { OutputChunk, SessionEnd, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
+import type { SessionConfig } from './sessionConfig.js';
+import { ProgramOutput } from './programOutput.js';
+import type { SessionEnd, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
 import { buildStop } from './stopBuilder.js';
-import { LocalChanges } from './localChanges.js';
-import { evaluateTrace, TraceLog, type TraceValue } from './traceLog.js';
+import { StopAnnotator } from './stopAnnotator.js';
+import { TraceLog } from './traceLog.js';
+import { TraceRecorder } from './traceRecorder.js';
 import { WatchList, type WatchValue } from './watchList.js';
 import { planJump, type JumpTarget } from './jumpPlan.js';
-import type { BreakpointBinding, ExceptionBreakpointConfig, FrameInfo, SessionStateName, StepKind, ThreadInfo } from './types.js';
-
-export interface SessionConfig {
-  language: string;
-  program: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
-  stopOnEntry: boolean;
-  exceptions: ExceptionBreakpointConfig;
-  options: Record<string, unknown>;
-  /** Set for attach sessions. */
-  attach?: { pid?: number; host?: string; port?: number };
-}
+import { waitForPause } from './pauseFallback.js';
+import { RunTimings } from './runTimings.js';
+import type { BreakpointBinding, ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
 
 export interface SessionHooks {
   /** Something the agent should hear about without asking (stop, exit, failure). */
@@ -44,25 +36,13 @@ export interface SessionHooks {
   log(level: LogLevel, message: string): void;
 }
 
-/**
- * How long a pause waits for a thread to stop before it reads where the threads wait instead: a
- * runtime that stops a thread only when it runs code (debugpy) never stops one that waits on a lock.
- */
-const PAUSE_GRACE_MS = 1500;
-/** Frames per thread in a hang report. */
-export const HANG_FRAMES = 12;
 const ACTIVE_STATES: SessionStateName[] = ['initializing', 'running', 'stopped'];
-const OUTPUT_TAIL_CHARS = 2000;
-const OUTPUT_TAIL_LINES = 15;
-/** Program output kept per session; older output falls off (session_output says how much). */
-const OUTPUT_KEPT_CHARS = 4 * 1024 * 1024;
-/** What an ended session keeps of its event log and its output. */
+/** What an ended session keeps of its event log. */
 const ENDED_EVENTS_KEPT = 100;
-const ENDED_OUTPUT_KEPT_CHARS = 256 * 1024;
 
 export class Session {
   readonly events = new CursorLog<SessionEvent>(2000);
-  readonly output = new CursorLog<OutputChunk>(5000, { weigh: (chunk) => chunk.text.length, maxWeight: OUTPUT_KEPT_CHARS });
+  readonly output = new ProgramOutput();
   readonly breakpoints: BreakpointRegistry;
   readonly watches = new WatchList();
   readonly traces = new TraceLog();
@@ -91,14 +71,11 @@ export class Session {
   private errorText?: string;
   private runNumber = 0;
   private readonly frames = new FrameCache(() => this.engine);
-  private readonly localChanges = new LocalChanges();
-  /** The frame the current stop's watches are evaluated in. */
-  private watchFrameId?: number;
+  private readonly annotator = new StopAnnotator(this.watches, () => this.engine);
+  private readonly traceRecorder: TraceRecorder;
   private readonly changeListeners = new Set<() => void>();
-  /** ms from the start of the run: the launch answered, the first stop came, its details were read. */
-  private launchTimings: Record<string, number> = {};
+  private readonly timings = new RunTimings();
   private launchNote?: string;
-  private runStartedAt = 0;
 
   constructor(
     readonly id: string,
@@ -108,6 +85,11 @@ export class Session {
     breakpoints: BreakpointRecord[] = [],
   ) {
     this.breakpoints = new BreakpointRegistry(breakpoints);
+    this.traceRecorder = new TraceRecorder(this.traces, this.breakpoints, {
+      engine: () => this.engine,
+      resendFile: (file) => (this.active ? this.syncFile(file) : undefined),
+      warn: (message) => this.hooks.log('warning', `[${this.id}] ${message}`),
+    });
   }
 
   get state(): SessionStateName {
@@ -199,9 +181,8 @@ export class Session {
     this.runNumber++;
     const run = this.runNumber;
     this.breakpoints.resetBindings();
-    this.watches.reset();
+    this.annotator.reset();
     this.traces.reset();
-    this.localChanges.reset();
     this.setState('initializing');
     this.stopSeq = this.builtStopSeq = 0;
     this.currentStop = undefined;
@@ -211,8 +192,7 @@ export class Session {
     this.errorText = undefined;
     this.pidValue = undefined;
     this.releasedDiagnostics = undefined;
-    const t0 = (this.runStartedAt = performance.now());
-    this.launchTimings = {};
+    this.timings.start();
     const engine = this.factory.create({
       emit: (event) => {
         if (run === this.runNumber) this.onEngineEvent(event);
@@ -225,7 +205,7 @@ export class Session {
       const result = await startEngine(engine, this.config, this.breakpoints, { timeoutMs, signal, stopped: stopped.signal });
       for (const binding of result.breakpoints) this.breakpoints.applyBinding(binding);
       this.launchNote = result.note;
-      this.launchTimings.startMs = Math.round(performance.now() - t0);
+      this.timings.mark('startMs');
       if (this.stateName === 'initializing') this.setState('running');
       this.record({ type: 'started', summary: `${this.config.attach ? 'Attached to' : 'Launched'} ${this.config.program}${engine.pid ? ` (pid ${engine.pid})` : ''}` });
     } catch (e) {
@@ -255,7 +235,7 @@ export class Session {
     // The exit that terminate causes is part of ending the session, not an exit of its own.
     if (wasActive) this.setState('terminated');
     if (engine) this.record({ type: 'ended', summary: detach ? 'Detached; the program runs on.' : 'Session ended.' });
-    return { exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, outputTail: this.outputTail(), wasRunning: wasActive };
+    return { exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, outputTail: this.output.tail(), wasRunning: wasActive };
   }
 
   /** Once the run is over its engine (processes, sockets, child-process objects) is let go. */
@@ -273,7 +253,7 @@ export class Session {
         this.frames.clear();
         // An ended session is kept for reading; what it keeps is trimmed to what is read then.
         this.events.retain(ENDED_EVENTS_KEPT);
-        this.output.retain(Number.POSITIVE_INFINITY, ENDED_OUTPUT_KEPT_CHARS);
+        this.output.trimEnded();
         this.hooks.ended?.(this);
       });
   }
@@ -305,7 +285,7 @@ export class Session {
     if (outcome.kind === 'cancelled') return { ...base, status: 'timeout', error: 'cancelled by the client' };
     if (outcome.kind === 'timeout') return { ...base, status: 'timeout' };
     if (outcome.value === 'stopped') return { ...base, status: 'stopped', stop: this.currentStop };
-    return { ...base, status: 'exited', exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, error: this.errorText, outputTail: this.outputTail() };
+    return { ...base, status: 'exited', exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, error: this.errorText, outputTail: this.output.tail() };
   }
 
   // ── execution ──────────────────────────────────────────────────────────────────────────────
@@ -314,9 +294,8 @@ export class Session {
     this.requireState(['stopped', 'running'], 'continue');
     const seen = this.stopSeq;
     if (this.stateName === 'stopped') {
-      const [stop, thread] = [this.currentStop, this.stoppedThread];
-      this.resumed();
-      await this.engine.continue(options.threadId ?? stop?.threadId ?? thread).catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
+      const threadId = options.threadId ?? this.currentStop?.threadId ?? this.stoppedThread;
+      await this.resume(() => this.engine.continue(threadId));
     }
     if (!options.wait) return { status: 'timeout', state: this.stateName, waitedMs: 0 };
     return this.waitForStopAfter(seen, options);
@@ -325,11 +304,7 @@ export class Session {
   async step(kind: StepKind, options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
     this.requireState(['stopped'], 'step');
     const threadId = options.threadId ?? this.stoppedThreadId();
-    const seen = this.stopSeq;
-    const [stop, thread] = [this.currentStop, this.stoppedThread];
-    this.resumed();
-    await this.engine.step(threadId, kind).catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
-    return this.waitForStopAfter(seen, options);
+    return this.waitForStopAfter(await this.resume(() => this.engine.step(threadId, kind)), options);
   }
 
   async pause(options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
@@ -337,12 +312,13 @@ export class Session {
     this.requireState(['running'], 'pause');
     const seen = this.stopSeq;
     await this.engine.pause(options.threadId);
-    const first = await this.waitForStopAfter(seen, { ...options, timeoutMs: Math.min(options.timeoutMs, PAUSE_GRACE_MS) });
-    if (first.status !== 'timeout' || first.error || options.timeoutMs <= PAUSE_GRACE_MS) return first;
-    const hang = await this.hangReport(HANG_FRAMES).catch(() => undefined);
-    // A thread may have stopped while the stacks were read: then that stop is the answer.
-    if (this.stopSeq > seen || !hang || hang.threads.every((t) => t.error)) return this.waitForStopAfter(seen, { ...options, timeoutMs: options.timeoutMs - first.waitedMs });
-    return { status: 'blocked', state: this.stateName, waitedMs: first.waitedMs, hang };
+    const run = {
+      waitForStop: (timeoutMs: number) => this.waitForStopAfter(seen, { ...options, timeoutMs }),
+      stopped: () => this.stopSeq > seen,
+      hangReport: () => this.hangReport(HANG_FRAMES),
+      state: () => this.stateName,
+    };
+    return waitForPause(run, options.timeoutMs);
   }
 
   /** Every thread's stack and what it waits on, grouped (read while running where the engine can). */
@@ -356,11 +332,7 @@ export class Session {
     this.requireState(['stopped'], 'move the next statement');
     const threadId = options.threadId ?? this.stoppedThreadId();
     const move = await planJump(this.engine, this.config.language, target, (index) => this.frames.frame(threadId, index), threadId);
-    const seen = this.stopSeq;
-    const [stop, thread] = [this.currentStop, this.stoppedThread];
-    this.resumed();
-    await move().catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
-    return this.waitForStopAfter(seen, options);
+    return this.waitForStopAfter(await this.resume(move), options);
   }
 
   /** Runs to file:line through a one-shot breakpoint that is removed once anything stops. */
@@ -382,16 +354,8 @@ export class Session {
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────
 
   async setBreakpoint(request: BreakpointRequest): Promise<BreakpointRecord> {
-    let record: BreakpointRecord;
-    const existing = request.file && request.line ? this.breakpoints.findAt(request.file, request.line) : undefined;
-    if (existing && !existing.temporary) {
-      Object.assign(existing, request, { traceDone: undefined });
-      record = existing;
-    } else {
-      record = this.breakpoints.add(request);
-    }
-    if (record.trace?.length) this.traces.arm(record.id, record.trace, record.maxHits);
-    else this.traces.forget(record.id);
+    const record = this.breakpoints.set(request);
+    this.traceRecorder.arm(record);
     if (this.engineInstance && this.active) {
       if (record.kind === 'function') await this.syncFunctions();
       else await this.syncFile(record.file!);
@@ -400,17 +364,8 @@ export class Session {
     return this.breakpoints.get(record.id)!;
   }
 
-  async removeBreakpoints(select: { id?: number; file?: string; line?: number; all?: boolean }): Promise<BreakpointRecord[]> {
-    const victims = this.breakpoints.all(false).filter((r) => {
-      if (select.all) return true;
-      if (select.id !== undefined) return r.id === select.id;
-      if (select.file) return r.file === select.file && (select.line === undefined || r.line === select.line || r.binding?.line === select.line);
-      return false;
-    });
-    if (victims.length === 0) {
-      const what = select.id !== undefined ? `#${select.id}` : select.file ? `${select.file}${select.line ? `:${select.line}` : ''}` : 'any';
-      throw new DebugError('BREAKPOINT_NOT_FOUND', `No breakpoint matches ${what}.`, 'Call breakpoint_list to see the breakpoints and their ids.');
-    }
+  async removeBreakpoints(select: BreakpointSelection): Promise<BreakpointRecord[]> {
+    const victims = this.breakpoints.selected(select);
     for (const v of victims) this.breakpoints.remove(v.id);
     if (this.engineInstance && this.active) {
       for (const file of new Set(victims.flatMap((v) => (v.file ? [v.file] : [])))) await this.syncFile(file);
@@ -464,45 +419,17 @@ export class Session {
   async refreshStop(): Promise<void> {
     if (this.stateName !== 'stopped' || !this.currentStop) return;
     this.frames.clear();
-    const { stop, frames } = await buildStop(this.engine, {
-      type: 'stopped',
-      reason: this.currentStop.reason,
-      threadId: this.currentStop.threadId,
-      threadName: this.currentStop.threadName,
-      hitBreakpointIds: this.currentStop.hitBreakpointIds,
-      exception: this.currentStop.exception,
-    });
-    this.currentStop = { ...(await this.annotate(stop, frames, false)), at: this.currentStop.at };
+    const { stop, frames } = await this.annotator.reread(this.currentStop);
+    this.currentStop = { ...stop, at: this.currentStop.at };
     this.frames.seed(stop.threadId, frames);
   }
 
   /** The watches' values at the current stop (after watches were added); undefined when not stopped. */
   async watchValues(): Promise<WatchValue[] | undefined> {
     if (this.stateName !== 'stopped' || !this.currentStop) return undefined;
-    const values = await this.watches.evaluate(this.engine, this.watchFrameId, false);
+    const values = await this.annotator.watchValues();
     this.currentStop = { ...this.currentStop, watches: values.length ? values : undefined };
     return values;
-  }
-
-  /** What a stop shows beyond its place: locals marked where they changed, and the watches. */
-  private async annotate(stop: Stop, frames: FrameInfo[], newStop: boolean): Promise<Stop> {
-    if (stop.locals) stop.locals = this.localChanges.mark(stop.frame, stop.locals, newStop);
-    const top = frames.find((f) => f.file) ?? frames[0];
-    this.watchFrameId = top?.id;
-    if (this.watches.size) stop.watches = await this.watches.evaluate(this.engine, top?.id, newStop);
-    return stop;
-  }
-
-  /** The end of what the program printed: the last lines, capped in size. */
-  outputTail(lines = OUTPUT_TAIL_LINES, chars = OUTPUT_TAIL_CHARS): string {
-    const text = this.output
-      .last(200)
-      .filter((e) => e.value.category !== 'console')
-      .map((e) => e.value.text)
-      .join('');
-    const kept = text.split('\n');
-    const tail = kept.length > lines + 1 ? `…\n${kept.slice(-(lines + 1)).join('\n')}` : text;
-    return tail.length > chars ? `…${tail.slice(-chars)}` : tail;
   }
 
   diagnostics() {
@@ -510,7 +437,7 @@ export class Session {
       ...this.snapshot(),
       engine: this.engineInstance?.diagnostics() ?? this.releasedDiagnostics,
       recentEvents: this.events.last(15).map((e) => ({ at: e.at, ...e.value })),
-      timings: this.launchTimings,
+      timings: this.timings.marks,
     };
   }
 
@@ -528,7 +455,7 @@ export class Session {
         this.output.append({ category: event.category, text: event.text });
         return;
       case 'trace':
-        this.recordTrace(event.breakpointId, event.threadId, event.values);
+        this.traceRecorder.record(event.breakpointId, event.threadId, event.values);
         return;
       case 'module':
       case 'thread':
@@ -555,12 +482,13 @@ export class Session {
 
   private onStopped(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
     if (!this.active) return;
-    if (this.onlyTraces(stopped.hitBreakpointIds)) {
-      void this.traceAndResume(stopped.threadId, stopped.hitBreakpointIds!);
+    // A stop at trace breakpoints alone is no stop for the agent: it is recorded and the program runs on.
+    if (this.traceRecorder.onlyTraces(stopped.hitBreakpointIds)) {
+      void this.traceRecorder.traceAndResume(stopped.threadId, stopped.hitBreakpointIds!);
       return;
     }
     const seq = ++this.stopSeq;
-    if (seq === 1) this.launchTimings.firstStopMs = Math.round(performance.now() - this.runStartedAt);
+    if (seq === 1) this.timings.mark('firstStopMs');
     this.frames.clear();
     this.stoppedThread = stopped.threadId;
     this.setState('stopped');
@@ -569,13 +497,13 @@ export class Session {
     void buildStop(this.engine, event).then(
       async (built) => {
         if (seq !== this.stopSeq) return; // the program ran on before the details came back
-        const stop = await this.annotate(built.stop, built.frames, true);
+        const stop = await this.annotator.annotate(built.stop, built.frames, true);
         if (seq !== this.stopSeq) return;
         const frames = built.frames;
         this.currentStop = stop;
         this.frames.seed(stop.threadId, frames);
         this.builtStopSeq = seq;
-        if (seq === 1) this.launchTimings.firstStopBuiltMs = Math.round(performance.now() - this.runStartedAt);
+        if (seq === 1) this.timings.mark('firstStopBuiltMs');
         const where = `${stop.frame.name} (${stop.frame.file ?? '?'}:${stop.frame.line})`;
         this.record({ type: 'stopped', summary: `Stopped (${stop.reason}) in ${where}, thread ${stop.threadId}`, data: { reason: stop.reason, threadId: stop.threadId, hitBreakpointIds: stop.hitBreakpointIds } });
         this.hooks.notify(this, 'info', `Session ${this.id} stopped (${stop.reason}) in ${where}.`);
@@ -583,36 +511,6 @@ export class Session {
       },
       (e) => this.hooks.log('warning', `[${this.id}] could not read the stop: ${(e as Error).message}`),
     );
-  }
-
-  /** A stop at trace breakpoints alone is no stop for the agent: it is recorded and the program runs on. */
-  private onlyTraces(ids: number[] | undefined): boolean {
-    return !!ids?.length && ids.every((id) => !!this.breakpoints.get(id)?.trace?.length);
-  }
-
-  private async traceAndResume(threadId: number, ids: number[]): Promise<void> {
-    const engine = this.engine;
-    try {
-      const { frames } = await engine.stackTrace(threadId, 0, 1);
-      for (const id of ids) {
-        const expressions = this.breakpoints.get(id)?.trace ?? [];
-        this.recordTrace(id, threadId, await evaluateTrace(engine, frames[0]?.id, expressions));
-      }
-    } catch (e) {
-      this.hooks.log('warning', `[${this.id}] trace at ${ids.map((id) => `#${id}`).join(', ')} not recorded: ${(e as Error).message}`);
-    } finally {
-      await engine.continue(threadId).catch((e: unknown) => this.hooks.log('warning', `[${this.id}] could not resume after a trace hit: ${(e as Error).message}`));
-    }
-  }
-
-  /** A full trace disarms its breakpoint, so the program runs at full speed again. */
-  private recordTrace(id: number, threadId: number, values: TraceValue[]): void {
-    const { recorded, full } = this.traces.record(id, threadId, values);
-    if (recorded) this.breakpoints.countHits([id]);
-    const record = this.breakpoints.get(id);
-    if (!full || !record || record.traceDone) return;
-    record.traceDone = true;
-    if (record.file && this.active) void this.syncFile(record.file).catch((e: unknown) => this.hooks.log('warning', `[${this.id}] could not disarm trace #${id}: ${(e as Error).message}`));
   }
 
   /** The thread that stopped, for calls that default to it. */
@@ -626,6 +524,15 @@ export class Session {
     this.currentStop = undefined;
     this.stoppedThread = undefined;
     this.setState('running');
+  }
+
+  /** Lets the program run through `move`; answers the stop count it had, which a wait then counts from. */
+  private async resume(move: () => Promise<void>): Promise<number> {
+    const seen = this.stopSeq;
+    const [stop, thread] = [this.currentStop, this.stoppedThread];
+    this.resumed();
+    await move().catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
+    return seen;
   }
 
   /** The engine refused to resume: the program is where it was, so the session is too. */

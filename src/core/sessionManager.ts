@@ -11,7 +11,8 @@ import { EngineRegistry } from './engineRegistry.js';
 import { DebugError } from './errors.js';
 import { describeExit } from './eventSummary.js';
 import { PathPolicy } from './pathPolicy.js';
-import { Session, type SessionConfig } from './session.js';
+import { Session } from './session.js';
+import type { SessionConfig } from './sessionConfig.js';
 import { limitsFromEnv, type SessionLimits } from './sessionLimits.js';
 import { SessionStore, type StoredSession } from './sessionStore.js';
 

@@ -10,7 +10,7 @@ import { homedir, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { BreakpointRecord } from './breakpointRegistry.js';
 import { isProcessAlive } from './processAlive.js';
-import type { SessionConfig } from './session.js';
+import type { SessionConfig } from './sessionConfig.js';
 
 export interface StoredSession {
   sessionId: string;

@@ -2,10 +2,6 @@
  * What trace breakpoints recorded: at each hit, the values of their expressions, without stopping
  * the program. A trace keeps at most `maxHits` rows; then its breakpoint is disarmed.
  */
-import type { Engine } from './engine.js';
-import { toDebugError } from './errors.js';
-import { capText } from './valueText.js';
-
 export const DEFAULT_TRACE_HITS = 100;
 export const MAX_TRACE_HITS = 10_000;
 /** Characters of one recorded value. */
@@ -64,18 +60,4 @@ export class TraceLog {
   reset(): void {
     for (const t of this.traces.values()) t.rows = [];
   }
-}
-
-/** Evaluates a trace's expressions in a frame; a failing one records its error instead. */
-export async function evaluateTrace(engine: Engine, frameId: number | undefined, expressions: string[]): Promise<TraceValue[]> {
-  const values: TraceValue[] = [];
-  for (const expression of expressions) {
-    try {
-      const r = await engine.evaluate(expression, frameId, 'watch');
-      values.push({ value: capText(r.value, TRACE_VALUE_CHARS), type: r.type });
-    } catch (e) {
-      values.push({ value: capText(toDebugError(e).message, TRACE_VALUE_CHARS), error: true });
-    }
-  }
-  return values;
 }

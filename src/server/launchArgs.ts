@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import type { BreakpointRequest } from '../core/breakpointRegistry.js';
 import { DebugError, toDebugError, type ErrorCode } from '../core/errors.js';
-import type { Session, SessionConfig } from '../core/session.js';
+import type { Session } from '../core/session.js';
+import type { SessionConfig } from '../core/sessionConfig.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { ExceptionBreakpointConfig } from '../core/types.js';
 import { breakpointInput, exceptionModeInput, timeoutInput } from './schemas.js';
@@ -100,7 +101,7 @@ export async function startOrExplain(manager: SessionManager, session: Session, 
       manager.remove(session);
       throw error;
     }
-    const tail = session.outputTail().trim();
+    const tail = session.output.tail().trim();
     const output = tail ? `\nProgram output:\n${tail}` : '';
     throw new DebugError(
       error.code,

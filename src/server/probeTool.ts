@@ -105,7 +105,7 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
         sizeCap: `Stopped after ${hits.length} hits: the answer reached its size cap. Pass fewer expressions, or a condition on the breakpoint to reach later hits.`,
         timeout: `No more stops within ${timeoutMs} ms.`,
       }[status];
-      const tail = session.outputTail();
+      const tail = session.output.tail();
       const text = `[${session.id}] ${hits.length} hit${hits.length === 1 ? '' : 's'}. ${end}\n${texts.join('\n\n')}${tail.trim() ? `\noutput (last lines):\n${tail.trimEnd()}` : ''}`;
       return { text, data: { sessionId: session.id, state: session.state, status, hits, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: tail } };
     },

@@ -44,7 +44,7 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
   if (waitForStop) wait = await session.waitForStop({ timeoutMs: Math.max(0, deadline - Date.now()), signal: ctx.signal, onProgress: ctx.progress });
   const head = `[${session.id}] ${snap.attached ? 'Attached to' : 'Launched'} ${snap.program}${snap.pid ? ` (pid ${snap.pid})` : ''}; ${session.state}.${snap.launchNote ? `\n${snap.launchNote}` : ''}`;
   const bpText = bps.length ? `\nBreakpoints:\n${renderBreakpoints(bps)}` : '';
-  const ended = !wait && !session.active ? { status: 'exited' as const, state: session.state, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: session.outputTail(), waitedMs: 0 } : undefined;
+  const ended = !wait && !session.active ? { status: 'exited' as const, state: session.state, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: session.output.tail(), waitedMs: 0 } : undefined;
   const settled = wait ?? ended;
   const waitText = settled ? `\n${renderWait(session.id, settled)}` : session.state === 'running' ? '\nNext: breakpoint_wait for the first stop.' : '';
   return {

@@ -141,7 +141,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
       }
       if (wait.status === 'exited') {
         const run = await finished(session, prepared, ctx.signal);
-        const outputTail = session.outputTail();
+        const outputTail = session.output.tail();
         return {
           text: renderFinished(session.id, head, run, outputTail),
           data: { ...base, state: session.state, status: 'finished' as const, result: { ...run.outcome, exitCode: run.exitCode }, outputTail },

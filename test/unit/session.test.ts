@@ -3,7 +3,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Engine, EngineContext, EngineFactory } from '../../src/core/engine.js';
-import { Session, type SessionConfig } from '../../src/core/session.js';
+import { Session } from '../../src/core/session.js';
+import type { SessionConfig } from '../../src/core/sessionConfig.js';
 
 class ScriptedEngine {
   ctx!: EngineContext;

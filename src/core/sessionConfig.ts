@@ -1,0 +1,15 @@
+/** What a session runs: the program, how it is started (launch or attach) and the engine's options. */
+import type { ExceptionBreakpointConfig } from './types.js';
+
+export interface SessionConfig {
+  language: string;
+  program: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  stopOnEntry: boolean;
+  exceptions: ExceptionBreakpointConfig;
+  options: Record<string, unknown>;
+  /** Set for attach sessions. */
+  attach?: { pid?: number; host?: string; port?: number };
+}

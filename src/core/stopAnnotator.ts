@@ -1,0 +1,56 @@
+/**
+ * What a stop shows beyond its place: the top frame's locals marked where they changed since that
+ * function last stopped, and the session's watches evaluated in the stop's frame, each with its
+ * value at the stop before when it changed. A stop read again (a value was set, a watch added)
+ * keeps comparing with the same stop before.
+ */
+import type { Engine } from './engine.js';
+import { LocalChanges } from './localChanges.js';
+import type { Stop } from './sessionTypes.js';
+import { buildStop, type BuiltStop } from './stopBuilder.js';
+import type { FrameInfo } from './types.js';
+import type { WatchList, WatchValue } from './watchList.js';
+
+export class StopAnnotator {
+  private readonly localChanges = new LocalChanges();
+  /** The frame the current stop's watches are evaluated in. */
+  private watchFrameId?: number;
+
+  constructor(
+    private readonly watches: WatchList,
+    private readonly engine: () => Engine,
+  ) {}
+
+  /** `newStop`: the program stopped anew, so this stop's values become the ones to compare with. */
+  async annotate(stop: Stop, frames: FrameInfo[], newStop: boolean): Promise<Stop> {
+    if (stop.locals) stop.locals = this.localChanges.mark(stop.frame, stop.locals, newStop);
+    const top = frames.find((f) => f.file) ?? frames[0];
+    this.watchFrameId = top?.id;
+    if (this.watches.size) stop.watches = await this.watches.evaluate(this.engine(), top?.id, newStop);
+    return stop;
+  }
+
+  /** The same stop built and annotated again: after a value changed, its locals summary is stale. */
+  async reread(stop: Stop): Promise<BuiltStop> {
+    const built = await buildStop(this.engine(), {
+      type: 'stopped',
+      reason: stop.reason,
+      threadId: stop.threadId,
+      threadName: stop.threadName,
+      hitBreakpointIds: stop.hitBreakpointIds,
+      exception: stop.exception,
+    });
+    return { stop: await this.annotate(built.stop, built.frames, false), frames: built.frames };
+  }
+
+  /** The watches' values at the current stop (after watches were added). */
+  watchValues(): Promise<WatchValue[]> {
+    return this.watches.evaluate(this.engine(), this.watchFrameId, false);
+  }
+
+  /** A new run: nothing to compare with. */
+  reset(): void {
+    this.watches.reset();
+    this.localChanges.reset();
+  }
+}
