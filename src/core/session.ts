@@ -1,9 +1,11 @@
 /**
  * One debugging session: a program, its engine, its breakpoints, what it printed and what happened.
- * The session owns the state machine; every wait (stop, exit, launch) goes through `waitFor` so a
- * timeout or a cancelled request ends it at once.
+ * The session starts, restarts and ends the run, takes in the engine's events and turns the agent's
+ * calls into engine requests; its state machine and stops are in `SessionStateMachine`, whose waits
+ * end at once on a timeout or a cancelled request.
  */
 import { BreakpointRegistry, type BreakpointRecord, type BreakpointRequest, type BreakpointSelection } from './breakpointRegistry.js';
+import { BreakpointSync } from './breakpointSync.js';
 import { CursorLog } from './cursorLog.js';
 import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
@@ -12,9 +14,9 @@ import { buildHangReport, HANG_FRAMES, readThreadDumps, type HangReport } from '
 import { Inspector } from './inspector.js';
 import { startEngine } from './engineStart.js';
 import { describeEvent, describeExit } from './eventSummary.js';
-import { waitUntil } from './waitUntil.js';
 import type { SessionConfig } from './sessionConfig.js';
 import { ProgramOutput } from './programOutput.js';
+import { SessionStateMachine } from './sessionStateMachine.js';
 import type { SessionEnd, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
 import { buildStop } from './stopBuilder.js';
 import { StopAnnotator } from './stopAnnotator.js';
@@ -24,7 +26,7 @@ import { WatchList, type WatchValue } from './watchList.js';
 import { planJump, type JumpTarget } from './jumpPlan.js';
 import { waitForPause } from './pauseFallback.js';
 import { RunTimings } from './runTimings.js';
-import type { BreakpointBinding, ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
+import type { ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
 
 export interface SessionHooks {
   /** Something the agent should hear about without asking (stop, exit, failure). */
@@ -36,7 +38,6 @@ export interface SessionHooks {
   log(level: LogLevel, message: string): void;
 }
 
-const ACTIVE_STATES: SessionStateName[] = ['initializing', 'running', 'stopped'];
 /** What an ended session keeps of its event log. */
 const ENDED_EVENTS_KEPT = 100;
 
@@ -55,25 +56,18 @@ export class Session {
   private releasedDiagnostics?: ReturnType<Engine['diagnostics']>;
   private pidValue?: number;
   private exitSignalValue?: string;
-  private endedAtValue?: number;
   /** Starting, restarting and ending replace the run: they go one at a time. */
   private runQueue: Promise<unknown> = Promise.resolve();
   /** Aborts the start in progress when the session is stopped meanwhile. */
   private starting?: AbortController;
-  private stateName: SessionStateName = 'initializing';
-  private currentStop?: Stop;
-  /** The thread of the last stop, known as soon as the stop is (its details come a moment later). */
-  private stoppedThread?: number;
-  /** Counts stops; a waiter wants a stop numbered above what it saw when it started. */
-  private stopSeq = 0;
-  private builtStopSeq = 0;
   private exitCodeValue?: number;
   private errorText?: string;
   private runNumber = 0;
+  private readonly machine: SessionStateMachine;
   private readonly frames = new FrameCache(() => this.engine);
   private readonly annotator = new StopAnnotator(this.watches, () => this.engine);
+  private readonly sync: BreakpointSync;
   private readonly traceRecorder: TraceRecorder;
-  private readonly changeListeners = new Set<() => void>();
   private readonly timings = new RunTimings();
   private launchNote?: string;
 
@@ -84,22 +78,29 @@ export class Session {
     private readonly hooks: SessionHooks,
     breakpoints: BreakpointRecord[] = [],
   ) {
+    this.machine = new SessionStateMachine(id, {
+      resumed: () => this.frames.clear(),
+      ended: () => this.release(),
+      touch: () => this.touch(),
+      endOfRun: () => ({ exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, error: this.errorText, outputTail: this.output.tail() }),
+    });
     this.breakpoints = new BreakpointRegistry(breakpoints);
+    this.sync = new BreakpointSync(this.breakpoints, () => this.engine, () => this.active);
     this.traceRecorder = new TraceRecorder(this.traces, this.breakpoints, {
       engine: () => this.engine,
-      resendFile: (file) => (this.active ? this.syncFile(file) : undefined),
+      resendFile: (file) => (this.active ? this.sync.file(file) : undefined),
       warn: (message) => this.hooks.log('warning', `[${this.id}] ${message}`),
     });
   }
 
   get state(): SessionStateName {
-    return this.stateName;
+    return this.machine.state;
   }
   get active(): boolean {
-    return ACTIVE_STATES.includes(this.stateName);
+    return this.machine.active;
   }
   get stop(): Stop | undefined {
-    return this.stateName === 'stopped' ? this.currentStop : undefined;
+    return this.machine.stop;
   }
   get exitCode(): number | undefined {
     return this.exitCodeValue;
@@ -110,11 +111,11 @@ export class Session {
   }
   /** When the run ended; undefined while it is active. */
   get endedAt(): number | undefined {
-    return this.active ? undefined : this.endedAtValue;
+    return this.machine.endedAt;
   }
   private get engine(): Engine {
     if (!this.engineInstance) {
-      if (!this.active) throw new DebugError('INVALID_STATE', `Session ${this.id} is ${this.stateName}.`, 'The program is not running: session_restart runs it again.');
+      if (!this.active) throw new DebugError('INVALID_STATE', `Session ${this.id} is ${this.state}.`, 'The program is not running: session_restart runs it again.');
       throw new DebugError('INVALID_STATE', `Session ${this.id} has not started.`, 'Wait for session_launch to answer.');
     }
     return this.engineInstance;
@@ -130,7 +131,7 @@ export class Session {
       sessionId: this.id,
       language: this.config.language,
       program: this.config.program,
-      state: this.stateName,
+      state: this.state,
       pid: this.engineInstance?.pid ?? this.pidValue,
       stop: this.stop,
       exitCode: this.exitCodeValue,
@@ -168,7 +169,7 @@ export class Session {
   async dispose(): Promise<void> {
     this.starting?.abort();
     await this.engineInstance?.dispose().catch(() => undefined);
-    if (this.active) this.setState('terminated');
+    if (this.active) this.machine.set('terminated');
   }
 
   private exclusive<T>(work: () => Promise<T>): Promise<T> {
@@ -183,10 +184,7 @@ export class Session {
     this.breakpoints.resetBindings();
     this.annotator.reset();
     this.traces.reset();
-    this.setState('initializing');
-    this.stopSeq = this.builtStopSeq = 0;
-    this.currentStop = undefined;
-    this.stoppedThread = undefined;
+    this.machine.newRun();
     this.exitCodeValue = undefined;
     this.exitSignalValue = undefined;
     this.errorText = undefined;
@@ -206,7 +204,7 @@ export class Session {
       for (const binding of result.breakpoints) this.breakpoints.applyBinding(binding);
       this.launchNote = result.note;
       this.timings.mark('startMs');
-      if (this.stateName === 'initializing') this.setState('running');
+      if (this.state === 'initializing') this.machine.set('running');
       this.record({ type: 'started', summary: `${this.config.attach ? 'Attached to' : 'Launched'} ${this.config.program}${engine.pid ? ` (pid ${engine.pid})` : ''}` });
     } catch (e) {
       const error = toDebugError(e, this.config.attach ? 'ATTACH_FAILED' : 'LAUNCH_FAILED');
@@ -233,7 +231,7 @@ export class Session {
     }
     await engine?.dispose().catch(() => undefined);
     // The exit that terminate causes is part of ending the session, not an exit of its own.
-    if (wasActive) this.setState('terminated');
+    if (wasActive) this.machine.set('terminated');
     if (engine) this.record({ type: 'ended', summary: detach ? 'Detached; the program runs on.' : 'Session ended.' });
     return { exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, outputTail: this.output.tail(), wasRunning: wasActive };
   }
@@ -258,97 +256,62 @@ export class Session {
       });
   }
 
-  // ── waiting ────────────────────────────────────────────────────────────────────────────────
+  // ── execution ──────────────────────────────────────────────────────────────────────────────
 
   /** The current stop if stopped; else waits for the next stop or the end. */
   waitForStop(options: WaitOptions): Promise<WaitResult> {
-    const since = this.stateName === 'stopped' ? this.stopSeq - 1 : this.stopSeq;
-    return this.waitForStopAfter(since, options);
+    return this.machine.waitForStop(options);
   }
-
-  private async waitForStopAfter(seenSeq: number, { timeoutMs, signal, onProgress }: WaitOptions): Promise<WaitResult> {
-    const t0 = Date.now();
-    const outcome = await waitUntil(
-      { subscribe: (listener) => (this.changeListeners.add(listener), () => this.changeListeners.delete(listener)) },
-      () => (this.builtStopSeq > seenSeq && this.stateName === 'stopped' ? 'stopped' : !this.active ? 'ended' : undefined),
-      {
-        timeoutMs,
-        signal,
-        onTick: (ms) => {
-          this.touch(); // waiting on the session is using it
-          onProgress?.(`waiting for a stop: ${this.stateName}, ${Math.round(ms / 1000)} s`);
-        },
-      },
-    );
-    this.touch();
-    const base = { state: this.stateName, waitedMs: Date.now() - t0 };
-    if (outcome.kind === 'cancelled') return { ...base, status: 'timeout', error: 'cancelled by the client' };
-    if (outcome.kind === 'timeout') return { ...base, status: 'timeout' };
-    if (outcome.value === 'stopped') return { ...base, status: 'stopped', stop: this.currentStop };
-    return { ...base, status: 'exited', exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, error: this.errorText, outputTail: this.output.tail() };
-  }
-
-  // ── execution ──────────────────────────────────────────────────────────────────────────────
 
   async continue(options: WaitOptions & { wait: boolean; threadId?: number }): Promise<WaitResult> {
-    this.requireState(['stopped', 'running'], 'continue');
-    const seen = this.stopSeq;
-    if (this.stateName === 'stopped') {
-      const threadId = options.threadId ?? this.currentStop?.threadId ?? this.stoppedThread;
-      await this.resume(() => this.engine.continue(threadId));
+    this.machine.require(['stopped', 'running'], 'continue');
+    const seen = this.machine.stopCount;
+    if (this.state === 'stopped') {
+      const threadId = options.threadId ?? this.machine.resumeThreadId();
+      await this.machine.resume(() => this.engine.continue(threadId));
     }
-    if (!options.wait) return { status: 'timeout', state: this.stateName, waitedMs: 0 };
-    return this.waitForStopAfter(seen, options);
+    if (!options.wait) return { status: 'timeout', state: this.state, waitedMs: 0 };
+    return this.machine.waitForStopAfter(seen, options);
   }
 
   async step(kind: StepKind, options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
-    this.requireState(['stopped'], 'step');
+    this.machine.require(['stopped'], 'step');
     const threadId = options.threadId ?? this.stoppedThreadId();
-    return this.waitForStopAfter(await this.resume(() => this.engine.step(threadId, kind)), options);
+    return this.machine.waitForStopAfter(await this.machine.resume(() => this.engine.step(threadId, kind)), options);
   }
 
   async pause(options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
-    if (this.stateName === 'stopped') return this.waitForStop(options);
-    this.requireState(['running'], 'pause');
-    const seen = this.stopSeq;
+    if (this.state === 'stopped') return this.waitForStop(options);
+    this.machine.require(['running'], 'pause');
+    const seen = this.machine.stopCount;
     await this.engine.pause(options.threadId);
     const run = {
-      waitForStop: (timeoutMs: number) => this.waitForStopAfter(seen, { ...options, timeoutMs }),
-      stopped: () => this.stopSeq > seen,
+      waitForStop: (timeoutMs: number) => this.machine.waitForStopAfter(seen, { ...options, timeoutMs }),
+      stopped: () => this.machine.stopCount > seen,
       hangReport: () => this.hangReport(HANG_FRAMES),
-      state: () => this.stateName,
+      state: () => this.state,
     };
     return waitForPause(run, options.timeoutMs);
   }
 
   /** Every thread's stack and what it waits on, grouped (read while running where the engine can). */
   async hangReport(levels = HANG_FRAMES): Promise<HangReport> {
-    this.requireState(['stopped', 'running'], 'read the threads\' stacks');
+    this.machine.require(['stopped', 'running'], 'read the threads\' stacks');
     return buildHangReport(await readThreadDumps(this.engine, levels));
   }
 
   /** Moves the next statement to `line` of the top frame, or runs a frame again from its start; answers the new position. */
   async jump(target: JumpTarget, options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
-    this.requireState(['stopped'], 'move the next statement');
+    this.machine.require(['stopped'], 'move the next statement');
     const threadId = options.threadId ?? this.stoppedThreadId();
     const move = await planJump(this.engine, this.config.language, target, (index) => this.frames.frame(threadId, index), threadId);
-    return this.waitForStopAfter(await this.resume(move), options);
+    return this.machine.waitForStopAfter(await this.machine.resume(move), options);
   }
 
   /** Runs to file:line through a one-shot breakpoint that is removed once anything stops. */
   async runTo(file: string, line: number, options: WaitOptions): Promise<WaitResult> {
-    this.requireState(['stopped', 'running'], 'run to a line');
-    const temp = this.breakpoints.add({ file, line }, true);
-    try {
-      const [binding] = (await this.syncFile(file)).filter((b) => b.id === temp.id);
-      if (binding && !binding.verified) {
-        throw new DebugError('INVALID_ARGUMENT', `Cannot run to ${file}:${line}: ${binding.message ?? 'no code there'}.`, 'Pick a line with code (inspect_source shows the file).');
-      }
-      return await this.continue({ ...options, wait: true });
-    } finally {
-      this.breakpoints.remove(temp.id);
-      if (this.active) await this.syncFile(file).catch(() => undefined);
-    }
+    this.machine.require(['stopped', 'running'], 'run to a line');
+    return this.sync.withOneShot(file, line, () => this.continue({ ...options, wait: true }));
   }
 
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────
@@ -356,10 +319,7 @@ export class Session {
   async setBreakpoint(request: BreakpointRequest): Promise<BreakpointRecord> {
     const record = this.breakpoints.set(request);
     this.traceRecorder.arm(record);
-    if (this.engineInstance && this.active) {
-      if (record.kind === 'function') await this.syncFunctions();
-      else await this.syncFile(record.file!);
-    }
+    if (this.engineInstance && this.active) await this.sync.send(record);
     this.hooks.changed(this);
     return this.breakpoints.get(record.id)!;
   }
@@ -367,10 +327,7 @@ export class Session {
   async removeBreakpoints(select: BreakpointSelection): Promise<BreakpointRecord[]> {
     const victims = this.breakpoints.selected(select);
     for (const v of victims) this.breakpoints.remove(v.id);
-    if (this.engineInstance && this.active) {
-      for (const file of new Set(victims.flatMap((v) => (v.file ? [v.file] : [])))) await this.syncFile(file);
-      if (victims.some((v) => v.kind === 'function')) await this.syncFunctions();
-    }
+    if (this.engineInstance && this.active) await this.sync.sendWithout(victims);
     this.hooks.changed(this);
     return victims;
   }
@@ -381,54 +338,49 @@ export class Session {
     this.hooks.changed(this);
   }
 
-  private async syncFile(file: string): Promise<BreakpointBinding[]> {
-    const bindings = await this.engine.setBreakpoints(file, this.breakpoints.lineSpecs(file));
-    for (const b of bindings) this.breakpoints.applyBinding(b);
-    return bindings;
-  }
-
-  private async syncFunctions(): Promise<void> {
-    const bindings = await this.engine.setFunctionBreakpoints(this.breakpoints.functionSpecs());
-    for (const b of bindings) this.breakpoints.applyBinding(b);
-  }
-
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
 
+  /** The thread that stopped, for calls that default to it. */
+  stoppedThreadId(): number {
+    return this.machine.stoppedThreadId();
+  }
+
   async threads(): Promise<ThreadInfo[]> {
-    this.requireState(['stopped', 'running'], 'list threads');
+    this.machine.require(['stopped', 'running'], 'list threads');
     return this.engine.threads();
   }
 
   stackPage(threadId: number | undefined, start: number, count: number) {
-    this.requireState(['stopped'], 'read the stack');
+    this.machine.require(['stopped'], 'read the stack');
     return this.frames.page(threadId ?? this.stoppedThreadId(), start, count);
   }
 
   /** Engine handle of a frame, by index from the top (0) of a thread (default: the stopped one). */
   async frameId(frameIndex = 0, threadId?: number): Promise<number> {
-    this.requireState(['stopped'], 'inspect values');
+    this.machine.require(['stopped'], 'inspect values');
     return (await this.frames.frame(threadId ?? this.stoppedThreadId(), frameIndex)).id;
   }
 
   inspector(): Inspector {
-    this.requireState(['stopped'], 'inspect values');
+    this.machine.require(['stopped'], 'inspect values');
     return new Inspector(this.engine);
   }
 
   /** After a value changed, the stop's locals summary is stale: rebuild it. */
   async refreshStop(): Promise<void> {
-    if (this.stateName !== 'stopped' || !this.currentStop) return;
+    const current = this.stop;
+    if (!current) return;
     this.frames.clear();
-    const { stop, frames } = await this.annotator.reread(this.currentStop);
-    this.currentStop = { ...stop, at: this.currentStop.at };
+    const { stop, frames } = await this.annotator.reread(current);
+    this.machine.stopReread(stop);
     this.frames.seed(stop.threadId, frames);
   }
 
   /** The watches' values at the current stop (after watches were added); undefined when not stopped. */
   async watchValues(): Promise<WatchValue[] | undefined> {
-    if (this.stateName !== 'stopped' || !this.currentStop) return undefined;
+    if (!this.stop) return undefined;
     const values = await this.annotator.watchValues();
-    this.currentStop = { ...this.currentStop, watches: values.length ? values : undefined };
+    this.machine.stopWatches(values.length ? values : undefined);
     return values;
   }
 
@@ -449,7 +401,7 @@ export class Session {
         this.onStopped(event);
         return;
       case 'continued':
-        if (this.stateName === 'stopped') this.resumed();
+        if (this.state === 'stopped') this.machine.resumed();
         return;
       case 'output':
         this.output.append({ category: event.category, text: event.text });
@@ -467,11 +419,11 @@ export class Session {
       case 'exited':
         this.exitCodeValue = event.exitCode;
         this.exitSignalValue = event.signal;
-        if (this.active) this.setState('exited');
+        if (this.active) this.machine.set('exited');
         this.hooks.notify(this, 'info', `Session ${this.id}: the program ${describeExit(event.exitCode, event.signal)}.`);
         break;
       case 'terminated':
-        if (this.active) this.setState(this.exitCodeValue !== undefined ? 'exited' : 'terminated');
+        if (this.active) this.machine.set(this.exitCodeValue !== undefined ? 'exited' : 'terminated');
         break;
       case 'error':
         this.fail(event.message);
@@ -487,105 +439,36 @@ export class Session {
       void this.traceRecorder.traceAndResume(stopped.threadId, stopped.hitBreakpointIds!);
       return;
     }
-    const seq = ++this.stopSeq;
-    if (seq === 1) this.timings.mark('firstStopMs');
     this.frames.clear();
-    this.stoppedThread = stopped.threadId;
-    this.setState('stopped');
-    const event = withoutOneShotHits(stopped, this.breakpoints);
+    const seq = this.machine.stopCame(stopped.threadId);
+    if (seq === 1) this.timings.mark('firstStopMs');
+    const event = this.sync.withoutOneShotHits(stopped);
     this.breakpoints.countHits(event.hitBreakpointIds ?? []);
     void buildStop(this.engine, event).then(
       async (built) => {
-        if (seq !== this.stopSeq) return; // the program ran on before the details came back
+        if (!this.machine.isLatest(seq)) return; // the program ran on before the details came back
         const stop = await this.annotator.annotate(built.stop, built.frames, true);
-        if (seq !== this.stopSeq) return;
+        if (!this.machine.isLatest(seq)) return;
         const frames = built.frames;
-        this.currentStop = stop;
+        this.machine.stopRead(seq, stop);
         this.frames.seed(stop.threadId, frames);
-        this.builtStopSeq = seq;
         if (seq === 1) this.timings.mark('firstStopBuiltMs');
         const where = `${stop.frame.name} (${stop.frame.file ?? '?'}:${stop.frame.line})`;
         this.record({ type: 'stopped', summary: `Stopped (${stop.reason}) in ${where}, thread ${stop.threadId}`, data: { reason: stop.reason, threadId: stop.threadId, hitBreakpointIds: stop.hitBreakpointIds } });
         this.hooks.notify(this, 'info', `Session ${this.id} stopped (${stop.reason}) in ${where}.`);
-        this.changed();
+        this.machine.changed();
       },
       (e) => this.hooks.log('warning', `[${this.id}] could not read the stop: ${(e as Error).message}`),
     );
   }
 
-  /** The thread that stopped, for calls that default to it. */
-  stoppedThreadId(): number {
-    if (this.stateName !== 'stopped' || this.stoppedThread === undefined) this.requireState(['stopped'], 'use the stopped thread');
-    return this.stoppedThread!;
-  }
-
-  private resumed(): void {
-    this.frames.clear();
-    this.currentStop = undefined;
-    this.stoppedThread = undefined;
-    this.setState('running');
-  }
-
-  /** Lets the program run through `move`; answers the stop count it had, which a wait then counts from. */
-  private async resume(move: () => Promise<void>): Promise<number> {
-    const seen = this.stopSeq;
-    const [stop, thread] = [this.currentStop, this.stoppedThread];
-    this.resumed();
-    await move().catch((e: unknown) => this.stillStopped(stop, thread, seen, e));
-    return seen;
-  }
-
-  /** The engine refused to resume: the program is where it was, so the session is too. */
-  private stillStopped(stop: Stop | undefined, thread: number | undefined, seenSeq: number, error: unknown): never {
-    if (this.stateName === 'running' && this.stopSeq === seenSeq && stop) {
-      this.currentStop = stop;
-      this.stoppedThread = thread;
-      this.setState('stopped');
-    }
-    throw error;
-  }
-
   private fail(message: string): void {
     this.errorText = message;
-    if (this.active) this.setState('failed');
+    if (this.active) this.machine.set('failed');
     this.hooks.notify(this, 'error', `Session ${this.id} failed: ${message}`);
-  }
-
-  private setState(state: SessionStateName): void {
-    if (this.stateName === state) return;
-    const wasActive = this.active;
-    this.stateName = state;
-    if (wasActive && !this.active) {
-      this.endedAtValue = Date.now();
-      this.release();
-    }
-    this.changed();
-  }
-
-  private changed(): void {
-    for (const listener of [...this.changeListeners]) listener();
   }
 
   private record(event: SessionEvent): void {
     this.events.append(event);
   }
-
-  private requireState(allowed: SessionStateName[], action: string): void {
-    if (allowed.includes(this.stateName)) return;
-    const next =
-      this.stateName === 'running'
-        ? 'Wait for a stop with breakpoint_wait, or interrupt with execution_pause.'
-        : this.stateName === 'initializing'
-          ? 'Wait for session_launch to answer.'
-          : 'The program is not running: session_restart runs it again.';
-    throw new DebugError('INVALID_STATE', `Cannot ${action}: session ${this.id} is ${this.stateName}.`, next);
-  }
-}
-
-/** run_to's one-shot breakpoint is no breakpoint of the user's: a stop there is reason 'run to'. */
-function withoutOneShotHits(event: Extract<EngineEvent, { type: 'stopped' }>, breakpoints: BreakpointRegistry): Extract<EngineEvent, { type: 'stopped' }> {
-  const hits = event.hitBreakpointIds ?? [];
-  const userHits = hits.filter((id) => !breakpoints.get(id)?.temporary);
-  if (userHits.length === hits.length) return event;
-  return { ...event, reason: userHits.length ? event.reason : 'run to', hitBreakpointIds: userHits };
 }
