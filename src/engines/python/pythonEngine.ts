@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
-import { DebugError, type ErrorCode } from '../../core/errors.js';
+import { DebugError } from '../../core/errors.js';
 import { readStacks } from '../../core/hangReport.js';
 import type {
   AttachConfig,
@@ -27,10 +27,7 @@ import type {
   VariableInfo,
 } from '../../core/types.js';
 import { DapClient } from '../../dap/dapClient.js';
-import type { DapArguments } from '../../dap/dapProtocol.js';
 import { DapRequestError } from '../../dap/dapRequestError.js';
-import type { DapTransport } from '../../dap/dapTransport.js';
-import { SocketTransport } from '../../dap/socketTransport.js';
 import { REQUEST_TIMEOUT_MS, startAdapter } from './adapterConnection.js';
 import type { AdapterProcess } from './adapterProcess.js';
 import { BreakpointIds } from './breakpointIds.js';
@@ -38,44 +35,43 @@ import { capabilitiesFrom, PYTHON_CAPABILITIES } from './capabilities.js';
 import { ContainerPages } from './containerPages.js';
 import { toEvaluateResult, toExceptionInfo, toFrame, toScope, toVariable } from './dapValues.js';
 import { attachArguments, INITIALIZE_ARGUMENTS, launchArguments } from './debugpyArguments.js';
+import { connectToDebugpy } from './debugpyAttach.js';
+import { DebugpyRequests } from './debugpyRequests.js';
 import { debugpyExceptionFilters } from './exceptionFilters.js';
 import { findInterpreter, type PythonInterpreter } from './interpreter.js';
 import { exitEvent } from './launcherExit.js';
 import { LaunchSteps } from './launchSteps.js';
+import { passThroughEvents } from './passThroughEvents.js';
 import { injectDebugpy } from './pidInjection.js';
 import { prepareNextReadyDebuggee, programIdle, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
-import { writeLaunchSpec } from './readyLauncher.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
-import { configureAndRun, delay, guardedStart, rejectOnAbort, startCancelled } from './startSequence.js';
+import { delay, rejectOnAbort, startCancelled, startDebugpy, startReadyDebuggee, type Starting } from './startSequence.js';
 import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
+import { StopReader } from './stopReader.js';
 import { withWaits } from './threadWaits.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
 const JUMP_HINT = 'Pick a line of the current function; Python cannot jump into a block (loop, with, try) or out of a finally.';
-/** As many frames as the core asks for when it builds a stop. */
-const STOP_STACK_LEVELS = 20;
 
 type StartCommand = 'launch' | 'attach';
 
 export class PythonEngine implements Engine {
-  private client?: DapClient;
+  private readonly dap = new DebugpyRequests();
   private adapter?: AdapterProcess;
   private interpreter?: PythonInterpreter;
   private adapterCapabilities?: DebugProtocol.Capabilities;
   private readonly breakpointIds = new BreakpointIds();
+  private readonly stops = new StopReader(this.breakpointIds, this, this.dap);
   private readonly pages = new ContainerPages({
-    children: async (ref) => (await this.call('variables', { variablesReference: ref }, 'VARIABLE_NOT_FOUND')).variables,
-    evaluate: async (expression, frameId) => (await this.call('evaluate', { expression, frameId, context: 'watch' }, 'VARIABLE_NOT_FOUND')).variablesReference,
+    children: async (ref) => (await this.dap.call('variables', { variablesReference: ref }, 'VARIABLE_NOT_FOUND')).variables,
+    evaluate: async (expression, frameId) => (await this.dap.call('evaluate', { expression, frameId, context: 'watch' }, 'VARIABLE_NOT_FOUND')).variablesReference,
   });
   private mode?: StartCommand;
   private debuggeePid?: number;
   private debuggeeIsLocal = false;
-  private lastStoppedThreadId?: number;
   /** Set once launch or attach answered: until then there is no program to say goodbye to. */
   private started = false;
-  /** The stack fetched to name a stop's breakpoints, handed to the stop's first stackTrace (one round trip less). */
-  private stopStack?: { threadId: number; levels: number; frames: FrameInfo[]; totalFrames?: number };
   /** Which way the launch started (a ready debuggee or a normal launch), and why. */
   private startedAs?: { way: 'ready debuggee' | 'normal launch'; note?: string };
   private steps?: LaunchSteps;
@@ -122,9 +118,10 @@ export class PythonEngine implements Engine {
     this.adapter = adapter.process;
     const client = this.connect(adapter.client);
     const processStarted = client.once('process');
-    const result = ready
-      ? await this.runReady(client, ready, config, signal)
-      : await this.start(client, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config, signal);
+    if (ready) this.program = config.program;
+    const start = this.starting(client, signal);
+    const result = ready ? await startReadyDebuggee(start, ready, config) : await startDebugpy(start, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config);
+    this.started = true;
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
     this.programRunning = true;
@@ -157,65 +154,27 @@ export class PythonEngine implements Engine {
     return taken.debuggee;
   }
 
-  /** Names the program, arms its breakpoints and lets the ready debuggee become it. */
-  private runReady(client: DapClient, debuggee: ReadyDebuggee, config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
-    this.program = config.program;
-    writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args });
-    return guardedStart(client, 'launch', signal, () => this.stderrHint(), async (guard) => {
-      this.adapterCapabilities = await guard(debuggee.adapter.capabilities);
-      const result = await configureAndRun(this, client, debuggee.launched, config, guard, this.steps);
-      this.started = true;
-      return result;
-    });
-  }
-
   async attach(config: AttachConfig, signal?: AbortSignal): Promise<LaunchResult> {
-    let host = config.host ?? '127.0.0.1';
-    let port = config.port;
-    if (port === undefined) {
-      if (config.pid === undefined) {
-        throw new DebugError('INVALID_ARGUMENT', 'Attaching to Python needs a port (or a pid).', 'Give the host and port the program listens on with `debugpy --listen`.');
-      }
+    const transport = await connectToDebugpy(config, async (pid) => {
       this.interpreter = await findInterpreter(config.options);
-      port = await injectDebugpy(this.interpreter, config.pid);
-      host = '127.0.0.1';
-    }
-    let transport: DapTransport;
-    try {
-      transport = await SocketTransport.connectWhenListening(host, port, 10_000);
-    } catch (e) {
-      throw new DebugError(
-        'ATTACH_FAILED',
-        `Cannot connect to debugpy at ${host}:${port}: ${(e as Error).message}.`,
-        'Check that the program was started with `python -m debugpy --listen HOST:PORT` and is still running.',
-      );
-    }
+      return injectDebugpy(this.interpreter, pid);
+    });
     this.mode = 'attach';
     const client = this.connect(new DapClient(transport, { timeoutMs: REQUEST_TIMEOUT_MS }));
-    return this.start(client, client.request('initialize', INITIALIZE_ARGUMENTS), 'attach', attachArguments(config), config, signal);
+    const result = await startDebugpy(this.starting(client, signal), client.request('initialize', INITIALIZE_ARGUMENTS), 'attach', attachArguments(config), config);
+    this.started = true;
+    return result;
   }
 
-  /** initialize → launch/attach → (initialized) breakpoints, filters → configurationDone → answer. */
-  private start(
-    client: DapClient,
-    capabilities: Promise<DebugProtocol.Capabilities | undefined>,
-    command: StartCommand,
-    args: DapArguments<'launch'> & DapArguments<'attach'>,
-    config: LaunchConfig | AttachConfig,
-    signal?: AbortSignal,
-  ): Promise<LaunchResult> {
-    return guardedStart(client, command, signal, () => this.stderrHint(), async (guard) => {
-      this.adapterCapabilities = await guard(capabilities);
-      this.steps?.mark('initialize');
-      const initialized = client.once('initialized');
-      const started = client.request(command, args, { timeoutMs: 60_000 });
-      started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
-      await guard(Promise.race([initialized, started]));
-      this.steps?.mark('initialized');
-      const result = await configureAndRun(this, client, started, config, guard, this.steps);
-      this.started = true;
-      return result;
-    });
+  private starting(client: DapClient, signal: AbortSignal | undefined): Starting {
+    return {
+      engine: this,
+      client,
+      signal,
+      steps: this.steps,
+      stderrHint: () => this.dap.stderrHint(),
+      capabilitiesKnown: (capabilities) => (this.adapterCapabilities = capabilities),
+    };
   }
 
   private throwIfEnded(signal: AbortSignal | undefined): void {
@@ -223,20 +182,14 @@ export class PythonEngine implements Engine {
   }
 
   private connect(client: DapClient): DapClient {
-    this.client = client;
+    this.dap.client = client;
+    passThroughEvents(client, this.breakpointIds, (event) => this.emit(event));
     client.on('stopped', (body) => this.enqueue(() => this.stopped(body)));
     client.on('continued', (body) => {
-      this.stopStack = undefined;
+      this.stops.forgetStack();
       if (this.mode === 'launch') this.programRunning = true;
       this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued });
     });
-    client.on('output', (body) => this.output(body));
-    client.on('breakpoint', (body) => {
-      const binding = this.breakpointIds.changed(body.breakpoint);
-      if (binding) this.emit({ type: 'breakpoint', binding });
-    });
-    client.on('module', (body) => this.emit({ type: 'module', reason: body.reason, name: body.module.name, path: body.module.path }));
-    client.on('thread', (body) => this.emit({ type: 'thread', reason: body.reason === 'exited' ? 'exited' : 'started', threadId: body.threadId }));
     client.on('process', (body) => {
       this.debuggeePid = body.systemProcessId;
       this.debuggeeIsLocal = body.isLocalProcess ?? this.mode === 'launch';
@@ -254,14 +207,8 @@ export class PythonEngine implements Engine {
     });
     client.onClose((reason) => {
       if (this.ending) return;
-      this.emit({ type: 'error', message: `debugpy connection lost${reason ? `: ${reason.message}` : ''}. ${this.stderrHint() ?? ''}`.trim() });
+      this.emit({ type: 'error', message: `debugpy connection lost${reason ? `: ${reason.message}` : ''}. ${this.dap.stderrHint() ?? ''}`.trim() });
       this.emit({ type: 'terminated' });
-    });
-    client.handleReverseRequest('runInTerminal', () => {
-      throw new Error('debugbridge runs programs with console "internalConsole" and has no terminal');
-    });
-    client.handleReverseRequest('startDebugging', () => {
-      throw new Error('debugbridge does not debug child processes');
     });
     return client;
   }
@@ -270,51 +217,15 @@ export class PythonEngine implements Engine {
 
   private async stopped(body: DebugProtocol.StoppedEvent['body']): Promise<void> {
     this.pages.clear();
-    const threadId = body.threadId ?? this.lastStoppedThreadId ?? 1;
-    this.lastStoppedThreadId = threadId;
     this.steps?.mark('stopped');
-    this.stopStack = undefined;
     this.programPaused();
-    let hitBreakpointIds = body.hitBreakpointIds?.length ? this.breakpointIds.sessionIdsOf(body.hitBreakpointIds) : undefined;
-    if (!hitBreakpointIds && /breakpoint/.test(body.reason)) hitBreakpointIds = await this.breakpointsAtTopFrame(threadId);
-    const exception = body.reason === 'exception' ? await this.exceptionInfo(threadId).catch(() => undefined) : undefined;
-    if (exception?.type === 'SystemExit') {
-      // debugpy treats sys.exit(non-zero) as an uncaught exception; it is how the program chose to end.
-      await this.call('continue', { threadId });
-      return;
-    }
-    this.emit({
-      type: 'stopped',
-      reason: body.reason,
-      threadId,
-      allThreadsStopped: body.allThreadsStopped,
-      hitBreakpointIds,
-      description: body.description ?? body.text,
-      exception: exception ?? (body.reason === 'exception' && body.text ? { message: body.text } : undefined),
-    });
-  }
-
-  /**
-   * debugpy does not say which breakpoint it stopped at: match the top frame against the bindings.
-   * The frames are kept for the stop's own stack, which is asked for next.
-   */
-  private async breakpointsAtTopFrame(threadId: number): Promise<number[]> {
-    const levels = STOP_STACK_LEVELS;
-    const stack = await this.stackTrace(threadId, 0, levels).catch(() => ({ frames: [] as FrameInfo[], totalFrames: undefined }));
-    this.stopStack = { threadId, levels, ...stack };
-    const top = stack.frames[0];
-    return top ? this.breakpointIds.sessionIdsAt(top.file, top.line, top.name) : [];
+    const event = await this.stops.read(body);
+    if (event) this.emit(event);
   }
 
   private programPaused(): void {
     this.programRunning = false;
     programIdle(this);
-  }
-
-  private output(body: DebugProtocol.OutputEvent['body']): void {
-    const category = body.category ?? 'console';
-    if (category === 'telemetry') return;
-    this.emit({ type: 'output', category: category === 'stdout' || category === 'stderr' ? category : 'console', text: body.output });
   }
 
   private emit(event: EngineEvent): void {
@@ -328,7 +239,7 @@ export class PythonEngine implements Engine {
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────
 
   async setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
-    const body = await this.call('setBreakpoints', {
+    const body = await this.dap.call('setBreakpoints', {
       source: { path: file },
       breakpoints: specs.map((s) => ({ line: s.line, column: s.column, condition: s.condition, hitCondition: s.hitCondition, logMessage: s.logMessage })),
     });
@@ -340,7 +251,7 @@ export class PythonEngine implements Engine {
       if (specs.length === 0) return [];
       throw new DebugError('UNSUPPORTED', 'This debugpy has no function breakpoints.', 'Set a line breakpoint on the first line of the function instead.');
     }
-    const body = await this.call('setFunctionBreakpoints', {
+    const body = await this.dap.call('setFunctionBreakpoints', {
       breakpoints: specs.map((s) => ({ name: s.function, condition: s.condition, hitCondition: s.hitCondition })),
     });
     return this.breakpointIds.replaceFunctions(specs, body.breakpoints);
@@ -350,42 +261,42 @@ export class PythonEngine implements Engine {
     if (config.typeNames?.length) {
       throw new DebugError('UNSUPPORTED', 'Python exception breakpoints cannot be limited to type names.', 'Use the filter "all" with a conditional breakpoint, or "uncaught".');
     }
-    await this.call('setExceptionBreakpoints', { filters: debugpyExceptionFilters(config.filters) });
+    await this.dap.call('setExceptionBreakpoints', { filters: debugpyExceptionFilters(config.filters) });
   }
 
   // ── execution ──────────────────────────────────────────────────────────────────────────────
 
   async continue(threadId?: number): Promise<void> {
     this.pages.clear();
-    this.stopStack = undefined;
-    await this.call('continue', { threadId: threadId ?? (await this.someThreadId()) });
+    this.stops.forgetStack();
+    await this.dap.call('continue', { threadId: threadId ?? (await this.someThreadId()) });
   }
 
   async step(threadId: number, kind: StepKind): Promise<void> {
     this.pages.clear();
-    this.stopStack = undefined;
-    await this.call(STEP_COMMANDS[kind], { threadId });
+    this.stops.forgetStack();
+    await this.dap.call(STEP_COMMANDS[kind], { threadId });
   }
 
   async pause(threadId?: number): Promise<void> {
-    await this.call('pause', { threadId: threadId ?? (await this.someThreadId()) });
+    await this.dap.call('pause', { threadId: threadId ?? (await this.someThreadId()) });
   }
 
   /** debugpy moves the next statement in two requests: a target for the line, then `goto` it (answered by a `goto` stop). */
   async jump(threadId: number, file: string, line: number): Promise<void> {
     try {
-      const { targets } = await this.request('gotoTargets', { source: { path: file }, line });
+      const { targets } = await this.dap.request('gotoTargets', { source: { path: file }, line });
       if (!targets[0]) throw new DebugError('JUMP_REFUSED', `debugpy has no place to go at line ${line}.`, JUMP_HINT);
       this.pages.clear();
-      this.stopStack = undefined;
-      await this.request('goto', { threadId, targetId: targets[0].id });
+      this.stops.forgetStack();
+      await this.dap.request('goto', { threadId, targetId: targets[0].id });
     } catch (e) {
       throw requestError(e, 'JUMP_REFUSED', JUMP_HINT);
     }
   }
 
   private async someThreadId(): Promise<number> {
-    if (this.lastStoppedThreadId !== undefined) return this.lastStoppedThreadId;
+    if (this.stops.lastThreadId !== undefined) return this.stops.lastThreadId;
     const [first] = await this.threads();
     if (!first) throw new DebugError('THREAD_NOT_FOUND', 'The program has no threads (it may have exited).', 'Check session_state.');
     return first.id;
@@ -394,15 +305,14 @@ export class PythonEngine implements Engine {
   // ── inspection ─────────────────────────────────────────────────────────────────────────────
 
   async threads(): Promise<ThreadInfo[]> {
-    const body = await this.call('threads', undefined);
+    const body = await this.dap.call('threads', undefined);
     return body.threads.map((t) => ({ id: t.id, name: t.name }));
   }
 
   async stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
-    const kept = this.stopStack;
-    this.stopStack = undefined;
-    if (kept && kept.threadId === threadId && startFrame === 0 && levels <= kept.levels) return { frames: kept.frames.slice(0, levels), totalFrames: kept.totalFrames };
-    const body = await this.call('stackTrace', { threadId, startFrame, levels }, 'THREAD_NOT_FOUND');
+    const kept = this.stops.takeStack(threadId, startFrame, levels);
+    if (kept) return kept;
+    const body = await this.dap.call('stackTrace', { threadId, startFrame, levels }, 'THREAD_NOT_FOUND');
     return { frames: body.stackFrames.map(toFrame), totalFrames: body.totalFrames };
   }
 
@@ -412,7 +322,7 @@ export class PythonEngine implements Engine {
   }
 
   async scopes(frameId: number): Promise<ScopeInfo[]> {
-    const body = await this.call('scopes', { frameId }, 'FRAME_NOT_FOUND');
+    const body = await this.dap.call('scopes', { frameId }, 'FRAME_NOT_FOUND');
     this.pages.noteScopes(frameId, body.scopes);
     return body.scopes.map(toScope);
   }
@@ -428,7 +338,7 @@ export class PythonEngine implements Engine {
 
   async evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
     try {
-      const body = await this.request('evaluate', { expression, frameId, context });
+      const body = await this.dap.request('evaluate', { expression, frameId, context });
       this.pages.noteEvaluated(frameId, expression, body.variablesReference);
       return toEvaluateResult(body);
     } catch (e) {
@@ -438,7 +348,7 @@ export class PythonEngine implements Engine {
 
   async setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
     try {
-      return toEvaluateResult(await this.request('setVariable', { variablesReference: containerRef, name, value }));
+      return toEvaluateResult(await this.dap.request('setVariable', { variablesReference: containerRef, name, value }));
     } catch (e) {
       throw evaluationError(e);
     }
@@ -446,10 +356,10 @@ export class PythonEngine implements Engine {
 
   async exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
     try {
-      return toExceptionInfo(await this.request('exceptionInfo', { threadId }));
+      return toExceptionInfo(await this.dap.request('exceptionInfo', { threadId }));
     } catch (e) {
       if (e instanceof DapRequestError && e.failure === 'rejected') return undefined;
-      throw requestError(e, 'ADAPTER_FAILED', this.stderrHint());
+      throw requestError(e, 'ADAPTER_FAILED', this.dap.stderrHint());
     }
   }
 
@@ -476,17 +386,17 @@ export class PythonEngine implements Engine {
 
   private finish(how: 'terminate' | 'detach'): Promise<void> {
     const ourProgram = this.mode === 'launch' || this.debuggeeIsLocal ? this.debuggeePid : undefined;
-    const run = { client: this.client, adapter: this.adapter, launchUnanswered: this.mode === 'launch' && !this.started, ourProgram, specPath: this.specPath };
+    const run = { client: this.dap.client, adapter: this.adapter, launchUnanswered: this.mode === 'launch' && !this.started, ourProgram, specPath: this.specPath };
     return endPythonRun(run, how, (message) => this.context.log('warning', message));
   }
 
   diagnostics(): EngineDiagnostics {
     return {
-      adapterStderr: this.client?.stderrTail() ?? [],
-      pendingRequests: (this.client?.pendingRequests() ?? []).map(({ command, ageMs }) => ({ command, ageMs })),
+      adapterStderr: this.dap.client?.stderrTail() ?? [],
+      pendingRequests: (this.dap.client?.pendingRequests() ?? []).map(({ command, ageMs }) => ({ command, ageMs })),
       pid: this.debuggeePid,
       details: {
-        transport: this.client?.description,
+        transport: this.dap.client?.description,
         mode: this.mode,
         interpreter: this.interpreter?.executable,
         python: this.interpreter?.pythonVersion,
@@ -497,29 +407,5 @@ export class PythonEngine implements Engine {
         launchSteps: this.steps?.marks,
       },
     };
-  }
-
-  // ── requests ───────────────────────────────────────────────────────────────────────────────
-
-  private request<C extends Parameters<DapClient['request']>[0]>(command: C, args: DapArguments<C>) {
-    const client = this.client;
-    if (!client || client.closed) {
-      return Promise.reject(new DebugError('INVALID_STATE', 'The Python debug session is not running.', 'Launch or attach first, or check session_state.'));
-    }
-    return client.request(command, args);
-  }
-
-  /** A request whose refusal is a DebugError with `rejectedCode` (the adapter said no). */
-  private async call<C extends Parameters<DapClient['request']>[0]>(command: C, args: DapArguments<C>, rejectedCode: ErrorCode = 'ADAPTER_FAILED') {
-    try {
-      return await this.request(command, args);
-    } catch (e) {
-      throw requestError(e, rejectedCode, this.stderrHint());
-    }
-  }
-
-  private stderrHint(): string | undefined {
-    const tail = this.client?.stderrTail() ?? [];
-    return tail.length ? `debugpy said: ${tail.slice(-5).join(' | ')}` : undefined;
   }
 }

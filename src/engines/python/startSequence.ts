@@ -2,16 +2,63 @@
  * The steps of a launch or attach after the adapter is there. Each wait also ends when the request
  * is cancelled or debugpy goes away, and whatever fails comes out as the typed error the agent reads.
  */
+import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
 import type { AttachConfig, BreakpointBinding, BreakpointSpec, LaunchConfig, LaunchResult } from '../../core/types.js';
 import type { DapClient } from '../../dap/dapClient.js';
+import type { DapArguments } from '../../dap/dapProtocol.js';
 import type { LaunchSteps } from './launchSteps.js';
+import type { ReadyDebuggee } from './readyDebuggee.js';
+import { writeLaunchSpec } from './readyLauncher.js';
 import { requestError } from './requestErrors.js';
 
 export type Guard = <T>(work: Promise<T>) => Promise<T>;
 
-export async function guardedStart<T>(
+type Configurable = Pick<Engine, 'setBreakpoints' | 'setFunctionBreakpoints' | 'setExceptionBreakpoints'>;
+
+/** One start of the engine: its connection, its configuration requests and how it hears back. */
+export interface Starting {
+  engine: Configurable;
+  client: DapClient;
+  signal?: AbortSignal;
+  steps?: LaunchSteps;
+  stderrHint(): string | undefined;
+  /** debugpy answered `initialize`: what it can do decides what the configuration sends. */
+  capabilitiesKnown(capabilities: DebugProtocol.Capabilities | undefined): void;
+}
+
+/** initialize → launch/attach → (initialized) breakpoints, filters → configurationDone → answer. */
+export function startDebugpy(
+  start: Starting,
+  capabilities: Promise<DebugProtocol.Capabilities | undefined>,
+  command: 'launch' | 'attach',
+  args: DapArguments<'launch'> & DapArguments<'attach'>,
+  config: LaunchConfig | AttachConfig,
+): Promise<LaunchResult> {
+  const { client, steps } = start;
+  return guardedStart(client, command, start.signal, start.stderrHint, async (guard) => {
+    start.capabilitiesKnown(await guard(capabilities));
+    steps?.mark('initialize');
+    const initialized = client.once('initialized');
+    const started = client.request(command, args, { timeoutMs: 60_000 });
+    started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
+    await guard(Promise.race([initialized, started]));
+    steps?.mark('initialized');
+    return configureAndRun(start.engine, client, started, config, guard, steps);
+  });
+}
+
+/** Names the program, arms its breakpoints and lets the ready debuggee (waiting for configurationDone) become it. */
+export function startReadyDebuggee(start: Starting, debuggee: ReadyDebuggee, config: LaunchConfig): Promise<LaunchResult> {
+  writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args });
+  return guardedStart(start.client, 'launch', start.signal, start.stderrHint, async (guard) => {
+    start.capabilitiesKnown(await guard(debuggee.adapter.capabilities));
+    return configureAndRun(start.engine, start.client, debuggee.launched, config, guard, start.steps);
+  });
+}
+
+async function guardedStart<T>(
   client: DapClient,
   command: 'launch' | 'attach',
   signal: AbortSignal | undefined,
@@ -30,14 +77,12 @@ export async function guardedStart<T>(
   }
 }
 
-type Configurable = Pick<Engine, 'setBreakpoints' | 'setFunctionBreakpoints' | 'setExceptionBreakpoints'>;
-
 /**
  * Breakpoints, filters and configurationDone go out back to back, every request before the first
  * answer: debugpy handles them in order, so they are armed before the program runs. Then the
  * answer to the launch (or attach) that `started` waits for.
  */
-export async function configureAndRun(
+async function configureAndRun(
   engine: Configurable,
   client: DapClient,
   started: Promise<unknown>,
