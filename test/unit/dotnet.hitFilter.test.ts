@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Expr } from '../../src/engines/dotnet/expressions/ast.js';
 import { parseExpression } from '../../src/engines/dotnet/expressions/parser.js';
 import { observeCondition, type ConditionReads } from '../../src/engines/dotnet/host/filterObservation.js';
-import { compileHitFilter, fitsFilter, type FilterOp } from '../../src/engines/dotnet/host/hitFilter.js';
+import { compileHitFilter, fitsFilter } from '../../src/engines/dotnet/host/hitFilter.js';
+import type { FilterOp } from '../../src/engines/dotnet/host/nativeSession.js';
 import { ElementType, type NativeValue } from '../../src/engines/dotnet/host/values/nativeValue.js';
 
 const primitive = (et: number, v = '1'): NativeValue => ({ h: 0, et, v });

@@ -10,24 +10,8 @@
 import type { BinaryOperator, Expr } from '../expressions/ast.js';
 import { evaluateBinary, evaluateUnary, type CsType, type CsValue } from '../expressions/numeric.js';
 import type { NativeType } from './nativeEvents.js';
-import type { FieldRef } from './nativeSession.js';
+import type { FieldRef, FilterOp, FilterType } from './nativeSession.js';
 import { ElementType, NUMERIC_KEYWORDS, type NativeValue } from './values/nativeValue.js';
-
-/** A C# type as the native side names it. */
-export type FilterType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'bool' | 'string' | 'null';
-
-type ArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '^';
-type ComparisonOperator = '==' | '!=' | '<' | '<=' | '>' | '>=';
-
-export type FilterOp =
-  | { op: 'var'; kind: 'local' | 'argument'; index: number; et: number }
-  | ({ op: 'field'; guardModule: number; guardType: number; et: number } & FieldRef)
-  | { op: 'length' }
-  | { op: 'const'; type: FilterType; v?: string | boolean }
-  | { op: 'convert' | 'negate' | 'complement'; type: FilterType }
-  | { op: 'binary'; type: FilterType; operator: ArithmeticOperator }
-  | { op: 'compare'; operator: ComparisonOperator }
-  | { op: 'not' | 'and' | 'or' };
 
 /** What an expression node read at the hit a condition is compiled at. */
 export type Observation =
@@ -168,8 +152,8 @@ function binary(op: BinaryOperator, left: Compiled | undefined, right: Compiled 
   const a = converted(left, type);
   const b = converted(right, type);
   if (!a || !b) return undefined;
-  if (COMPARISONS.has(op)) return { ops: [...a, ...b, { op: 'compare', operator: op as ComparisonOperator }], type: 'bool' };
-  return { ops: [...a, ...b, { op: 'binary', type: FILTER_TYPES[type]!, operator: op as ArithmeticOperator }], type };
+  if (COMPARISONS.has(op)) return { ops: [...a, ...b, { op: 'compare', operator: op as Extract<FilterOp, { op: 'compare' }>['operator'] }], type: 'bool' };
+  return { ops: [...a, ...b, { op: 'binary', type: FILTER_TYPES[type]!, operator: op as Extract<FilterOp, { op: 'binary' }>['operator'] }], type };
 }
 
 /** A value of the operand's type standing in for it when asking C#'s rules for a result type. */

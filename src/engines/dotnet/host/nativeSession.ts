@@ -3,7 +3,6 @@
  * run on the addon's debugger thread (native/src/debugger/commands.cpp), answering parsed JSON.
  */
 import { loadAddon, type NativeSession } from '../addon.js';
-import type { FilterOp } from './hitFilter.js';
 import type { NativeEvent, NativeFrame, NativeThread } from './nativeEvents.js';
 import type { NativeValue } from './values/nativeValue.js';
 
@@ -61,6 +60,23 @@ export interface FieldRef {
   type: number;
   field: number;
 }
+
+/** A C# type as the native side names it. */
+export type FilterType = 'i8' | 'u8' | 'i16' | 'u16' | 'i32' | 'u32' | 'i64' | 'u64' | 'f32' | 'f64' | 'bool' | 'string' | 'null';
+
+type FilterArithmetic = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '^';
+type FilterComparison = '==' | '!=' | '<' | '<=' | '>' | '>=';
+
+/** A breakpoint condition compiled for the debugger thread (host/hitFilter.ts, native hit_filter.h). */
+export type FilterOp =
+  | { op: 'var'; kind: 'local' | 'argument'; index: number; et: number }
+  | ({ op: 'field'; guardModule: number; guardType: number; et: number } & FieldRef)
+  | { op: 'length' }
+  | { op: 'const'; type: FilterType; v?: string | boolean }
+  | { op: 'convert' | 'negate' | 'complement'; type: FilterType }
+  | { op: 'binary'; type: FilterType; operator: FilterArithmetic }
+  | { op: 'compare'; operator: FilterComparison }
+  | { op: 'not' | 'and' | 'or' };
 
 /** An argument of a func-eval (or a new value): a value by handle, a primitive literal, or null. */
 export type CallArg = { h: number; unbox?: boolean } | { et: number; v: string } | { null: true };
