@@ -120,10 +120,10 @@ describe.runIf(run)('.NET debugging through MCP', () => {
   });
 
   it('stops after an await and steps over awaits within the async method', async () => {
-    const first = await launch('async', { breakpoints: [{ file: shapes.path, line: shapes.line('await-delay') }] });
-    expect(first.stop?.frame).toMatchObject({ name: 'Lab.Shapes.MeasureAsync', line: shapes.line('await-delay') });
-    const afterDelay = await step(first.sessionId, 'over');
-    expect(afterDelay.frame).toMatchObject({ name: 'Lab.Shapes.MeasureAsync', line: shapes.line('after-await') });
+    const first = await launch('async', { breakpoints: [{ file: shapes.path, line: shapes.line('first-await') }] });
+    expect(first.stop?.frame).toMatchObject({ name: 'Lab.Shapes.MeasureAsync', line: shapes.line('first-await') });
+    const afterFirst = await step(first.sessionId, 'over');
+    expect(afterFirst.frame).toMatchObject({ name: 'Lab.Shapes.MeasureAsync', line: shapes.line('after-await') });
     await step(first.sessionId, 'over'); // onto `await Task.Yield()`
     const afterYield = await step(first.sessionId, 'over');
     expect(afterYield.frame).toMatchObject({ name: 'Lab.Shapes.MeasureAsync', line: shapes.line('async-return') });
@@ -132,9 +132,10 @@ describe.runIf(run)('.NET debugging through MCP', () => {
   it('steps out of an async method back to the method awaiting it', async () => {
     const first = await launch('async', { breakpoints: [{ file: shapes.path, line: shapes.line('after-await') }] });
     expect(first.stop?.frame.name).toBe('Lab.Shapes.MeasureAsync');
+    // Wherever Main is when the method resumes (its await registered or not), the step ends where it
+    // takes the result: its next statement.
     const out = await step(first.sessionId, 'out');
-    expect(out.frame.name).toBe('Lab.Program.Main');
-    expect([program.line('main-await'), program.line('after-main-await')]).toContain(out.frame.line);
+    expect(out.frame).toMatchObject({ name: 'Lab.Program.Main', line: program.line('after-main-await') });
   });
 
   it('binds a breakpoint after an await in async Main', async () => {

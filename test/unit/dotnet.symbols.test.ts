@@ -109,6 +109,13 @@ describe.runIf(run)('.NET symbols', () => {
     const info = lab.asyncInfo(b.targets[0]!.methodToken)!;
     expect(info.awaits).toHaveLength(2);
     for (const a of info.awaits) expect(a.resumeOffset).toBeGreaterThan(a.yieldOffset);
+    // It leaves from its closing brace (where it completes its task), not from its `return`.
+    const ret = b.targets[0]!.methodToken;
+    const returnAt = lab.statementIn(ret, shapes.path, shapes.line('async-return'));
+    const braceAt = lab.statementIn(ret, shapes.path, shapes.line('async-return') + 1);
+    if (!returnAt.ok || !braceAt.ok) throw new Error('no statement at the return or the closing brace');
+    expect(lab.isLastStatement(ret, returnAt.ilOffset)).toBe(false);
+    expect(lab.isLastStatement(ret, braceAt.ilOffset)).toBe(true);
   });
 
   it('marks compiler stubs and methods without source as not the user code', () => {

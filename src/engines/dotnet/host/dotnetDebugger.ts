@@ -51,7 +51,7 @@ export class DotnetDebugger implements HostApi {
     (nativeId) => this.rules.forget(nativeId),
   );
   private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native);
-  private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection.reader);
+  private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection);
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
   private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
   private options?: StartOptions;

@@ -3,12 +3,15 @@
  * statement, never ends on hidden code, and keeps to the user's code (Just My Code). Stepping over an
  * `await` that yields ends on the next statement of the same async method, wherever it resumes: a
  * breakpoint at the await's resume offset (from the PDB's async stepping information) catches it.
+ * Stepping out of an async method, or off its last statement, ends where its awaiter takes its result
+ * (asyncAwaiter.ts), not where the thread that ran it happens to return.
  */
 import type { StepKind } from '../../../core/types.js';
 import type { BreakpointBook } from './breakpointBook.js';
 import type { ModuleRegistry } from './moduleRegistry.js';
 import type { Native } from './nativeSession.js';
-import type { AsyncAwaiters, Awaiter } from './asyncAwaiter.js';
+import type { ModuleSymbols } from '../symbols/moduleSymbols.js';
+import type { AsyncAwaiters, AwaitedTask } from './asyncAwaiter.js';
 import type { StackReader } from './stackReader.js';
 
 /** A step that keeps landing on hidden code gives up after this many tries and stops where it is. */
@@ -22,8 +25,8 @@ interface ActiveStep {
   attempts: number;
   /** Stepping over an await: the method that must resume. */
   awaitIn?: { module: number; methodToken: number };
-  /** Stepping out of (or off the end of) an async method: the state machine awaiting it. */
-  awaiter?: Awaiter;
+  /** Stepping out of (or off the end of) an async method: the task whose awaiter the step goes to. */
+  awaited?: AwaitedTask;
   /** The method a step out leaves (to find the call that returned, for `$returnValue`). */
   leaving?: { module: number; methodToken: number };
 }
@@ -86,15 +89,18 @@ export class Stepper {
     return 'stop';
   }
 
-  /** A resume point of the awaiting async method was hit: the step ends there if it is our awaiter. */
+  /**
+   * A task notified that a wait took its result (on `threadId`, inside the framework): if it is the
+   * task the step left, the step goes on from there, out to the awaiter's next statement.
+   */
   async awaiterResumed(threadId: number): Promise<StepOutcome> {
     const step = this.active;
-    if (!step?.awaiter || !(await this.awaiters.isAwaiter(threadId, step.awaiter))) {
+    // A notification that cannot be told apart is ours: only the tasks a step asked notify.
+    if (!step?.awaited || !(await this.awaiters.isNotifying(threadId, step.awaited).catch(() => true))) {
       await this.native()?.call('release', {});
       return 'running';
     }
     await this.disarmAwaiter(step);
-    await this.native()?.call('cancelStep', {});
     step.threadId = threadId;
     step.kind = 'over';
     await this.stepFromHere(step);
@@ -146,11 +152,11 @@ export class Stepper {
   }
 
   private async disarmAwaiter(step: ActiveStep): Promise<void> {
-    if (!step.awaiter) return;
-    const awaiter = step.awaiter;
-    step.awaiter = undefined;
+    if (!step.awaited) return;
+    const awaited = step.awaited;
+    step.awaited = undefined;
     await this.breakpoints.removeInternal(AWAITER_RESUME);
-    await this.awaiters.forget(awaiter);
+    await this.awaiters.forget(awaited);
   }
 
   private async stepFromHere(step: ActiveStep): Promise<void> {
@@ -166,10 +172,14 @@ export class Stepper {
     const { module, methodToken, ilOffset } = top.handle;
     if (step.kind === 'out') step.leaving ??= { module, methodToken };
     const range = symbols.statementRange(methodToken, ilOffset);
-    if (step.kind !== 'into' && !step.awaiter && symbols.asyncInfo(methodToken)) {
-      // Leaving an async method that is awaited resumes its awaiter, perhaps on another thread.
-      step.awaiter = await this.awaiters.find(top.handle).catch(() => undefined);
-      for (const target of step.awaiter?.resumes ?? []) await this.breakpoints.placeInternal(AWAITER_RESUME, step.awaiter!.module, target);
+    if (!step.awaited && this.leavesAsyncMethod(step.kind, symbols, methodToken, ilOffset, range)) {
+      step.awaited = await this.awaiters.watch(top.handle).catch(() => undefined);
+      if (step.awaited) {
+        // No stepper: the awaiter takes the result on whichever thread, whenever it gets to it.
+        await this.breakpoints.placeInternal(AWAITER_RESUME, step.awaited.module, step.awaited.target);
+        await native.call('continue', {});
+        return;
+      }
     }
     if (step.kind === 'over' && range) {
       const awaits = (symbols.asyncInfo(methodToken)?.awaits ?? []).filter((a) => a.yieldOffset >= range.start && a.yieldOffset < range.end);
@@ -182,6 +192,18 @@ export class Stepper {
       ranges: step.kind === 'out' || !range ? [] : [[range.start, range.end]],
       justMyCode: true,
     });
+  }
+
+  /**
+   * Whether the step leaves the async method it is in: a step out, or a step over or into from its
+   * last statement (the closing brace, where it completes its task) with no await left to yield at.
+   */
+  private leavesAsyncMethod(kind: StepKind, symbols: ModuleSymbols, methodToken: number, ilOffset: number, range: { end: number } | undefined): boolean {
+    const info = symbols.asyncInfo(methodToken);
+    if (!info) return false;
+    if (kind === 'out') return true;
+    const end = range?.end ?? Number.POSITIVE_INFINITY;
+    return symbols.isLastStatement(methodToken, ilOffset) && !info.awaits.some((a) => a.yieldOffset >= ilOffset && a.yieldOffset < end);
   }
 }
 

@@ -110,6 +110,11 @@ export class ModuleSymbols {
     return !current || current.hidden;
   }
 
+  /** Whether no statement follows the one holding `ilOffset` (it is the method's last). */
+  isLastStatement(methodToken: number, ilOffset: number): boolean {
+    return !this.pdb.sequencePoints(tokenRid(methodToken)).some((p) => !p.hidden && p.ilOffset > ilOffset);
+  }
+
   hasSource(methodToken: number): boolean {
     return this.pdb.sequencePoints(tokenRid(methodToken)).some((p) => !p.hidden);
   }
