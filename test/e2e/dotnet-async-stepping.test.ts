@@ -2,7 +2,8 @@
  * Stepping out of .NET async methods through the real MCP server, when the caller has not awaited the
  * method's task yet: the method still runs synchronously inside its caller's call, or it resumed on
  * the thread pool while its caller is busy before its `await`. Either way the step ends where the
- * caller picks up the method's result, once the method has finished (as Visual Studio does).
+ * caller picks up the method's result, once the method has finished (as Visual Studio does); so too
+ * for a ValueTask, a caller blocking on `.Result`, and a step over the method's closing brace.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,6 +92,21 @@ describe.runIf(run)('.NET async step out before the caller awaits', () => {
     const out = await step(sessionId, 'out');
     expect(out.frame).toMatchObject({ name: 'Lab.Awaiting.Run', line: awaiting.line('after-late-await') });
     expect(await evaluate(sessionId, 'late')).toBe('8');
+    const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 20_000 });
+    expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+  });
+
+  it('steps out of an async method that returns a ValueTask', async () => {
+    const { sessionId } = await launchAt('halve');
+    const out = await step(sessionId, 'out');
+    expect(out.frame).toMatchObject({ name: 'Lab.Awaiting.Run', line: awaiting.line('after-halve-await') });
+    expect(await evaluate(sessionId, 'half')).toBe('4');
+  });
+
+  it('steps out of an async method into a caller that blocks on its Result', async () => {
+    const { sessionId } = await launchAt('double');
+    const out = await step(sessionId, 'out');
+    expect(out.frame).toMatchObject({ name: 'Lab.Awaiting.WaitFor', line: awaiting.line('wait-result') });
     const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 20_000 });
     expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
   });

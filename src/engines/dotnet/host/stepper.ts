@@ -177,6 +177,7 @@ export class Stepper {
       if (step.awaited) {
         // No stepper: the awaiter takes the result on whichever thread, whenever it gets to it.
         await this.breakpoints.placeInternal(AWAITER_RESUME, step.awaited.module, step.awaited.target);
+        await native.call('cancelStep', {});
         await native.call('continue', {});
         return;
       }
