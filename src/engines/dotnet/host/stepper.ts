@@ -172,7 +172,8 @@ export class Stepper {
     const { module, methodToken, ilOffset } = top.handle;
     if (step.kind === 'out') step.leaving ??= { module, methodToken };
     const range = symbols.statementRange(methodToken, ilOffset);
-    if (!step.awaited && this.leavesAsyncMethod(step.kind, symbols, methodToken, ilOffset, range)) {
+    // Past an await that yielded (waiting for it to resume), the method returns without finishing.
+    if (!step.awaited && !step.awaitIn && this.leavesAsyncMethod(step.kind, symbols, methodToken, ilOffset, range)) {
       step.awaited = await this.awaiters.watch(top.handle).catch(() => undefined);
       if (step.awaited) {
         // No stepper: the awaiter takes the result on whichever thread, whenever it gets to it.
