@@ -14,6 +14,7 @@ import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { requireRuntime } from '../support/runtimes.js';
+import { stopActiveSessions } from '../support/sessions.js';
 
 const dotnet = findDotnet();
 const run = process.platform === 'linux' && requireRuntime('dotnet', dotnet !== undefined);
@@ -42,12 +43,7 @@ describe.runIf(run)('.NET async step out before the caller awaits', () => {
   afterAll(async () => {
     await client?.close();
   });
-  afterEach(async () => {
-    const { structured } = await client.call<{ sessions: { sessionId: string; state: string }[] }>('session_list');
-    for (const s of structured.sessions) {
-      if (['running', 'stopped', 'initializing'].includes(s.state)) await client.call('session_stop', { sessionId: s.sessionId });
-    }
-  });
+  afterEach(() => stopActiveSessions(client));
 
   async function launchAt(marker: string): Promise<Wait> {
     const r = await client.call<Wait>('session_launch', {
