@@ -132,6 +132,24 @@ describe.runIf(run)('.NET conditions decided on the debugger thread', () => {
     expect(output.structured.output.split('\n').filter((l) => l.startsWith('i='))).toEqual(['i=4 word=w0', 'i=13 word=w1', 'i=22 word=w2', 'i=31 word=w3']);
   });
 
+  it('loses no hit of another thread while a logpoint runs code in the program', async () => {
+    // Each hit runs a property getter (func-eval); the other thread's hit that arrives meanwhile is
+    // reported once the evaluation ends, not dropped.
+    const rounds = 25;
+    const r = await client.call<Wait>('session_launch', {
+      program: lab,
+      args: ['pair', String(rounds)],
+      breakpoints: [{ file: values.path, line: values.line('pair'), logMessage: 'order {order.Id} total {order.Total}' }],
+      waitForStop: true,
+      timeoutMs: 120_000,
+    });
+    expect(r.structured.status, r.text).toBe('exited');
+    const output = await client.call<{ output: string }>('session_output', { sessionId: r.structured.sessionId, maxChars: 100_000 });
+    const logged = output.structured.output.split('\n').filter((l) => l.startsWith('order '));
+    const expected = [0, 1000].flatMap((first) => Array.from({ length: rounds }, (_, i) => `order ${first + i} total 2.5`));
+    expect([...logged].sort()).toEqual([...expected].sort());
+  });
+
   it('lets a breakpoint added beside a filtered one stop at the next hit', async () => {
     // A function breakpoint's condition is decided natively after its first hit (b == 0); a line
     // breakpoint then joins it on the same statement, with no condition: every hit must stop again.

@@ -21,6 +21,7 @@ class BreakpointTable {
   /** Sets (or, with no filter, clears) the condition decided at each hit of `id`. */
   void SetFilter(int id, std::optional<HitFilter> filter);
   const HitFilter* FilterOf(int id) const;
+  bool Has(int id) const { return breakpoints_.count(id) > 0; }
   /** The id of a breakpoint ICorDebug reports as hit, or 0 for one we do not own. */
   int IdOf(ICorDebugBreakpoint* breakpoint) const;
   /** Deactivates every breakpoint (a detach fails while any is active) and forgets them. */

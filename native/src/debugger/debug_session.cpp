@@ -183,6 +183,14 @@ Status DebugSession::Continue(bool& wasStopped) {
   if (!process_) return Status::Fail("NOT_ATTACHED", "no process is attached");
   if (eval_.Running()) return Status::Fail("EVAL_BUSY", "an evaluation is running");
   values_.Clear();
+  if (stop_.heldCallback && !deferredHits_.empty()) {
+    if (stop_.paused) {
+      stop_.paused = false;  // one Continue for the pause; the held callback keeps the process stopped
+      HRESULT hr = process_->Continue(0);
+      if (Failed(hr)) return Status::Fail("CONTINUE_FAILED", "ICorDebugProcess::Continue failed", hr);
+    }
+    if (ReportDeferredHit()) return Status::Success();
+  }
   return ReleaseAll();
 }
 
@@ -200,6 +208,7 @@ Status DebugSession::Release(bool& released) {
   released = static_cast<bool>(stop_.heldCallback);
   if (exited_ || !released) return Status::Success();
   values_.Clear();
+  if (ReportDeferredHit()) return Status::Success();  // the held callback now stands for that hit
   Controller owner = stop_.heldCallback;
   stop_.heldCallback.Reset();
   Running();
@@ -261,6 +270,7 @@ void DebugSession::Forget() {
   values_.Clear();
   kept_.Clear();
   stop_ = StopState{};
+  deferredHits_.clear();
   stepper_ = StepController{};
   breakpoints_.Clear();
   modules_.Clear();
@@ -296,6 +306,7 @@ void DebugSession::OnExitProcess() {
   exited_ = true;
   Running();
   stop_ = StopState{};
+  deferredHits_.clear();
   stepper_ = StepController{};
   values_ = ValueTable{};
   kept_ = KeptObjects{};
@@ -364,7 +375,14 @@ void DebugSession::OnUserBreak(Controller owner, ComPtr<ICorDebugThread> thread)
 void DebugSession::OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugBreakpoint> breakpoint) {
   int id = breakpoints_.IdOf(breakpoint.Get());
   if (eval_.Running()) {
-    if (id) eval_.Abort("the evaluated code reached a breakpoint; the evaluation was aborted", false);
+    DWORD threadId = ThreadId(thread.Get());
+    if (id && threadId == eval_.ThreadId()) eval_.Abort("the evaluated code reached a breakpoint; the evaluation was aborted", false);
+    // Another thread's hit (queued before the evaluation began, or a thread started during it): that
+    // thread is kept at the breakpoint while the evaluation runs, and reported before the program runs on.
+    else if (id) {
+      eval_.Suspend(thread.Get());
+      deferredHits_.emplace_back(id, threadId);
+    }
     Resume(owner);
     return;
   }
@@ -378,7 +396,24 @@ void DebugSession::OnBreakpoint(Controller owner, ComPtr<ICorDebugThread> thread
     Release(released);
     return;
   }
-  Emit(JsonObject().Str("event", "breakpoint").Int("id", id).Int("threadId", ThreadId(thread.Get())).Done());
+  EmitBreakpoint(id, thread.Get());
+}
+
+void DebugSession::EmitBreakpoint(int id, ICorDebugThread* thread) {
+  Emit(JsonObject().Str("event", "breakpoint").Int("id", id).Int("threadId", ThreadId(thread)).Done());
+}
+
+bool DebugSession::ReportDeferredHit() {
+  // The hit is reported under the held callback, which keeps the process stopped until it is released.
+  while (!deferredHits_.empty() && !eval_.Running() && stop_.heldCallback) {
+    auto [id, threadId] = deferredHits_.front();
+    deferredHits_.erase(deferredHits_.begin());
+    ComPtr<ICorDebugThread> thread;
+    if (!breakpoints_.Has(id) || !Thread(threadId, thread).Ok() || FilteredOut(id, thread.Get())) continue;
+    EmitBreakpoint(id, thread.Get());
+    return true;
+  }
+  return false;
 }
 
 bool DebugSession::FilteredOut(int id, ICorDebugThread* thread) {

@@ -97,6 +97,13 @@ class DebugSession final : public CallbackHandler {
   Status AttachWith(IUnknown* cordebug, uint32_t pid);
   Status SelectAccess(const std::string& dbgshimPath, std::unique_ptr<class RuntimeAccess>& access);
   void Resume(const Controller& owner);
+  void EmitBreakpoint(int id, ICorDebugThread* thread);
+  /**
+   * Reports a breakpoint another thread reached just before an evaluation began (its callback came
+   * during the evaluation, which had to go on) instead of letting the process run: that thread is
+   * still at the breakpoint. False when none is left to report.
+   */
+  bool ReportDeferredHit();
   /** A hit of breakpoint `id` whose filter finds its condition false: it need not reach JavaScript. */
   bool FilteredOut(int id, ICorDebugThread* thread);
   /** Keeps the process stopped in the current callback until JavaScript continues. */
@@ -124,6 +131,8 @@ class DebugSession final : public CallbackHandler {
   ValueTable values_;
   KeptObjects kept_;
   EvalRunner eval_;
+  /** Breakpoint hits of other threads that arrived during an evaluation: (breakpoint id, thread id). */
+  std::vector<std::pair<int, DWORD>> deferredHits_;
 };
 
 }  // namespace dbg

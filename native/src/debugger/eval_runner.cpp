@@ -34,6 +34,7 @@ Status EvalRunner::Start(ICorDebugProcess* process, ICorDebugThread* thread, con
     }
   }
   eval_ = eval;
+  thread_ = evalThread;
   reply_ = std::move(reply);
   abortReason_.clear();
   return Status::Success();
@@ -51,6 +52,12 @@ Status EvalRunner::Abort(const std::string& why, bool rude) {
   }
   if (Failed(hr)) return Status::Fail("EVAL_ABORT_FAILED", "the runtime could not abort the evaluation", hr);
   return Status::Success();
+}
+
+void EvalRunner::Suspend(ICorDebugThread* thread) {
+  CorDebugThreadState state = THREAD_RUN;
+  if (Failed(thread->GetDebugState(&state)) || state != THREAD_RUN) return;
+  if (!Failed(thread->SetDebugState(THREAD_SUSPEND))) suspended_.push_back(ComPtr<ICorDebugThread>::Retain(thread));
 }
 
 void EvalRunner::ResumeOthers() {

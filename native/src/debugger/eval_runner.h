@@ -21,8 +21,12 @@ class EvalRunner {
   using Begin = std::function<HRESULT(ICorDebugEval*)>;
 
   bool Running() const { return static_cast<bool>(eval_); }
+  /** The thread the evaluation runs on (while Running). */
+  DWORD ThreadId() const { return thread_; }
   /** Creates the eval on `thread`, lets `begin` start it, suspends the other threads; the caller resumes the process. */
   Status Start(ICorDebugProcess* process, ICorDebugThread* thread, const Begin& begin, Reply reply);
+  /** Keeps another thread where it is until the evaluation ends (one that started during it). */
+  void Suspend(ICorDebugThread* thread);
   /** Ends the evaluation early; `why` becomes the failure the reply carries. */
   Status Abort(const std::string& why, bool rude);
   /** The evaluation finished (or threw, or was aborted): restores the threads and answers. */
@@ -33,6 +37,7 @@ class EvalRunner {
  private:
   void ResumeOthers();
   ComPtr<ICorDebugEval> eval_;
+  DWORD thread_ = 0;
   Reply reply_;
   std::string abortReason_;
   std::vector<ComPtr<ICorDebugThread>> suspended_;
