@@ -4,7 +4,8 @@
  * or runtime frames folded, and the source at the throw site when that is not where it stopped.
  * Every part is capped, and says what it left out.
  */
-import type { AutopsyFrame, ExceptionAutopsy, StopFrame } from './sessionTypes.js';
+import { foldFrames, type StackEntry } from './frameFolding.js';
+import type { ExceptionAutopsy, StopFrame } from './sessionTypes.js';
 import { readSourceWindow } from './sourceReader.js';
 import type { ExceptionInfo, FrameInfo } from './types.js';
 import { capText, summaryText } from './valueText.js';
@@ -24,7 +25,7 @@ export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo
     autopsy.causes = info.causes.slice(0, MAX_CAUSES).map((c) => ({ ...c, message: c.message === undefined ? undefined : summaryText(c.message, CAUSE_MESSAGE_CHARS) }));
     if (info.causes.length > MAX_CAUSES) autopsy.moreCauses = info.causes.length - MAX_CAUSES;
   }
-  const folded = foldFrames(stack.frames, stack.totalFrames);
+  const folded = autopsyStack(stack.frames, stack.totalFrames);
   if (folded.frames.length) {
     autopsy.frames = folded.frames;
     if (folded.moreFrames) autopsy.moreFrames = folded.moreFrames;
@@ -34,28 +35,13 @@ export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo
   return autopsy;
 }
 
-/** The thread's own frames (a cause's traceback frames left out), external runs folded into one entry. */
-export function foldFrames(frames: FrameInfo[], totalFrames?: number): { frames: AutopsyFrame[]; moreFrames: number } {
+/** The thread's own frames (a cause's traceback frames left out), folded, as far as its first LISTED_USER_FRAMES entries of the user's code. */
+export function autopsyStack(frames: FrameInfo[], totalFrames?: number): { frames: StackEntry[]; moreFrames: number } {
   // A cause's frames come after all of the thread's own: once one shows, the thread's stack is complete.
   const firstChained = frames.findIndex((f) => f.chainedException);
   const own = firstChained >= 0 ? frames.slice(0, firstChained) : frames;
-  const out: AutopsyFrame[] = [];
-  let userFrames = 0;
-  let covered = 0;
-  for (const [index, f] of own.entries()) {
-    const external = !f.file || f.presentationHint === 'subtle';
-    const last = out.at(-1);
-    if (external && last?.external) {
-      last.external++;
-    } else if (!external && last && !last.external && last.name === f.name && last.file === f.file && last.line === f.line) {
-      last.times = (last.times ?? 1) + 1; // recursion: one entry
-    } else {
-      if (!external && userFrames === LISTED_USER_FRAMES) break;
-      if (!external) userFrames++;
-      out.push({ index, name: f.name, file: f.file, line: f.line, ...(external ? { external: 1 } : {}), ...(f.async ? { async: true } : {}) });
-    }
-    covered = index + 1;
-  }
+  const entries = foldFrames(own);
+  const cut = entries.flatMap((e, i) => (e.external ? [] : [i]))[LISTED_USER_FRAMES];
   const total = firstChained >= 0 ? own.length : Math.max(totalFrames ?? frames.length, frames.length);
-  return { frames: out, moreFrames: total - covered };
+  return cut === undefined ? { frames: entries, moreFrames: total - own.length } : { frames: entries.slice(0, cut), moreFrames: total - entries[cut].index };
 }

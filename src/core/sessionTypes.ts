@@ -1,4 +1,5 @@
 /** What the core reports about sessions: stops, waits, snapshots. The MCP layer renders these. */
+import type { StackEntry } from './frameFolding.js';
 import type { HangReport } from './hangReport.js';
 import type { SourceLine } from './sourceReader.js';
 import type { ExceptionInfo, SessionStateName, StopReason } from './types.js';
@@ -11,22 +12,10 @@ export interface StopFrame {
   column: number;
 }
 
-/** One entry of an exception's stack: a frame, or a run of library / runtime frames folded into one (`external`: how many). */
-export interface AutopsyFrame {
-  index: number;
-  name: string;
-  file?: string;
-  line: number;
-  external?: number;
-  /** The same frame this many times in a row (recursion). */
-  times?: number;
-  async?: boolean;
-}
-
 /** An exception stop's details: what the runtime said, plus what an agent would ask next. */
 export interface ExceptionAutopsy extends ExceptionInfo {
   /** The stack, the user's frames kept and runs of external ones folded. */
-  frames?: AutopsyFrame[];
+  frames?: StackEntry[];
   /** Frames of the stack not in `frames` (inspect_stack pages them). */
   moreFrames?: number;
   /** Causes past the ones in `causes`. */

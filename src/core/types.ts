@@ -134,7 +134,7 @@ export interface FrameInfo {
   file?: string;
   line: number;
   column: number;
-  /** Frames without source the user wrote (library, runtime). */
+  /** `subtle`: source the user did not write (library, runtime); `label`: a runtime's own fold of frames it does not list. */
   presentationHint?: 'normal' | 'label' | 'subtle';
   /** A caller that awaits: the frame of an async stack trace, with no values kept. */
   async?: boolean;

@@ -52,7 +52,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_stack',
     {
       title: 'Stack',
-      description: 'Call stack, top first, paged (start, count 20); library runs folded.',
+      description: 'Call stack, top first, paged (start, count 20); external code and recursion folded.',
       input: {
         sessionId: sessionIdInput,
         threadId: threadIdInput,

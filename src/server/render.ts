@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
 import { describeExit } from '../core/eventSummary.js';
+import { foldFrames, isExternal, type StackEntry } from '../core/frameFolding.js';
 import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
 import type { ExceptionAutopsy, SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
@@ -74,7 +75,7 @@ export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
 
 const CAUSE_RELATION: Record<ExceptionCause['relation'], string> = { cause: 'caused by', context: 'while handling', inner: 'inner' };
 
-/** An exception stop's autopsy: the throw site (when elsewhere), the causes, the stack with external frames folded. */
+/** An exception stop's autopsy: the throw site (when elsewhere), the causes, the folded stack. */
 function renderAutopsy(ex: ExceptionAutopsy): string[] {
   const parts: string[] = [];
   if (ex.throwSource?.length && ex.thrownAt) parts.push(`thrown at ${where(ex.thrownAt.file, ex.thrownAt.line)}:\n${renderSourceLines(ex.throwSource)}`);
@@ -84,8 +85,7 @@ function renderAutopsy(ex: ExceptionAutopsy): string[] {
   });
   if (ex.moreCauses) parts.push(`… ${ex.moreCauses} more causes`);
   if (ex.frames?.length) {
-    const frames = ex.frames.map((f) => (f.external ? (f.external === 1 ? '[external code]' : `[${f.external} external frames]`) : `${f.name} (${where(f.file, f.line)})${f.times ? ` ×${f.times}` : ''}${f.async ? ' [async]' : ''}`));
-    parts.push(`stack: ${frames.join(' ← ')}${ex.moreFrames ? ` ← … ${ex.moreFrames} more (inspect_stack)` : ''}`);
+    parts.push(`stack: ${ex.frames.map(renderStackEntry).join(' ← ')}${ex.moreFrames ? ` ← … ${ex.moreFrames} more (inspect_stack)` : ''}`);
   }
   return parts;
 }
@@ -144,20 +144,37 @@ export function renderBreakpoints(list: BreakpointRecord[]): string {
   return list.length ? list.map(renderBreakpoint).join('\n') : 'No breakpoints.';
 }
 
-/** `collapse`: runs of library frames become one line (the agent rarely needs them; start lists them). */
-export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number, collapse = false): string {
-  const frameLine = (f: FrameInfo & { index: number }) => `#${f.index} ${f.name} (${where(f.file, f.line)})${f.async ? ' [async]' : ''}${f.presentationHint === 'subtle' ? ' [library]' : ''}`;
-  const lines: string[] = [];
-  for (let i = 0; i < frames.length; ) {
-    let end = i;
-    if (collapse && frames[i].presentationHint === 'subtle') while (end + 1 < frames.length && frames[end + 1].presentationHint === 'subtle') end++;
-    if (end - i >= 2) {
-      lines.push(`#${frames[i].index}–#${frames[end].index} ${end - i + 1} library frames: inspect_stack ${JSON.stringify({ start: frames[i].index })} lists them`);
-      i = end + 1;
-    } else {
-      lines.push(frameLine(frames[i]));
-      i++;
-    }
+/** A frame's name and place; the name alone where the runtime gives no place. */
+function frameText(f: { name: string; file?: string; line: number }): string {
+  return `${f.name}${f.file || f.line ? ` (${where(f.file, f.line)})` : ''}`;
+}
+
+/** One entry of a folded stack (core/frameFolding.ts); `×N` after an entry: it stands for N frames in a row. */
+function renderStackEntry(entry: StackEntry): string {
+  const times = (n = 1) => (n > 1 ? ` ×${n}` : '');
+  if (entry.external) return `[External Code]${times(entry.external)}`;
+  return `${frameText(entry)}${times(entry.times)}${entry.async ? ' [async]' : ''}`;
+}
+
+/** An entry as a line of a listed stack. */
+export function stackEntryLine(entry: StackEntry): string {
+  return `#${entry.index} ${renderStackEntry(entry)}`;
+}
+
+/**
+ * `fold` (the page from the top): external runs and recursion folded, and the call that lists the
+ * external frames one by one (none for a runtime's own label frame: it lists nothing more);
+ * otherwise every frame, an external one with source marked.
+ */
+export function renderStack(frames: (FrameInfo & { index: number })[], threadId: number, total?: number, fold = false): string {
+  let lines: string[];
+  if (fold) {
+    const entries = foldFrames(frames);
+    lines = entries.map(stackEntryLine);
+    const listable = entries.find((entry) => entry.external && frames.slice(entry.index, entry.index + entry.external).some((f) => f.presentationHint !== 'label'));
+    if (listable) lines.push(`(inspect_stack ${JSON.stringify({ start: listable.index })} lists each frame)`);
+  } else {
+    lines = frames.map((f) => `#${f.index} ${frameText(f)}${f.async ? ' [async]' : ''}${f.file && isExternal(f) ? ' [external]' : ''}`);
   }
   const more = total !== undefined && frames.length && frames[frames.length - 1].index + 1 < total ? `\n… ${total - frames[frames.length - 1].index - 1} more frames (page with start)` : '';
   return `Thread ${threadId} stack:\n${lines.join('\n')}${more}`;

@@ -1,7 +1,8 @@
 /** Text of the hang report: deadlocks first, then each group of identical stacks with what it waits on. */
+import { foldFrames } from '../core/frameFolding.js';
 import type { HangReport, StackGroup } from '../core/hangReport.js';
-import type { FrameInfo, ThreadWait } from '../core/types.js';
-import { where } from './render.js';
+import type { ThreadWait } from '../core/types.js';
+import { stackEntryLine, where } from './render.js';
 
 /** Past this the report stops adding groups and says which threads it left out. */
 const REPORT_CHARS = 4000;
@@ -30,7 +31,7 @@ function renderGroup(group: StackGroup, who: (id: number) => string): string {
   const head = group.threadIds.length === 1 ? `thread ${first} ${group.names[0]}` : `${group.threadIds.length} threads ${group.threadIds.join(', ')} (${[...new Set(group.names)].slice(0, 3).join(', ')})`;
   const state = group.error ? `stack not read: ${group.error}` : group.wait ? waitText(group.wait, who) : '';
   const holds = group.holds?.length ? `; holds ${group.holds.map((h) => `${h.object} (${where(h.file, h.line)})`).join(', ')}` : '';
-  const frames = renderFrames(group.frames);
+  const frames = foldFrames(group.frames).map((entry) => `  ${stackEntryLine(entry)}`).join('\n');
   const shown = group.frames.length;
   const more = group.totalFrames !== undefined && group.totalFrames > shown ? `\n  … ${group.totalFrames - shown} more frames (inspect_stack { threadId: ${first}, start: ${shown} })` : '';
   return `${head}${state ? ` — ${state}` : ''}${holds}${frames ? `\n${frames}` : ''}${more}`;
@@ -57,21 +58,4 @@ function waitText(wait: ThreadWait, who: (id: number) => string): string {
     case 'atomics':
       return `waits in Atomics.wait${on ? ` on${on}` : ''}`;
   }
-}
-
-/** Library frames in a row fold into one line: the agent reads the program's frames. */
-function renderFrames(frames: FrameInfo[]): string {
-  const out: string[] = [];
-  let folded = 0;
-  frames.forEach((f, i) => {
-    if (f.presentationHint === 'subtle' && i > 0) {
-      folded++;
-      return;
-    }
-    if (folded) out.push(`  … ${folded} library frame${folded === 1 ? '' : 's'}`);
-    folded = 0;
-    out.push(`  #${i} ${f.name}${f.file || f.line ? ` (${where(f.file, f.line)})` : ''}${f.async ? ' [async]' : ''}`);
-  });
-  if (folded) out.push(`  … ${folded} library frame${folded === 1 ? '' : 's'}`);
-  return out.join('\n');
 }

@@ -96,7 +96,7 @@ describe.runIf(run)('.NET debugging through MCP', () => {
     const sessionId = first.sessionId;
 
     const frames = await stack(sessionId);
-    expect(frames.map((f) => f.name)).toEqual(['Lab.Program.Loop', 'Lab.Program.Main', '[external code]']);
+    expect(frames.map((f) => f.name)).toEqual(['Lab.Program.Loop', 'Lab.Program.Main', '[External Code]']);
 
     // Like Visual Studio, a step into a method stops on its opening brace (a statement of its own in Debug builds).
     const into = await step(sessionId, 'into');

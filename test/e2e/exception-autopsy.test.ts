@@ -1,7 +1,7 @@
 /**
  * The exception autopsy and execution_jump through the real MCP server over stdio, on Python
  * (debugpy), Node (CDP) and .NET (ICorDebug): one exception stop answers the type, message, cause
- * chain, stack with external frames folded and the throwing frame's locals; the next statement
+ * chain, stack with external code folded and the throwing frame's locals; the next statement
  * moves where the runtime allows it, and says what to do instead where it does not.
  */
 import { mkdtempSync } from 'node:fs';
@@ -144,7 +144,7 @@ describe('exception autopsy and execution_jump', () => {
       expect(stop.locals!.find((l) => l.name === 'error')!.value).toMatch(/^Error: config unreadable after 3 tries … \(\d+ more lines\)$/);
       expect(r.text).toContain(`caused by Error: config unreadable after 3 tries (chained.js:${line('raise')})`);
       expect(r.text).toMatch(new RegExp(`^  caused by SyntaxError: .*\\(chained\\.js:${line('parse')}\\)$`, 'm'));
-      expect(r.text).toMatch(/^stack: <anonymous> \(chained\.js:\d+\) ← start \(chained\.js:\d+\) ← .*\[\d+ external frames\]$/m);
+      expect(r.text).toMatch(/^stack: <anonymous> \(chained\.js:\d+\) ← start \(chained\.js:\d+\) ← .*\[External Code\] ×\d+$/m);
       expect(r.text.length).toBeLessThan(ANSWER_CHARS);
     });
 
@@ -187,10 +187,10 @@ describe('exception autopsy and execution_jump', () => {
         { type: 'System.ArgumentException', message: 'config unreadable after 3 tries', relation: 'inner' },
         { type: 'System.FormatException', message: expect.stringContaining('{not a number'), relation: 'inner' },
       ]);
-      expect(stop.exception!.frames!.map((f) => f.name)).toEqual(['Lab.Chain.Start', 'Lab.Program.Main', '[external code]']);
+      expect(stop.exception!.frames!.map((f) => f.name)).toEqual(['Lab.Chain.Start', 'Lab.Program.Main', '[External Code]']);
       expect(stop.locals).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'port', value: '8080' }), expect.objectContaining({ name: 'attempt', value: '"first"' })]));
       expect(r.text).toContain('inner System.ArgumentException: config unreadable after 3 tries\n  inner System.FormatException: ');
-      expect(r.text).toMatch(/^stack: Lab\.Chain\.Start \(Chain\.cs:\d+\) ← Lab\.Program\.Main \(Program\.cs:\d+\) ← \[external code\]$/m);
+      expect(r.text).toMatch(/^stack: Lab\.Chain\.Start \(Chain\.cs:\d+\) ← Lab\.Program\.Main \(Program\.cs:\d+\) ← \[External Code\]$/m);
       expect(r.text.length).toBeLessThan(ANSWER_CHARS);
     });
 

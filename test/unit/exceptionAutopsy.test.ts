@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { exceptionAutopsy, foldFrames, MAX_CAUSES } from '../../src/core/exceptionAutopsy.js';
+import { autopsyStack, exceptionAutopsy, MAX_CAUSES } from '../../src/core/exceptionAutopsy.js';
 import type { FrameInfo } from '../../src/core/types.js';
 import { summaryText } from '../../src/core/valueText.js';
 import { causesFromTraceback, withoutPauseNote } from '../../src/engines/python/exceptionChain.js';
@@ -11,37 +11,24 @@ const user = (name: string, line: number, extra: Partial<FrameInfo> = {}): Frame
 const library = (name: string): FrameInfo => ({ id: 0, name, file: '/usr/lib/node_modules/x/index.js', line: 1, column: 1, presentationHint: 'subtle' });
 const native = (name: string): FrameInfo => ({ id: 0, name, line: 0, column: 0 });
 
-describe('foldFrames', () => {
-  it('keeps user frames and folds each run of library or runtime frames into one entry', () => {
-    const { frames, moreFrames } = foldFrames([user('parse', 3), library('JSON.parse'), native('map'), user('main', 9), native('load'), native('run')], 6);
-    expect(frames).toEqual([
-      { index: 0, name: 'parse', file: '/app/main.py', line: 3 },
-      { index: 1, name: 'JSON.parse', file: '/usr/lib/node_modules/x/index.js', line: 1, external: 2 },
-      { index: 3, name: 'main', file: '/app/main.py', line: 9 },
-      { index: 4, name: 'load', file: undefined, line: 0, external: 2 },
-    ]);
-    expect(moreFrames).toBe(0);
-  });
-
+describe('autopsyStack', () => {
   it('says how many frames it did not list: past the fetched page, and past the listed user frames', () => {
-    expect(foldFrames([user('a', 1), user('b', 2)], 40).moreFrames).toBe(38);
+    expect(autopsyStack([user('a', 1), user('b', 2)], 40).moreFrames).toBe(38);
     const many = Array.from({ length: 12 }, (_, i) => user(`f${i}`, i + 1));
-    const folded = foldFrames(many, 12);
-    expect(folded.frames).toHaveLength(8);
-    expect(folded.moreFrames).toBe(4);
+    const listed = autopsyStack(many, 12);
+    expect(listed.frames).toHaveLength(8);
+    expect(listed.moreFrames).toBe(4);
   });
 
-  it('lists recursion once with a count', () => {
-    const { frames } = foldFrames([user('down', 3), user('down', 4), user('down', 4), user('down', 4), user('main', 9)], 5);
-    expect(frames.map((f) => [f.name, f.times])).toEqual([
-      ['down', undefined],
-      ['down', 3],
-      ['main', undefined],
-    ]);
+  it('counts a recursion as one listed entry and keeps the external runs between listed frames', () => {
+    const frames = [user('down', 3), ...Array.from({ length: 5 }, () => user('down', 4)), library('JSON.parse'), native('map'), ...Array.from({ length: 7 }, (_, i) => user(`f${i}`, 20 + i))];
+    const listed = autopsyStack(frames, frames.length);
+    expect(listed.frames.map((f) => [f.name, f.times ?? f.external])).toEqual([['down', undefined], ['down', 5], ['JSON.parse', 2], ...['f0', 'f1', 'f2', 'f3', 'f4', 'f5'].map((n) => [n, undefined])]);
+    expect(listed.moreFrames).toBe(1);
   });
 
   it('leaves out the frames of a cause\'s traceback, which end the thread\'s own stack', () => {
-    const { frames, moreFrames } = foldFrames([user('start', 23), user('<module>', 35), user('[Chained Exc: boom] load', 14, { chainedException: true })], 300);
+    const { frames, moreFrames } = autopsyStack([user('start', 23), user('<module>', 35), user('[Chained Exc: boom] load', 14, { chainedException: true })], 300);
     expect(frames.map((f) => f.name)).toEqual(['start', '<module>']);
     expect(moreFrames).toBe(0);
   });

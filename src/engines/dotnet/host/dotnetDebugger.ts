@@ -181,7 +181,7 @@ export class DotnetDebugger implements HostApi {
     return this.lastException;
   }
 
-  /** Frame id 0 is "[external code]": its scopes are those of the innermost frame of the user's code. */
+  /** Frame id 0 is "[External Code]": its scopes are those of the innermost frame of the user's code. */
   scopes(frameId: number): Promise<ScopeInfo[]> {
     return this.inOrder(async () => this.inspection.scopes(frameId || (await this.topFrameId())));
   }

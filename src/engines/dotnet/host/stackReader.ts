@@ -1,7 +1,8 @@
 /**
  * A stopped thread's stack as the agent reads it: frames of the user's code with their C# names and
  * source positions, and every run of frames without symbols (framework, runtime, native) collapsed
- * into one "[external code]" frame. Frame ids stay valid until the program runs again.
+ * into one "[External Code]" frame, as Visual Studio shows it (a DAP label frame: it stands for frames
+ * no listing shows). Frame ids stay valid until the program runs again.
  */
 import type { FrameInfo } from '../../../core/types.js';
 import type { SourceLocation } from '../symbols/moduleSymbols.js';
@@ -9,7 +10,7 @@ import type { ModuleRegistry } from './moduleRegistry.js';
 import type { NativeFrame } from './nativeEvents.js';
 import type { Native } from './nativeSession.js';
 
-const EXTERNAL = '[external code]';
+const EXTERNAL = '[External Code]';
 const MAX_FRAMES = 1000;
 
 /** Where a user frame is: its native frame index (for values later) and position. */
@@ -48,7 +49,7 @@ export class StackReader {
   async frames(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }> {
     const all = await this.collapsed(threadId);
     const frames = all.slice(start, start + levels).map((f) => {
-      if (!f.user) return { id: 0, name: EXTERNAL, line: 0, column: 0, presentationHint: 'subtle' as const };
+      if (!f.user) return { id: 0, name: EXTERNAL, line: 0, column: 0, presentationHint: 'label' as const };
       const id = this.nextId++;
       this.handles.set(id, f.user.handle);
       const { file, line, column } = f.user.location;
