@@ -8,7 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, EngineFactory } from '../core/engine.js';
 import { readThreadDumps } from '../core/hangReport.js';
 import { DebugError } from '../core/errors.js';
-import { isProcessAlive } from '../core/processAlive.js';
+import { isProcessRunning } from '../core/processAlive.js';
 import type {
   AttachConfig,
   BreakpointBinding,
@@ -50,6 +50,7 @@ const ATTACH_TRIES = 4;
 const ATTACH_RETRY_MS = 300;
 /** How long a runner whose test process is gone gets to end by itself (and print why). */
 const RUNNER_END_GRACE_MS = 5000;
+const TARGET_END_SETTLE_MS = 250;
 
 export class TestEngine implements Engine {
   private inner: Engine;
@@ -130,12 +131,18 @@ export class TestEngine implements Engine {
   }
 
   /**
-   * The runner after an attach that failed. When the test process was already gone (a host that
-   * found nothing to run may end before the debugger reaches it), the runner's own end explains
-   * it — e.g. that no test matched — so its output goes with the error.
+   * The runner after an attach that failed. When the test process was already gone or ending (a
+   * host that found nothing to run may end before the debugger reaches it: then it has no runtime
+   * mapped any more, or is a zombie), the runner's own end explains it — e.g. that no test matched —
+   * so its output goes with the error.
    */
   private async endAfterFailedAttach(runner: RunnerProcess, targetPid: number | undefined, error: unknown): Promise<unknown> {
-    const targetGone = targetPid !== undefined && !isProcessAlive(targetPid);
+    let targetGone = targetPid !== undefined && !isProcessRunning(targetPid);
+    if (targetPid !== undefined && !targetGone) {
+      // One that is ending may still look alive for a moment (its memory already gone, not yet a zombie).
+      await delay(TARGET_END_SETTLE_MS);
+      targetGone = !isProcessRunning(targetPid);
+    }
     if (targetGone) await Promise.race([runner.exited, delay(RUNNER_END_GRACE_MS)]);
     const endedOnItsOwn = !runner.running;
     await runner.end();
