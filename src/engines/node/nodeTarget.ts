@@ -397,8 +397,7 @@ export class NodeTarget {
   }
 
   private onResumed(): void {
-    this.leavePause();
-    if (!this.cdp.closed) this.values.resumed(this.cdp);
+    this.forgetPause();
     if (this.quietResumes > 0) {
       this.quietResumes--;
       return;
@@ -406,7 +405,13 @@ export class NodeTarget {
     this.owner.resumed(this);
   }
 
+  /** We let the isolate run on (resume, step): nothing of this pause is needed any more. */
   private leavePause(): void {
+    this.values.release();
+    this.forgetPause();
+  }
+
+  private forgetPause(): void {
     this.current = undefined;
     this.handles.clear();
   }
