@@ -407,7 +407,8 @@ export class NodeTarget {
 
   /** We let the isolate run on (resume, step): nothing of this pause is needed any more. */
   private leavePause(): void {
-    this.values.release();
+    // Only while paused: a running worker may be ending, and it is to be sent nothing it need not.
+    if (this.current) this.values.release();
     this.forgetPause();
   }
 
