@@ -397,8 +397,7 @@ export class NodeTarget {
   }
 
   private onResumed(): void {
-    this.leavePause();
-    if (!this.cdp.closed) this.values.resumed(this.cdp);
+    this.forgetPause();
     if (this.quietResumes > 0) {
       this.quietResumes--;
       return;
@@ -406,7 +405,14 @@ export class NodeTarget {
     this.owner.resumed(this);
   }
 
+  /** We let the isolate run on (resume, step): nothing of this pause is needed any more. */
   private leavePause(): void {
+    // Only while paused: a running worker may be ending, and it is to be sent nothing it need not.
+    if (this.current) this.values.release();
+    this.forgetPause();
+  }
+
+  private forgetPause(): void {
     this.current = undefined;
     this.handles.clear();
   }

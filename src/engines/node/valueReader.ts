@@ -14,7 +14,7 @@ import type { CallFrame, ScopeEntry, ValueHandle, ValueHandles } from './valueHa
 type RemoteObject = Protocol.Runtime.RemoteObject;
 type ScopeType = Protocol.Debugger.Scope['type'];
 
-/** Released when the program resumes. */
+/** Released as we let the program run on (see release). */
 export const OBJECT_GROUP = 'debugbridge';
 
 const EVALUATION_HINT = 'Use a JavaScript expression over names visible in the frame (inspect_variables lists them).';
@@ -97,10 +97,15 @@ export class ValueReader {
     return this.result(newValue, handle.frame);
   }
 
-  /** The program ran on: releases what evaluations and listings pinned in the debuggee. */
-  resumed(client: CdpClient): void {
+  /**
+   * The program is about to run on: releases what evaluations and listings pinned in the debuggee.
+   * Sent while it is still paused, ahead of the resume or step (an inspector handles a session's
+   * messages in order): a worker let run may end at any moment, and node aborts the whole process
+   * when a message for a worker reaches it while node takes that worker's inspector down.
+   */
+  release(): void {
     this.assigned.clear();
-    client.send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
+    this.cdp().send('Runtime.releaseObjectGroup', { objectGroup: OBJECT_GROUP }).catch(() => undefined);
   }
 
   private async evaluateRaw(expression: string, frame: CallFrame | undefined): Promise<RemoteObject> {
