@@ -13,7 +13,6 @@
 #include "../util/json.h"
 #include "../util/log.h"
 #include "object_reader.h"
-#include "stack_walker.h"
 
 namespace dbg {
 
@@ -418,17 +417,7 @@ bool DebugSession::ReportDeferredHit() {
 
 bool DebugSession::FilteredOut(int id, ICorDebugThread* thread) {
   const HitFilter* filter = breakpoints_.FilterOf(id);
-  if (!filter) return false;
-  try {
-    ComPtr<ICorDebugILFrame> frame;
-    if (filter->ReadsFrame()) {
-      auto top = FrameAt(thread, 0);
-      if (!top || Failed(top.As(IID_ICorDebugILFrame, frame))) return false;
-    }
-    return filter->CertainlyFalse(frame.Get(), modules_);
-  } catch (...) {
-    return false;  // the host decides this hit
-  }
+  return filter && filter->CertainlyFalse(thread, modules_);
 }
 
 void DebugSession::OnStepComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugStepper> stepper,

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "../util/utf.h"
+#include "stack_walker.h"
 #include "value_table.h"
 
 namespace dbg {
@@ -309,7 +310,20 @@ FilterValue HitFilter::Field(const FilterValue& object, const Op& op, const Modu
   return Classify(value, op.et);
 }
 
-bool HitFilter::CertainlyFalse(ICorDebugILFrame* frame, const ModuleTable& modules) const {
+bool HitFilter::CertainlyFalse(ICorDebugThread* thread, const ModuleTable& modules) const {
+  try {
+    ComPtr<ICorDebugILFrame> frame;
+    if (readsFrame_) {
+      auto top = FrameAt(thread, 0);
+      if (!top || Failed(top.As(IID_ICorDebugILFrame, frame))) return false;
+    }
+    return Evaluate(frame.Get(), modules);
+  } catch (...) {
+    return false;
+  }
+}
+
+bool HitFilter::Evaluate(ICorDebugILFrame* frame, const ModuleTable& modules) const {
   std::vector<FilterValue> stack;
   auto pop = [&stack] {
     FilterValue top = std::move(stack.back());

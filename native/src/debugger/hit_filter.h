@@ -41,10 +41,12 @@ class HitFilter {
   /** Reads a program as the host sends it (a list of {op, …}); refuses an op it does not know. */
   static Status Parse(const Args& program, const ModuleTable& modules, HitFilter& out);
 
-  /** True when the condition is certainly false in `frame` (the hit's innermost frame). */
-  bool CertainlyFalse(ICorDebugILFrame* frame, const ModuleTable& modules) const;
-  /** Whether it reads the frame at all (a constant condition does not: no stack walk for it). */
-  bool ReadsFrame() const { return readsFrame_; }
+  /**
+   * True when the condition is certainly false at this hit of `thread`. Its innermost frame is read
+   * only when the condition reads a variable (a constant one costs no stack walk); nothing thrown
+   * while deciding leaves here (the host then decides).
+   */
+  bool CertainlyFalse(ICorDebugThread* thread, const ModuleTable& modules) const;
 
  private:
   struct Op {
@@ -65,6 +67,7 @@ class HitFilter {
     std::string name;
   };
 
+  bool Evaluate(ICorDebugILFrame* frame, const ModuleTable& modules) const;
   FilterValue Read(ICorDebugILFrame* frame, const Op& op) const;
   FilterValue Field(const FilterValue& object, const Op& op, const ModuleTable& modules) const;
   std::vector<Op> ops_;

@@ -20,8 +20,8 @@ export interface ConditionReads {
 }
 
 /**
- * The condition with every name that means a member of `this` spelled `this.name`, and what each of
- * its nodes read.
+ * The condition (one that fitsFilter accepts) with every name that means a member of `this` spelled
+ * `this.name`, and what each of its nodes read.
  */
 export async function observeCondition(expr: Expr, reads: ConditionReads): Promise<{ expr: Expr; observed: Map<Expr, Observation> } | undefined> {
   const observed = new Map<Expr, Observation>();
@@ -38,7 +38,7 @@ export async function observeCondition(expr: Expr, reads: ConditionReads): Promi
       case 'name': {
         const name = e.kind === 'this' ? 'this' : e.name;
         const place = reads.locate(name);
-        if (place === 'captured' || (e.kind === 'name' && e.typeArguments.length > 0)) return undefined;
+        if (place === 'captured') return undefined;
         if (place) {
           observed.set(e, { kind: 'variable', place, value: await reads.variable(place) });
           return e;
@@ -55,7 +55,6 @@ export async function observeCondition(expr: Expr, reads: ConditionReads): Promi
         return operand && { ...e, operand };
       }
       case 'binary': {
-        if (e.operator === '??') return undefined;
         const left = await visit(e.left);
         const right = left && (await visit(e.right));
         return right && { ...e, left: left!, right };
@@ -66,7 +65,7 @@ export async function observeCondition(expr: Expr, reads: ConditionReads): Promi
   };
 
   const member = async (e: MemberAccess): Promise<Expr | undefined> => {
-    const target = e.typeArguments.length === 0 ? await visit(e.target) : undefined;
+    const target = await visit(e.target);
     const object = target && valueOf(target);
     if (!target || !object || object.null) return undefined;
     const node: MemberAccess = { ...e, target };
