@@ -7,7 +7,7 @@
 import { BreakpointRegistry, type BreakpointRecord, type BreakpointRequest, type BreakpointSelection } from './breakpointRegistry.js';
 import { BreakpointSync } from './breakpointSync.js';
 import { CursorLog } from './cursorLog.js';
-import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
+import type { Engine, EngineEvent, EngineFactory, LiveEditRequest, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
 import { buildHangReport, HANG_FRAMES, readThreadDumps, type HangReport } from './hangReport.js';
@@ -24,6 +24,7 @@ import { TraceLog } from './traceLog.js';
 import { TraceRecorder } from './traceRecorder.js';
 import { WatchList, type WatchValue } from './watchList.js';
 import { planJump, type JumpTarget } from './jumpPlan.js';
+import { applyLiveEdit, type LiveEditAnswer } from './liveEdit.js';
 import { waitForPause } from './pauseFallback.js';
 import { RunTimings } from './runTimings.js';
 import type { ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
@@ -312,6 +313,12 @@ export class Session {
   async runTo(file: string, line: number, options: WaitOptions): Promise<WaitResult> {
     this.machine.require(['stopped', 'running'], 'run to a line');
     return this.sync.withOneShot(file, line, () => this.continue({ ...options, wait: true }));
+  }
+
+  /** Applies the source edits made on disk to the running program (stopped or running); see liveEdit.ts. */
+  applyChanges(request: LiveEditRequest, signal?: AbortSignal): Promise<LiveEditAnswer> {
+    const host = { engine: () => this.engine, engineName: this.factory.displayName, machine: this.machine, breakpoints: this.breakpoints, sync: this.sync, refreshStop: () => this.refreshStop(), record: (e: SessionEvent) => this.record(e) };
+    return applyLiveEdit(host, request, signal);
   }
 
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────

@@ -5,6 +5,7 @@ import type { SessionManager } from '../core/sessionManager.js';
 import { registerBreakpointTools } from './breakpointTools.js';
 import { registerExecutionTools } from './executionTools.js';
 import { registerInspectionTools } from './inspectionTools.js';
+import { registerLiveEditTool } from './liveEditTool.js';
 import { registerProbeTool } from './probeTool.js';
 import { registerSessionTools } from './sessionTools.js';
 import { registerTestTools } from './testTools.js';
@@ -17,6 +18,7 @@ Workflow: session_launch with the program and its breakpoints (they are armed be
 Every stop shows where (function, file:line), why (breakpoint ids, exception), the source around it and the top frame's locals — often enough without more calls.
 For a quick look at one run, debug_probe does launch → collect values at each hit → stop in one call.
 For a failing test, debug_test runs it by name under its framework (pytest, unittest, node:test, vitest, jest, dotnet test) and stops where it fails; test_list gives the test ids.
+After editing source files, session_apply_changes applies the edits to the running program without a restart.
 watch_add shows expressions in every stop, changes marked old → new; breakpoint_set with trace records values at each hit without stopping.
 sessionId may be left out when one session is active. Lines are 1-based; frameIndex 0 is the top frame (inspect_stack). timeoutMs is in ms (waits default 30 s, steps 10 s, launches 60 s, tests 120 s).
 Answers fit maxChars (default 4000); what is cut names the exact call that reads on. Errors start with a stable CODE: and say what to do next.
@@ -30,6 +32,7 @@ export function createServer(manager: SessionManager, version: string, catalogTo
   );
   codeSdkErrors(server);
   registerSessionTools(server, manager);
+  registerLiveEditTool(server, manager);
   registerBreakpointTools(server, manager);
   registerExecutionTools(server, manager);
   registerInspectionTools(server, manager);
