@@ -20,6 +20,8 @@ export interface FrameHandle {
   module: number;
   methodToken: number;
   ilOffset: number;
+  /** The module's EnC version of the code the frame runs (1: as loaded). */
+  version?: number;
 }
 
 export interface UserFrame {
@@ -69,13 +71,13 @@ export class StackReader {
   resolve(frame: NativeFrame, threadId: number, nativeIndex: number): UserFrame | undefined {
     if (frame.kind !== 'il') return undefined;
     const symbols = this.modules.get(frame.module)?.symbols;
-    const location = symbols?.location(frame.token, frame.ilOffset);
+    const location = symbols?.location(frame.token, frame.ilOffset, frame.version ?? 1);
     if (!symbols || !location) return undefined;
     const typeArgs = (frame.typeArgs ?? []).map((t) => this.modules.typeName(t));
     return {
       name: symbols.methodName(frame.token, typeArgs),
       location,
-      handle: { threadId, nativeIndex, module: frame.module, methodToken: frame.token, ilOffset: frame.ilOffset },
+      handle: { threadId, nativeIndex, module: frame.module, methodToken: frame.token, ilOffset: frame.ilOffset, version: frame.version ?? 1 },
     };
   }
 

@@ -40,7 +40,7 @@ public sealed record LocalOutput(int Slot, string Name, bool Hidden);
 public sealed record ScopeOutput(int StartOffset, int EndOffset, LocalOutput[] Variables);
 
 /** A method the delta gives a new body (or adds): its new symbols. */
-public sealed record MethodOutput(int Token, string Name, int DeclaringType, bool Added, SequencePointOutput[] Points, ScopeOutput[] Scopes);
+public sealed record MethodOutput(int Token, string Name, int DeclaringType, bool Added, SequencePointOutput[] Points, ScopeOutput[] Scopes, Dictionary<string, string> CustomDebugInformation);
 
 public sealed record TypeOutput(int Token, string Name, string Namespace, int Enclosing);
 

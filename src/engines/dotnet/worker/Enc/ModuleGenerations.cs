@@ -115,6 +115,16 @@ public sealed class ModuleGenerations
             if (!scopes.TryGetValue(row, out var list)) scopes[row] = list = [];
             list.Add(new ScopeOutput(scope.StartOffset, scope.EndOffset, variables));
         }
+        // Like LocalScope, a delta's custom debug information names its method by the delta's row.
+        var customInfo = new Dictionary<int, Dictionary<string, string>>();
+        foreach (var handle in pdb.CustomDebugInformation)
+        {
+            var info = pdb.GetCustomDebugInformation(handle);
+            if (info.Parent.Kind != HandleKind.MethodDefinition) continue;
+            var row = MetadataTokens.GetRowNumber(info.Parent);
+            if (!customInfo.TryGetValue(row, out var kinds)) customInfo[row] = kinds = [];
+            kinds[pdb.GetGuid(info.Kind).ToString()] = Convert.ToBase64String(pdb.GetBlobBytes(info.Value));
+        }
         var methods = new List<MethodOutput>();
         for (var i = 0; i < rows.Count; i++)
         {
@@ -122,7 +132,7 @@ public sealed class ModuleGenerations
             var info = pdb.GetMethodDebugInformation(MetadataTokens.MethodDebugInformationHandle(i + 1));
             var points = info.SequencePointsBlob.IsNil ? [] : info.GetSequencePoints().Select(p => new SequencePointOutput(
                 p.Offset, pdb.GetString(pdb.GetDocument(p.Document).Name), p.StartLine, p.StartColumn, p.EndLine, p.EndColumn, p.IsHidden)).ToArray();
-            methods.Add(new MethodOutput(token, names.GetValueOrDefault(token, ""), declaring.GetValueOrDefault(token), (token & 0xffffff) > methodCount, points, [.. scopes.GetValueOrDefault(i + 1) ?? []]));
+            methods.Add(new MethodOutput(token, names.GetValueOrDefault(token, ""), declaring.GetValueOrDefault(token), (token & 0xffffff) > methodCount, points, [.. scopes.GetValueOrDefault(i + 1) ?? []], customInfo.GetValueOrDefault(i + 1) ?? []));
         }
         return [.. methods];
     }
