@@ -534,6 +534,15 @@ void DebugSession::OnRemapOpportunity(Controller owner, ComPtr<ICorDebugThread> 
            .Done());
 }
 
+void DebugSession::OnRemapComplete(Controller owner, ComPtr<ICorDebugThread> thread) {
+  if (eval_.Running()) {
+    Resume(owner);
+    return;
+  }
+  Hold(owner);
+  Emit(JsonObject().Str("event", "remapComplete").Int("threadId", ThreadId(thread.Get())).Done());
+}
+
 void DebugSession::OnDebuggerError(HRESULT hr, DWORD code) {
   Emit(JsonObject().Str("event", "debuggerError").Int("hr", static_cast<uint32_t>(hr)).Int("code", code).Done());
 }

@@ -92,6 +92,7 @@ class DebugSession final : public CallbackHandler {
   void OnLogMessage(Controller owner, std::string message) override;
   void OnRemapOpportunity(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugFunction> oldFunction,
                           ComPtr<ICorDebugFunction> newFunction, ULONG32 oldILOffset) override;
+  void OnRemapComplete(Controller owner, ComPtr<ICorDebugThread> thread) override;
   void OnDebuggerError(HRESULT hr, DWORD code) override;
   void OnIgnored(Controller owner, const char* name) override;
 

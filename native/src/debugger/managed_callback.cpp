@@ -150,6 +150,12 @@ HRESULT ManagedCallback::FunctionRemapOpportunity(ICorDebugAppDomain* appDomain,
   return S_OK;
 }
 
+HRESULT ManagedCallback::FunctionRemapComplete(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugFunction*) {
+  auto h = handler_;
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread)] { h->OnRemapComplete(o, t); });
+  return S_OK;
+}
+
 // ---- callbacks continued at once ----
 
 // The v1 exception callback arrives alongside the v2 one, which carries the detail.
@@ -174,7 +180,6 @@ HRESULT ManagedCallback::CreateConnection(ICorDebugProcess* p, CONNID, WCHAR*) {
 HRESULT ManagedCallback::ChangeConnection(ICorDebugProcess* p, CONNID) { return Ignore(p, "ChangeConnection"); }
 HRESULT ManagedCallback::DestroyConnection(ICorDebugProcess* p, CONNID) { return Ignore(p, "DestroyConnection"); }
 HRESULT ManagedCallback::ExceptionUnwind(ICorDebugAppDomain* a, ICorDebugThread*, CorDebugExceptionUnwindCallbackType, DWORD) { return Ignore(a, "ExceptionUnwind"); }
-HRESULT ManagedCallback::FunctionRemapComplete(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugFunction*) { return Ignore(a, "FunctionRemapComplete"); }
 HRESULT ManagedCallback::MDANotification(ICorDebugController* c, ICorDebugThread*, ICorDebugMDA*) { return Ignore(c, "MDANotification"); }
 HRESULT ManagedCallback::CustomNotification(ICorDebugThread*, ICorDebugAppDomain* a) { return Ignore(a, "CustomNotification"); }
 HRESULT ManagedCallback::BeforeGarbageCollection(ICorDebugProcess* p) { return Ignore(p, "BeforeGarbageCollection"); }

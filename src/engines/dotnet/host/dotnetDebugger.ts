@@ -224,7 +224,7 @@ export class DotnetDebugger implements HostApi {
         this.pausedForEdit = true;
       }
       try {
-        return await this.enc.prepare(this.reportedStop ? this.stopThread : await this.someThread());
+        return await this.enc.prepare(this.reportedStop ? this.stopThread : undefined);
       } catch (e) {
         await this.endPause();
         throw e;
@@ -251,12 +251,6 @@ export class DotnetDebugger implements HostApi {
     this.pausedForEdit = false;
     this.resumed();
     await this.requireNative().call('continue', {});
-  }
-
-  /** A thread for a func-eval while paused: the main thread, else any. */
-  private async someThread(): Promise<number | undefined> {
-    const { threads } = await this.requireNative().call('threads', {});
-    return (threads.find((t) => t.id === this.pid) ?? threads[0])?.id;
   }
 
   detach(): Promise<void> {
@@ -310,6 +304,10 @@ export class DotnetDebugger implements HostApi {
         return;
       case 'remapOpportunity':
         return this.enc.remapOpportunity(event);
+      case 'remapComplete':
+        // A step under way was on the old body: it starts again from the same statement in the new one.
+        if (!(await this.stepper.restart(event.threadId))) await this.requireNative().call('release', {});
+        return;
       case 'exited':
         this.exited = true;
         this.entryLoaded.resolve();

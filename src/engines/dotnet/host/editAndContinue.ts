@@ -97,7 +97,12 @@ export class EditAndContinue {
     this.sources.forget(handle);
   }
 
-  /** What Roslyn needs, read from the stopped program. `threadId`: a thread stopped in managed code, for the capabilities. */
+  /**
+   * What Roslyn needs, read from the stopped program. `threadId`: the thread of a stop the session
+   * knows (a breakpoint, a step: at a safe point, so the runtime can be asked its capabilities by a
+   * func-eval); undefined when the program was paused for the edit, where threads may sit in native
+   * waits a func-eval cannot interrupt: the capabilities asked before, else those of .NET 8 and later.
+   */
   async prepare(threadId: number | undefined): Promise<EditPreparation> {
     if (!this.launched) {
       throw new DebugError(
@@ -112,7 +117,7 @@ export class EditAndContinue {
       throw new DebugError('UNSUPPORTED', 'no module of this program can be edited: none has a Portable PDB, or the runtime refused Edit and Continue for them (an optimized Release build?)', 'Build in Debug and launch again.');
     }
     const modules = await Promise.all(editable.map(async (m) => ({ path: m.path, originals: await this.sources.changedOriginals(m.handle) })));
-    if (!this.capabilities) {
+    if (!this.capabilities && threadId !== undefined) {
       this.capabilities = await this.askCapabilities(threadId).catch((e: Error) => {
         notes.push(`the runtime could not be asked for its Edit and Continue capabilities (${e.message}); assumed those of .NET 8 and later`);
         return undefined;
@@ -215,8 +220,7 @@ export class EditAndContinue {
   }
 
   /** The runtime's own answer: System.Reflection.Metadata.MetadataUpdater.GetCapabilities(), by func-eval. */
-  private async askCapabilities(threadId: number | undefined): Promise<string[]> {
-    if (threadId === undefined) throw new Error('no thread is stopped in managed code');
+  private async askCapabilities(threadId: number): Promise<string[]> {
     const coreLib = this.modules.all().find((m) => m.name === 'System.Private.CoreLib.dll');
     const meta = coreLib && this.modules.metadata(coreLib.handle);
     if (!coreLib || !meta) throw new Error('System.Private.CoreLib is not loaded');

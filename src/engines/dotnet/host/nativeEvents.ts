@@ -32,6 +32,8 @@ export type NativeEvent =
   | { event: 'log'; message: string }
   /** A frame running an older version of an edited method reached a statement: it may move to the new version (held). */
   | { event: 'remapOpportunity'; threadId: number; module: number; token: number; oldVersion: number; newVersion: number; ilOffset: number }
+  /** The frame now runs the new version (held). */
+  | { event: 'remapComplete'; threadId: number }
   | { event: 'exited' }
   | { event: 'debuggerError'; hr: number; code: number };
 

@@ -67,6 +67,15 @@ export class Stepper {
     await this.stepFromHere(this.active);
   }
 
+  /** The step under way on `threadId` (if any) starts again from where the thread is: its frame moved to an edited method's new body. */
+  async restart(threadId: number): Promise<boolean> {
+    const step = this.active;
+    if (!step || step.threadId !== threadId) return false;
+    await this.native()?.call('cancelStep', {});
+    await this.stepFromHere(step);
+    return true;
+  }
+
   /** The runtime finished a step on `threadId`. */
   async completed(threadId: number): Promise<StepOutcome> {
     const step = this.active;
