@@ -3,17 +3,20 @@
  * asks it, the debugger host applies what it answers. Lines and columns are 1-based.
  */
 
+export interface SourceSpan {
+  startLine: number;
+  startColumn: number;
+  endLine: number;
+  endColumn: number;
+}
+
 /** A frame running a module's code, as Roslyn needs it to check edits and map the statement. */
-export interface ActiveStatement {
+export interface ActiveStatement extends SourceSpan {
   module: string;
   token: number;
   version: number;
   ilOffset: number;
   document: string;
-  startLine: number;
-  startColumn: number;
-  endLine: number;
-  endColumn: number;
   leaf: boolean;
   /** The frame is inside its statement (a caller, or a stop mid-statement). */
   partial: boolean;
@@ -46,13 +49,9 @@ export interface EncDiagnostic {
   rudeEdit: boolean;
 }
 
-export interface DeltaSequencePoint {
+export interface DeltaSequencePoint extends SourceSpan {
   ilOffset: number;
   document: string;
-  startLine: number;
-  startColumn: number;
-  endLine: number;
-  endColumn: number;
   hidden: boolean;
 }
 
@@ -82,7 +81,7 @@ export interface ModuleDelta {
   /** Methods moved without new code: [old line, new line] pairs per file. */
   lineUpdates: { file: string; lines: [number, number][] }[];
   /** Where each active statement went: the remap target of frames stopped there. */
-  activeStatements: { token: number; version: number; ilOffset: number; newSpan: { startLine: number; startColumn: number; endLine: number; endColumn: number } }[];
+  activeStatements: { token: number; version: number; ilOffset: number; newSpan: SourceSpan }[];
 }
 
 export interface UpdateResult {
