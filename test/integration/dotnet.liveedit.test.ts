@@ -79,4 +79,35 @@ describe.skipIf(!available)('dotnet live edit (integration)', () => {
     expect((error as DebugError).code).toBe('UNSUPPORTED');
     expect((error as DebugError).message).toContain('not available in an attached process');
   }, 120_000);
+
+  it('adds a type, a method and a lambda the edited method uses', async () => {
+    const { engine, context } = start();
+    await engine.launch(launchConfig(fixture.dll, { breakpoints: [{ id: 1, file: fixture.file('Program.cs'), line: fixture.line('Program.cs', 'printed') }] }));
+    const stop = await context.waitFor('stopped');
+    fixture.edit('Pricing.cs', 'public record Cart(', 'public record Receipt(decimal Total, int Lines);\n\npublic record Cart(');
+    fixture.edit(
+      'Pricing.cs',
+      `        decimal total = 0;
+        foreach (var item in cart.Items)
+        {
+            total += item.UnitPrice; // BP:add
+        }
+        return total; // BP:return
+    }`,
+      `        var receipt = Summarize(cart);
+        return receipt.Total;
+    }
+
+    static Receipt Summarize(Cart cart) => new(cart.Items.Sum(i => i.UnitPrice * i.Quantity), cart.Items.Count);`,
+    );
+    const result = await engine.applyChanges!({});
+    expect(result.changes[0], JSON.stringify(result)).toMatchObject({ status: 'applied' });
+    expect(result.changes[0]!.items).toEqual(expect.arrayContaining(['LiveEdit.Pricing.TotalAsync (body)', 'new method LiveEdit.Pricing.Summarize']));
+    await engine.setBreakpoints(fixture.file('Program.cs'), []);
+    await engine.continue(stop.threadId);
+    await context.waitFor('exited', () => true, 60_000);
+    expect(context.output('stdout')).toContain('ada: 1.75'); // computed before the edit
+    expect(context.output('stdout')).toContain('bob: 3.00');
+    expect(context.output('stdout')).toContain('cy: 4.00');
+  }, 300_000);
 });

@@ -306,7 +306,7 @@ export class DotnetDebugger implements HostApi {
         return this.enc.remapOpportunity(event);
       case 'remapComplete':
         // A step under way was on the old body: it starts again from the same statement in the new one.
-        if (!(await this.stepper.restart(event.threadId))) await this.requireNative().call('release', {});
+        if (!(await this.stepper.restart(event.threadId).catch(() => false))) await this.requireNative().call('release', {});
         return;
       case 'exited':
         this.exited = true;

@@ -173,8 +173,12 @@ export class EditAndContinue {
     const point = target && symbols?.pdb
       .sequencePoints(tokenRid(event.token), event.newVersion)
       .find((p) => !p.hidden && p.startLine === target.line && p.startColumn === target.column);
-    if (point) await native.call('remap', { threadId: event.threadId, ilOffset: point.ilOffset });
-    await native.call('release', {});
+    try {
+      if (point) await native.call('remap', { threadId: event.threadId, ilOffset: point.ilOffset });
+    } finally {
+      // Whatever failed, the thread must not stay held: unmoved, it finishes on the old body.
+      await native.call('release', {});
+    }
   }
 
   /** Every frame of the user's code on every thread, as Roslyn's active statements. */

@@ -128,8 +128,12 @@ export class ModuleSymbols {
     const method = this.metadata.methodByToken(methodToken);
     if (!method) {
       const added = this.pdb.edits.addedMethods.get(tokenRid(methodToken));
-      if (added) return `${this.addedTypeName(added.declaringType)}.${added.name}`;
-      return `<method 0x${methodToken.toString(16)}>`;
+      if (!added) return `<method 0x${methodToken.toString(16)}>`;
+      const owner = this.addedTypeName(added.declaringType);
+      const generated = parseGeneratedName(added.name);
+      if (generated?.kind === 'lambda') return `${owner}.${generated.owner}.<lambda>`;
+      if (generated?.kind === 'localFunction') return `${owner}.${generated.owner}.${generated.name}`;
+      return `${owner}.${added.name}`;
     }
     const type = this.metadata.type(method.declaringType);
     const typeGenerated = parseGeneratedName(type.name);
@@ -259,10 +263,12 @@ export class ModuleSymbols {
     this.byDocument = undefined;
   }
 
+  /** A type's C# name, added ones too; a compiler-generated one (closures) shows as the type that holds it. */
   private addedTypeName(typeRid: number): string {
     if (typeRid <= this.metadata.typeCount) return this.typeName(typeRid);
     const added = this.pdb.edits.addedTypes.get(typeRid);
     if (!added) return `<type 0x${typeRid.toString(16)}>`;
+    if (added.name.startsWith('<') && added.enclosing) return this.addedTypeName(added.enclosing);
     const outer = added.enclosing ? `${this.addedTypeName(added.enclosing)}.` : added.namespace ? `${added.namespace}.` : '';
     return `${outer}${added.name}`;
   }

@@ -11,6 +11,8 @@ import type { UpdateRequest, UpdateResult } from './encProtocol.js';
 import { ensureWorkerBuilt } from './workerBuild.js';
 
 const STDERR_LINES = 40;
+/** How long an apply waits for the worker's first build before answering that it is under way (a tool call has 60 s). */
+const BUILD_WAIT_MS = 40_000;
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -31,6 +33,8 @@ export class EncWorker {
   private starting?: Promise<ChildProcess>;
   private readonly pending = new Map<number, Pending>();
   private readonly stderr: string[] = [];
+  /** The build of the worker, which goes on when an apply stops waiting for it. */
+  private building?: Promise<string>;
   private nextId = 1;
   readonly timings: WorkerTimings = {};
 
@@ -87,8 +91,28 @@ export class EncWorker {
   private async launch(dotnet: string): Promise<ChildProcess> {
     if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'the .NET worker is not running');
     const built = Date.now();
-    const dll = await ensureWorkerBuilt(dotnet);
-    this.timings.buildMs ??= Date.now() - built;
+    this.building ??= ensureWorkerBuilt(dotnet).finally(() => {
+      this.timings.buildMs ??= Date.now() - built;
+    });
+    this.building.catch(() => (this.building = undefined));
+    let waited: NodeJS.Timeout | undefined;
+    const dll = await Promise.race([
+      this.building,
+      new Promise<never>((_, reject) => {
+        waited = setTimeout(
+          () =>
+            reject(
+              new DebugError(
+                'TIMEOUT',
+                'the .NET worker that computes C# edits (Roslyn) is being built with the SDK for the first time on this machine (a minute or two, once); nothing was applied',
+                'Call session_apply_changes again in a minute: the build goes on meanwhile.',
+              ),
+            ),
+          BUILD_WAIT_MS,
+        );
+        waited.unref();
+      }),
+    ]).finally(() => clearTimeout(waited));
     const started = Date.now();
     const child = spawn(dotnet, [dll], {
       stdio: ['pipe', 'pipe', 'pipe'],
