@@ -29,6 +29,7 @@ const IMPORT = { namespace: 1, assemblyNamespace: 2, type: 3, xmlNamespace: 4, a
 export class ImportScopes {
   private scopeByMethod?: Map<number, number>;
   private readonly cache = new Map<number, Imports>();
+  private readonly resolved = new Map<number, number | undefined>();
 
   constructor(
     private readonly pdb: PortablePdb,
@@ -50,6 +51,13 @@ export class ImportScopes {
   }
 
   private scopeOf(methodRid: number): number | undefined {
+    if (this.resolved.has(methodRid)) return this.resolved.get(methodRid);
+    const scope = this.findScope(methodRid);
+    this.resolved.set(methodRid, scope);
+    return scope;
+  }
+
+  private findScope(methodRid: number): number | undefined {
     if (!this.scopeByMethod) {
       this.scopeByMethod = new Map();
       const t = this.pdb.tables;

@@ -93,7 +93,16 @@ class Run {
     private readonly evaluator: Evaluator,
     private readonly scope: Scope,
   ) {
-    this.place = { threadId: scope.frame.threadId, frameIndex: scope.frame.nativeIndex, names: this.names() };
+    const run = this;
+    let names: NameContext | undefined;
+    // Read on first use: a breakpoint condition over locals never needs the file's imports.
+    this.place = {
+      threadId: scope.frame.threadId,
+      frameIndex: scope.frame.nativeIndex,
+      get names() {
+        return (names ??= run.names());
+      },
+    };
   }
 
   async eval(e: Expr): Promise<EvalValue> {
@@ -215,7 +224,7 @@ class Run {
       case 'namedType': {
         if (type.segments.slice(0, -1).some((s) => s.typeArguments.length)) throw unsupported('nested types of generic types', 'a type nested in a generic type cannot be named here');
         const last = type.segments.at(-1)!;
-        const ref = this.evaluator.parts.types.find(type.segments.map((s) => s.name).join('.'), last.typeArguments.length, this.names());
+        const ref = this.evaluator.parts.types.find(type.segments.map((s) => s.name).join('.'), last.typeArguments.length, this.place.names!);
         const meta = ref && this.evaluator.parts.modules.metadata(ref.module);
         if (!ref || !meta) throw new DebugError('EVALUATION_FAILED', `The type or namespace name '${this.typeName(type)}' could not be found in the program's loaded modules`);
         return named(typeFullName(meta, 0x02, tokenRid(ref.token)), last.typeArguments.map((t) => this.clrType(t)));
@@ -249,9 +258,9 @@ class Run {
         if (!(e instanceof DebugError) || !/has no static member/.test(e.message)) throw e;
       }
     }
-    const type = this.evaluator.parts.types.find(name, 0, this.names());
+    const type = this.evaluator.parts.types.find(name, 0, this.place.names!);
     if (type) return { kind: 'type', type };
-    const aliased = this.evaluator.parts.types.aliasedNamespace(name, this.names());
+    const aliased = this.evaluator.parts.types.aliasedNamespace(name, this.place.names!);
     if (aliased) return { kind: 'namespace', name: aliased };
     if (this.evaluator.parts.types.isNamespace(name)) return { kind: 'namespace', name };
     throw new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`, 'Names here: the frame\'s variables (inspect_variables), members of this, and types.');
@@ -536,7 +545,7 @@ class Run {
   }
 
   /** The names the frame's source file sees: its namespace, its `using` directives and aliases. */
-  private names(): NameContext {
+  names(): NameContext {
     const symbols = this.evaluator.parts.modules.get(this.scope.frame.module)?.symbols;
     return { namespace: this.namespace(), imports: symbols?.importsOf(this.scope.frame.methodToken) };
   }
