@@ -340,7 +340,7 @@ class Run {
     const owners: (NativeValue | TypeRef)[] = [];
     if (receiver.kind === 'object') owners.push(receiver.value);
     const declaring = this.declaringType();
-    if (declaring && !owners.length) owners.push(declaring);
+    if (declaring) owners.push(declaring);
     owners.push(...this.staticImports());
     let first: unknown;
     for (const owner of owners) {
