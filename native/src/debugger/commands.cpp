@@ -6,6 +6,7 @@
 
 #include "../util/json.h"
 #include "enc_commands.h"
+#include "eval_commands.h"
 #include "object_reader.h"
 #include "stack_walker.h"
 #include "thread_commands.h"
@@ -195,6 +196,8 @@ const std::unordered_map<std::string, Command>& Table() {
       {"items", Items},
       {"call", Call},
       {"newString", NewString},
+      {"newObject", NewObject},
+      {"newArray", NewArray},
       {"abortEval", AbortEval},
       {"setValue", SetValue},
       {"currentException", CurrentException},
