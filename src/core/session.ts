@@ -324,6 +324,18 @@ export class Session {
     return this.breakpoints.get(record.id)!;
   }
 
+  /** Changes breakpoint `id` in place; a new trace starts a new table. */
+  async editBreakpoint(id: number, changes: BreakpointRequest): Promise<BreakpointRecord> {
+    const { record, before } = this.breakpoints.edit(id, changes);
+    if (changes.trace !== undefined || changes.maxHits !== undefined) this.traceRecorder.arm(record);
+    if (this.engineInstance && this.active) {
+      if (before.file && before.file !== record.file) await this.sync.file(before.file);
+      await this.sync.send(record);
+    }
+    this.hooks.changed(this);
+    return record;
+  }
+
   async removeBreakpoints(select: BreakpointSelection): Promise<BreakpointRecord[]> {
     const victims = this.breakpoints.selected(select);
     for (const v of victims) this.breakpoints.remove(v.id);

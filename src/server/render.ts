@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
 import { describeExit } from '../core/eventSummary.js';
+import { columnLabel, traceColumns } from '../core/traceLog.js';
 import { foldFrames, isExternal, type StackEntry } from '../core/frameFolding.js';
 import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
@@ -124,20 +125,27 @@ export function renderSessionEnd(sessionId: string, end: { detached: boolean; wa
   return `[${sessionId}] ${how}${tail}`;
 }
 
+/** A line breakpoint's place: file:line, and :column where one was asked for (two on one line differ by it). */
+function breakpointPlace(b: BreakpointRecord): string {
+  return `${where(b.file, b.line ?? 0)}${b.column ? `:${b.column}` : ''}`;
+}
+
 export function renderBreakpoint(b: BreakpointRecord): string {
-  const what = b.kind === 'function' ? `function ${b.function}` : where(b.file, b.line ?? 0);
+  const what = b.kind === 'function' ? `function ${b.function}` : breakpointPlace(b);
   const extras = [
     b.condition ? `if ${b.condition}` : '',
     b.hitCondition ? `hit ${b.hitCondition}` : '',
     b.logMessage ? `log "${b.logMessage}"` : '',
   ].filter(Boolean);
   const status = statusOf(b);
-  const moved = b.binding?.line && b.line && b.binding.line !== b.line ? `, moved to line ${b.binding.line}` : '';
+  const movedColumn = b.column && b.binding?.column && b.binding.column !== b.column;
+  const moved = b.binding?.line && b.line && (b.binding.line !== b.line || movedColumn) ? `, moved to ${movedColumn ? `${b.binding.line}:${b.binding.column}` : `line ${b.binding.line}`}` : '';
   const boundAt = b.kind === 'function' && b.binding?.verified && b.binding.line ? ` at ${where(b.binding.file, b.binding.line)}` : '';
   const why = b.binding?.message && status !== 'verified' ? `: ${b.binding.message}` : '';
-  if (b.trace?.length) extras.push(`trace ${b.trace.join(', ')}${b.traceDone ? ', done' : ''}`);
+  if (b.trace?.length) extras.push(`trace ${traceColumns(b.trace).map(columnLabel).join(', ')}${b.traceDone ? ', done' : ''}`);
   const hits = b.hits ? `, ${b.hits} hit${b.hits === 1 ? '' : 's'}` : '';
-  return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${status}${boundAt}${moved}${why}${hits}`;
+  const disabled = b.enabled === false ? 'disabled, ' : '';
+  return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${disabled}${status}${boundAt}${moved}${why}${hits}`;
 }
 
 export function renderBreakpoints(list: BreakpointRecord[]): string {

@@ -7,7 +7,7 @@ import { describeExit } from '../core/eventSummary.js';
 import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
-import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, resolveCwd, startOrExplain } from './launchArgs.js';
+import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, requireKnownOptions, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
 import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput, waitResultShape } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
@@ -148,6 +148,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       }
       const deadline = Date.now() + (args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS);
       const cwd = resolveCwd(manager, args.cwd);
+      await requireKnownOptions(manager, args.language, args.options ?? {});
       const target = args.pid !== undefined ? `pid ${args.pid}` : `${args.host ?? '127.0.0.1'}:${args.port}`;
       const session = await manager.create(
         {

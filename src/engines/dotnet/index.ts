@@ -62,6 +62,7 @@ export const engine: EngineFactory = {
   displayName: '.NET (C#)',
   extensions: ['.dll', '.csproj', '.exe'],
   capabilities: dotnetCapabilities,
+  options: ['startupTimeoutMs', 'commandTimeoutMs'],
   detect,
   claims: claimsProgram,
   create(context: EngineContext): Engine {
