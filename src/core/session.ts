@@ -184,6 +184,8 @@ export class Session {
     this.breakpoints.resetBindings();
     this.annotator.reset();
     this.traces.reset();
+    // Traces given with the launch (or kept from a stored session) get their tables here.
+    for (const record of this.breakpoints.all(false)) if (record.trace?.length && !this.traces.get(record.id)) this.traceRecorder.arm(record);
     this.machine.newRun();
     this.exitCodeValue = undefined;
     this.exitSignalValue = undefined;

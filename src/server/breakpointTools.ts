@@ -108,8 +108,8 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     'breakpoint_trace',
     {
       title: 'Trace of a breakpoint',
-      description: 'Rows a trace breakpoint recorded (hit, thread, values), paged with start.',
-      input: { sessionId: sessionIdInput, id: z.number().int(), start: z.number().int().min(0).optional(), maxChars: maxCharsInput },
+      description: 'Rows a trace breakpoint recorded (hit, values), paged with start; threads: true adds the thread of each.',
+      input: { sessionId: sessionIdInput, id: z.number().int(), start: z.number().int().min(0).optional(), threads: z.boolean().optional(), maxChars: maxCharsInput },
       output: {
         ...sessionScoped,
         id: z.number(),
@@ -121,12 +121,12 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
       },
       annotations: { readOnlyHint: true },
     },
-    async ({ sessionId, id, start, maxChars }) => {
+    async ({ sessionId, id, start, threads, maxChars }) => {
       const session = manager.get(sessionId);
       const trace = session.traces.get(id);
       if (!trace) throw new DebugError('BREAKPOINT_NOT_FOUND', `Breakpoint #${id} has no trace.`, 'breakpoint_set with trace: [...] makes one; breakpoint_list shows the ids.');
       const from = start ?? 0;
-      const table = renderTrace(session.breakpoints.get(id), trace, from, (maxChars ?? DEFAULT_MAX_CHARS) - session.id.length - 3);
+      const table = renderTrace(session.breakpoints.get(id), trace, from, (maxChars ?? DEFAULT_MAX_CHARS) - session.id.length - 3, threads);
       return {
         text: `[${session.id}] ${table.text}`,
         data: {

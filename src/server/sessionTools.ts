@@ -72,8 +72,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'languages_list',
     {
       title: 'Languages',
-      description: 'Which runtimes work here (or why not, and the fix) and what each engine can do.',
-      input: {},
+      description: 'Which runtimes work here (or why not, and the fix), a line each; details: true adds what each engine can do.',
+      input: { details: z.boolean().optional() },
       output: {
         languages: z.array(
           z.object({
@@ -90,7 +90,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       },
       annotations: { readOnlyHint: true },
     },
-    async () => {
+    async ({ details }) => {
       const rows = await Promise.all(
         BUILT_IN_LANGUAGES.map(async (language) => {
           const [availability, factory] = await Promise.all([manager.registry.detect(language), manager.registry.load(language).catch(() => undefined)]);
@@ -98,7 +98,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         }),
       );
       return {
-        text: renderLanguages(rows),
+        text: renderLanguages(rows, details),
         data: { languages: rows.map((r) => ({ language: r.language, displayName: r.displayName, ...r.availability, capabilities: r.capabilities as Record<string, unknown> | undefined })) },
       };
     },
