@@ -7,6 +7,7 @@
  * the build-time catalog is written from it.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools: { inputSchema?: unknown; outputSchema?: unknown }[] }>;
 
@@ -42,4 +43,10 @@ export function compactToolList(server: McpServer): void {
     const answer = await list(request, extra);
     return { ...answer, tools: answer.tools.map((t) => ({ ...t, inputSchema: compactSchema(t.inputSchema), ...(t.outputSchema ? { outputSchema: compactSchema(t.outputSchema) } : {}) })) };
   });
+}
+
+/** A tool's whole input schema, examples and bounds included (what `debugbridge call <tool> --help` shows); undefined for an unknown tool. */
+export function fullInputSchema(server: McpServer, name: string): Record<string, unknown> | undefined {
+  const tool = (server as unknown as { _registeredTools: Record<string, { inputSchema?: z.ZodType }> })._registeredTools[name];
+  return tool?.inputSchema && (z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
 }
