@@ -5,7 +5,7 @@
  * change marks that belong to one activation of a frame; the small ones (the scope to pass, a trace's
  * thread column).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ const JS = here('../fixtures/node/workflow.js');
 const PRICING = here('../fixtures/pricing/');
 const QUOTES = join(PRICING, 'Pricing', 'QuoteService.cs');
 const PYTEST = here('../fixtures/testing/python/');
+const ARROWS = here('../fixtures/node/arrows.js');
 
 const hasPython = requireRuntime('python with debugpy', ['/usr/bin/python3', 'python3'].some((py) => hasCommand(py, ['-c', 'import debugpy'])));
 const hasPytest = requireRuntime('python3 with debugpy and pytest', hasCommand('/usr/bin/python3', ['-c', 'import debugpy, pytest']));
@@ -268,6 +269,30 @@ describe('what an agent stumbled on', () => {
       expect(second.text).not.toContain('→');
       const stepped = await client.call<Wait>('execution_step', { kind: 'over' });
       expect(stepped.structured.stop?.locals?.find((l) => l.name === 'volumeTier')).toMatchObject({ previous: '0', value: '1' });
+    });
+  });
+
+  describe('what the shell\'s agent asked for', () => {
+    it('breakpoint_set and breakpoint_list show the column: a statement and the arrow function in it differ', async () => {
+      const line = markerLine(ARROWS, 'BP:arrow');
+      const column = readFileSync(ARROWS, 'utf8').split('\n')[line - 1].indexOf('Math.round') + 1;
+      await client.call('session_launch', { program: ARROWS, breakpoints: [{ file: ARROWS, line }], stopOnEntry: true });
+      const set = await client.call<{ breakpoint: { column?: number; actualColumn?: number } }>('breakpoint_set', { file: ARROWS, line, column });
+      // V8 binds at the nearest place it can break at, and the answer says where.
+      const bound = set.structured.breakpoint.actualColumn!;
+      expect(bound).toBeGreaterThanOrEqual(column);
+      expect(set.text).toMatch(new RegExp(`#2 arrows\\.js:${line}:${column} — verified${bound === column ? '' : `, moved to ${line}:${bound}`}$`));
+      const list = await client.call('breakpoint_list', {});
+      expect(list.text).toMatch(new RegExp(`#1 arrows\\.js:${line} — verified\n#2 arrows\\.js:${line}:${column} — verified`));
+    });
+
+    it.runIf(hasPython)('the program\'s last output has one form after execution_continue and session_stop', async () => {
+      const launched = await client.call<Wait>('session_launch', { program: PY, breakpoints: [{ file: PY, line: markerLine(PY, 'BP:comment') + 1 }], waitForStop: true });
+      const stopped = await client.call('session_stop', { sessionId: launched.structured.sessionId });
+      expect(stopped.text).toMatch(/\noutput \(last lines\):\n {2}grand total 35$/);
+      await client.call<Wait>('session_launch', { program: PY, stopOnEntry: true, waitForStop: true });
+      const exited = await client.call('execution_continue', {});
+      expect(exited.text).toMatch(/\noutput \(last lines\):\n {2}grand total 35\n {2}counts 3$/);
     });
   });
 
