@@ -106,7 +106,8 @@ export class SessionManager {
       stored,
     );
     for (const bp of breakpoints) session.breakpoints.add(bp);
-    this.pool.add(session, client);
+    // A test run is one request's run (debug_test), not a program to bring back after the server.
+    this.pool.add(session, client, { recoverable: !engineFactory });
     return session;
   }
 

@@ -83,6 +83,7 @@ export class SessionPool {
   private readonly notifiers = new Set<Notifier>();
   private readonly counters = new Map<string, number>();
   private readonly store: SessionStore;
+  private readonly notRecoverable = new WeakSet<Session>();
   private idleTimer?: NodeJS.Timeout;
 
   constructor(options: SessionPoolOptions = {}) {
@@ -113,8 +114,10 @@ export class SessionPool {
     return undefined;
   }
 
-  add(session: Session, client: SessionClient): void {
+  /** `recoverable: false`: never saved for a later server to bring back (a test run). */
+  add(session: Session, client: SessionClient, { recoverable }: { recoverable: boolean }): void {
     const id = wholeId(session.id, client);
+    if (!recoverable) this.notRecoverable.add(session);
     this.sessions.set(id, { session, client });
     this.recoverable.delete(id);
     this.summaries.delete(id);
@@ -211,7 +214,7 @@ export class SessionPool {
 
   persist(): void {
     const live: StoredSession[] = [...this.sessions.values()]
-      .filter((e) => e.session.active)
+      .filter((e) => e.session.active && !this.notRecoverable.has(e.session))
       .map(({ session: s, client }) => ({
         sessionId: s.id,
         ...(client.key ? { client } : {}),
