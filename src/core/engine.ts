@@ -162,6 +162,8 @@ export interface EngineFactory {
   /** File extensions (with dot) this engine debugs, used to pick an engine from a program path. */
   readonly extensions: string[];
   readonly capabilities: EngineCapabilities;
+  /** The launch and attach `options` this engine reads; another key is refused. Undefined: any. */
+  readonly options?: readonly string[];
   /** Whether the runtime and its adapter work on this machine, and how to fix it if not. */
   detect(options?: Record<string, unknown>): Promise<Availability>;
   /** Whether this engine claims a program path that the extension does not decide (e.g. a project folder). */

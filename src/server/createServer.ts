@@ -2,6 +2,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionManager } from '../core/sessionManager.js';
+import { wordArgumentErrors } from './argumentErrors.js';
 import { registerBreakpointTools } from './breakpointTools.js';
 import { registerExecutionTools } from './executionTools.js';
 import { registerInspectionTools } from './inspectionTools.js';
@@ -21,7 +22,7 @@ For a failing test, debug_test runs it by name under its framework (pytest, unit
 After editing source files, session_apply_changes applies the edits to the running program without a restart.
 watch_add shows expressions in every stop, changes marked old → new; breakpoint_set with trace records values at each hit without stopping.
 sessionId may be left out when one session is active. Lines are 1-based; frameIndex 0 is the top frame (inspect_stack). timeoutMs is in ms (waits default 30 s, steps 10 s, launches 60 s, tests 120 s).
-Answers fit maxChars (default 4000); what is cut names the exact call that reads on. Errors start with a stable CODE: and say what to do next.
+Answers fit maxChars (default 4000); what is cut names the exact call that reads on. Errors start with a stable CODE: and say what to do next; an argument a tool does not know, at any depth, is refused (INVALID_ARGUMENT naming it).
 languages_list tells which runtimes work here.`;
 
 /** `catalogTools`: the build-time tools/list answer, served instead of converting every schema again per call. */
@@ -31,6 +32,7 @@ export function createServer(manager: SessionManager, version: string, catalogTo
     { capabilities: { logging: {} }, instructions: INSTRUCTIONS },
   );
   codeSdkErrors(server);
+  wordArgumentErrors(server);
   registerSessionTools(server, manager);
   registerLiveEditTool(server, manager);
   registerBreakpointTools(server, manager);
