@@ -52,7 +52,7 @@ export class DotnetDebugger implements HostApi {
     (spec) => this.rules.validate(spec),
     (nativeId) => this.rules.forget(nativeId),
   );
-  private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native);
+  private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native, this.stack);
   private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection);
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
   private readonly enc = new EditAndContinue(() => this.native, this.modules, this.stack, () => this.inspection.funcEval);
@@ -367,7 +367,7 @@ export class DotnetDebugger implements HostApi {
       const ids = users.map((u) => u.id);
       const where = this.rules.needsFrame(ids) ? this.breakpoints.whereIs(nativeId) : undefined;
       const frame = where && { threadId, nativeIndex: 0, ...where };
-      const decision = await this.rules.decide(ids, frame);
+      const decision = await this.rules.decide(ids, frame, threadId);
       if (!decision.description && users.length === owners.length) await this.rules.learn(nativeId, ids, frame);
       for (const line of decision.logs) this.emit({ type: 'output', category: 'console', text: `${line}\n` });
       for (const trace of decision.traces) this.emit({ type: 'trace', breakpointId: trace.id, threadId, values: trace.values });

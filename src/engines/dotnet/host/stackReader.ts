@@ -68,6 +68,14 @@ export class StackReader {
     return frames[0] ? this.resolve(frames[0], threadId, 0) : undefined;
   }
 
+  /**
+   * The frames with source from the top, `count` at most: a trace column's frameIndex counts these
+   * (the async machinery and runtime frames between a method and its caller are not counted).
+   */
+  async framesWithSource(threadId: number, count: number): Promise<UserFrame[]> {
+    return (await this.collapsed(threadId)).flatMap((f) => (f.user ? [f.user] : [])).slice(0, count);
+  }
+
   resolve(frame: NativeFrame, threadId: number, nativeIndex: number): UserFrame | undefined {
     if (frame.kind !== 'il') return undefined;
     const symbols = this.modules.get(frame.module)?.symbols;
