@@ -211,9 +211,9 @@ export class DotnetEngine implements Engine {
 
   evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover' = 'repl', options?: { sideEffects?: boolean }): Promise<EvaluateResult> {
     // An evaluation may run code in the program (its own timeout, 5 s, plus the aborts) and may wait
-    // for Roslyn's first compile in this server (15 s): those come first.
+    // for Roslyn's first compile in this server (30 s): those come first.
     const sideEffects = options?.sideEffects ?? context === 'repl';
-    return this.request('evaluate', [expression, frameId, { sideEffects }], this.timeouts.commandMs + 35_000);
+    return this.request('evaluate', [expression, frameId, { sideEffects }], this.timeouts.commandMs + 45_000);
   }
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
     return this.request('setVariable', [containerRef, name, value]);

@@ -17,7 +17,7 @@ import { fromNative, type EvalValue } from './evalValue.js';
 import type { FrameShapes } from './frameShape.js';
 
 /** Roslyn's first compile in a server loads it and the framework's metadata: seconds, once. */
-const COMPILE_WAIT_MS = 15_000;
+const COMPILE_WAIT_MS = 30_000;
 const MAX_KEPT = 256;
 
 export class CompiledEvaluation {

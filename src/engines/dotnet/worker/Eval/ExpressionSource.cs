@@ -29,8 +29,9 @@ public static class ExpressionSource
         IEnumerable<string> accessedAssemblies)
     {
         var text = new StringBuilder();
-        foreach (var assembly in accessedAssemblies.Order(StringComparer.Ordinal)) text.Append("[assembly: System.Runtime.CompilerServices.IgnoresAccessChecksTo(\"").Append(assembly).Append("\")]\n");
+        // C# wants the usings before any attribute.
         foreach (var line in usings) text.Append(line).Append('\n');
+        foreach (var assembly in accessedAssemblies.Order(StringComparer.Ordinal)) text.Append("[assembly: System.Runtime.CompilerServices.IgnoresAccessChecksTo(\"").Append(assembly).Append("\")]\n");
         text.Append("namespace System.Runtime.CompilerServices { [System.AttributeUsage(System.AttributeTargets.Assembly, AllowMultiple = true)] internal sealed class IgnoresAccessChecksToAttribute : System.Attribute { public IgnoresAccessChecksToAttribute(string assemblyName) { } } }\n");
         var named = ns.Length > 0;
         if (named) text.Append("namespace ").Append(ns).Append(" {\n");
