@@ -76,8 +76,11 @@ describe.runIf(run)('.NET compiled evaluation (Roslyn) through MCP', () => {
       sessionId = r.sessionId;
       stop = { name: r.stop!.frame.name, line: r.stop!.frame.line };
       // The first compile of a server loads Roslyn in the worker: seconds, once.
+      // On a loaded machine that can outlast the evaluation's wait (TIMEOUT, "try again"): as a user would, ask again.
       const started = Date.now();
-      expect((await evaluate(sessionId, 'list.Where(x => x.Length > 1).Count()')).value).toBe('2');
+      let first = await evaluate(sessionId, 'list.Where(x => x.Length > 1).Count()');
+      if (first.isError && first.text.startsWith('TIMEOUT')) first = await evaluate(sessionId, 'list.Where(x => x.Length > 1).Count()');
+      expect(first.value, first.text).toBe('2');
       process.stderr.write(`compiled evaluation: the first one took ${Date.now() - started} ms\n`);
     }, 120_000);
 
