@@ -127,6 +127,26 @@ describe.runIf(run)('.NET compiled evaluation (Roslyn) through MCP', () => {
     }, 60_000);
   });
 
+  it('refuses a compiled expression that changes the program when side effects are off, and runs nothing', async () => {
+    const { sessionId } = await launchTo(checkout.path, checkout.line('placed'));
+    const refused = await client.call('inspect_evaluate', { sessionId, expression: 'list.RemoveAll(x => x.Length > 1)', sideEffects: false });
+    expect(refused.text).toMatch(/^EVALUATION_FAILED: the expression may change the program \(.*RemoveAll/);
+    expect((await evaluate(sessionId, 'list.Count(x => x.Length > 0)')).value).toBe('3');
+    await client.call('session_stop', { sessionId });
+  }, 120_000);
+
+  it('stops a breakpoint whose condition is a lambda at the first hit where it holds', async () => {
+    const r = await client.call<Wait>('session_launch', {
+      program: storefront,
+      breakpoints: [{ file: checkout.path, line: checkout.line('restock'), condition: 'order.Lines.Any(l => l == "nut") && order.Net > 8m' }],
+      waitForStop: true,
+      timeoutMs: 60_000,
+    });
+    expect(r.structured.status, r.text).toBe('stopped');
+    expect((await evaluate(r.structured.sessionId, 'order.Id')).value).toBe('6');
+    await client.call('session_stop', { sessionId: r.structured.sessionId });
+  }, 120_000);
+
   it('sees a method parameter and a loop variable, and runs the program on to its end', async () => {
     const { sessionId } = await launchTo(checkout.path, checkout.line('restock'));
     expect((await evaluate(sessionId, 'orders.Where(o => o.Net > 8m).Select(o => o.Id).First()')).value).toBe('6');
