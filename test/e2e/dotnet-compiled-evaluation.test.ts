@@ -14,22 +14,12 @@ import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { ensureWorkerBuilt } from '../../src/engines/dotnet/worker/workerBuild.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
+import { evaluate as evaluateIn, launchTo as launchToIn, topFrame, type Frame, type Wait } from '../support/dotnetEvaluation.js';
 import { requireRuntime } from '../support/runtimes.js';
 import { stopActiveSessions } from '../support/sessions.js';
 
 const dotnet = findDotnet();
 const run = process.platform === 'linux' && requireRuntime('dotnet', dotnet !== undefined);
-
-interface Frame {
-  name: string;
-  line: number;
-}
-interface Wait {
-  sessionId: string;
-  status: string;
-  stop?: { reason: string; frame: Frame };
-  exitCode?: number;
-}
 
 describe.runIf(run)('.NET compiled evaluation (Roslyn) through MCP', () => {
   let client: McpTestClient;
@@ -50,22 +40,9 @@ describe.runIf(run)('.NET compiled evaluation (Roslyn) through MCP', () => {
     await client?.close();
   });
 
-  async function launchTo(file: string, line: number): Promise<Wait> {
-    const r = await client.call<Wait>('session_launch', { program: storefront, breakpoints: [{ file, line }], waitForStop: true, timeoutMs: 60_000 });
-    expect(r.structured.status, r.text).toBe('stopped');
-    return r.structured;
-  }
-
-  async function evaluate(sessionId: string, expression: string): Promise<{ isError: boolean; text: string; value?: string; type?: string }> {
-    const r = await client.call<{ value: string; type?: string }>('inspect_evaluate', { sessionId, expression });
-    return { isError: r.isError, text: r.text, value: r.structured.value, type: r.structured.type };
-  }
-
-  async function top(sessionId: string): Promise<Frame | undefined> {
-    const r = await client.call<{ frames: Frame[] }>('inspect_stack', { sessionId, count: 1 });
-    expect(r.isError, r.text).toBe(false);
-    return r.structured.frames[0] && { name: r.structured.frames[0].name, line: r.structured.frames[0].line };
-  }
+  const launchTo = (file: string, line: number) => launchToIn(client, storefront, file, line);
+  const evaluate = (sessionId: string, expression: string) => evaluateIn(client, sessionId, expression);
+  const top = (sessionId: string) => topFrame(client, sessionId);
 
   describe('at a stop in an async method of a class', () => {
     let sessionId: string;
