@@ -20,7 +20,8 @@ import { stopActiveSessions } from '../support/sessions.js';
 const FIXTURES = fileURLToPath(new URL('../fixtures/e2e/remote/', import.meta.url));
 const PROGRAMS = ['invoice.py', 'invoice.mjs'];
 
-const run = requireRuntime(
+// Linux: the targets are made of Linux namespaces and Debian's OpenSSH server.
+const run = process.platform === 'linux' && requireRuntime(
   'python with debugpy, sshd, ssh and unshare',
   hasCommand('/usr/bin/python3', ['-c', 'import debugpy']) && hasCommand(SSHD, ['-V']) && hasCommand('ssh', ['-V']) && hasCommand('unshare', ['--version']),
 );
@@ -115,6 +116,20 @@ describe.runIf(run)('remote targets', () => {
       const list = await client.call('session_list', {});
       expect(list.text).toContain(`on ${target}`);
     });
+  });
+
+  it('debug_probe on a target: one row per hit, in local paths', async () => {
+    const name = 'invoice.mjs';
+    const probe = await client.call<{ status: string; exitCode?: number; hits: { stop: { frame: Frame }; values: { value?: string }[] }[] }>('debug_probe', {
+      program: program(name),
+      target: 'jail',
+      breakpoints: [{ file: program(name), line: bpLine(name) }],
+      expressions: ['line.sku'],
+    });
+    expect(probe.isError, probe.text).toBe(false);
+    expect(probe.structured.hits.map((h) => h.values[0].value)).toEqual(['"b7-a"', '"b7-b"']);
+    expect(probe.structured.hits[0].stop.frame.file).toBe(program(name));
+    expect(probe.structured).toMatchObject({ status: 'exited', exitCode: 4 });
   });
 
   it('the namespace killed mid-session: its session fails saying so, nothing is left, and the target serves the next session', async () => {

@@ -96,7 +96,9 @@ async function waitForPort(port: number, daemon: ChildProcess, stderr: () => str
  */
 export function namespaceCommand(local: string, remote: string): string[] {
   mkdirSync(remote, { recursive: true });
-  return ['unshare', '--pid', '--fork', '--mount', '--mount-proc', '--kill-child', 'sh', '-c', `mount --bind "$0" "$1" && exec "$2" "$3" agent`, local, remote, process.execPath, CLI];
+  // Not root (a CI runner): a user namespace of its own, where the user is root and may mount.
+  const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  return ['unshare', ...user, '--pid', '--fork', '--mount', '--mount-proc', '--kill-child', 'sh', '-c', `mount --bind "$0" "$1" && exec "$2" "$3" agent`, local, remote, process.execPath, CLI];
 }
 
 /** This package as another version of it (a copy of dist/ beside a package.json that says `version`). */
