@@ -11,9 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
+import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { VERSION } from '../../src/version.js';
+import { buildFixture } from '../fixtures/dotnet/fixtures.js';
+import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { commandLine, descendants, waitGone } from '../support/processTree.js';
-import { CLI, namespaceCommand, packageOfVersion, processesMentioning, SSHD, startSshd, type Sshd } from '../support/remoteTargets.js';
+import { CLI, namespaceCommand, packageOfVersion, pidNamespaceCommand, processesMentioning, SSHD, startSshd, type Sshd } from '../support/remoteTargets.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
 import { stopActiveSessions } from '../support/sessions.js';
 
@@ -63,6 +66,7 @@ describe.runIf(run)('remote targets', () => {
       box: { command: sshd.command(process.execPath, CLI, 'agent'), pathMappings: [{ local, remote: sshFar }] },
       jail: { command: namespaceCommand(local, jailFar), pathMappings: [{ local, remote: jailFar }] },
       old: { command: [process.execPath, oldCli, 'agent'] },
+      pidns: { command: pidNamespaceCommand() },
     };
     client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: join(root, 'state'), DEBUGBRIDGE_TARGETS: JSON.stringify(targets) } });
   });
@@ -115,6 +119,23 @@ describe.runIf(run)('remote targets', () => {
 
       const list = await client.call('session_list', {});
       expect(list.text).toContain(`on ${target}`);
+    });
+  });
+
+  describe.runIf(process.platform === 'linux' && requireRuntime('dotnet', findDotnet() !== undefined))('.NET', () => {
+    it('in a PID namespace: ICorDebug runs beside the program, breakpoint, stack, evaluate, step, exit', async () => {
+      const dll = buildFixture('hello');
+      const { path: source, line: marked } = fixtureSource('hello', 'Program.cs');
+      const line = marked('hello');
+      const launch = await client.call<Wait>('session_launch', { program: dll, target: 'pidns', breakpoints: [{ file: source, line }], waitForStop: true });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { file: source, line } });
+      const value = await client.call<{ value: string }>('inspect_evaluate', { expression: 'args.Length + 1' });
+      expect(value.structured.value).toBe('1');
+      const over = await client.call<Wait>('execution_step', { kind: 'over' });
+      expect(over.structured.stop?.frame.line).toBe(line + 1);
+      const end = await client.call<Wait>('execution_continue', {});
+      expect(end.structured).toMatchObject({ status: 'exited', exitCode: 7 });
     });
   });
 
@@ -174,7 +195,7 @@ describe.runIf(run)('remote targets', () => {
   it('an unknown target is refused with the names there are', async () => {
     const launch = await client.call('session_launch', { program: program('invoice.py'), target: 'nope' });
     expect(launch.isError).toBe(true);
-    expect(launch.text).toMatch(/INVALID_ARGUMENT: No target "nope"\. Targets: box, jail, old\./);
+    expect(launch.text).toMatch(/INVALID_ARGUMENT: No target "nope"\. Targets: box, jail, old, pidns\./);
   });
 
   async function waitForState(sessionId: string, state: string): Promise<{ text: string }> {

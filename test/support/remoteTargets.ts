@@ -96,9 +96,18 @@ async function waitForPort(port: number, daemon: ChildProcess, stderr: () => str
  */
 export function namespaceCommand(local: string, remote: string): string[] {
   mkdirSync(remote, { recursive: true });
+  return [...unshare(), 'sh', '-c', `mount --bind "$0" "$1" && exec "$2" "$3" agent`, local, remote, process.execPath, CLI];
+}
+
+/** The agent as PID 1 of a new PID namespace that sees the files at their own paths (a build made here, run there). */
+export function pidNamespaceCommand(): string[] {
+  return [...unshare(), process.execPath, CLI, 'agent'];
+}
+
+function unshare(): string[] {
   // Not root (a CI runner): a user namespace of its own, where the user is root and may mount.
   const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
-  return ['unshare', ...user, '--pid', '--fork', '--mount', '--mount-proc', '--kill-child', 'sh', '-c', `mount --bind "$0" "$1" && exec "$2" "$3" agent`, local, remote, process.execPath, CLI];
+  return ['unshare', ...user, '--pid', '--fork', '--mount', '--mount-proc', '--kill-child'];
 }
 
 /** This package as another version of it (a copy of dist/ beside a package.json that says `version`). */
