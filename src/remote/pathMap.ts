@@ -38,10 +38,10 @@ export class PathMap {
     return path === undefined ? undefined : swap(path, this.toLocalPrefixes);
   }
 
-  /** Every far-side folder of the map replaced in a text the runtime wrote (a traceback). */
+  /** Every far-side folder of the map replaced where a path starts in a text the runtime wrote (a traceback). */
   textToLocal(text: string | undefined): string | undefined {
     if (text === undefined) return undefined;
-    return this.toLocalPrefixes.reduce((t, { from, to }) => t.split(`${from}/`).join(`${to}/`), text);
+    return this.toLocalPrefixes.reduce((t, { from, to }) => t.replace(new RegExp(`(^|[\\s"'(\\[/])${escapeRegExp(from)}/`, 'gm'), (_, before: string) => `${before}${to}/`), text);
   }
 
   binding(b: BreakpointBinding): BreakpointBinding {
@@ -74,6 +74,10 @@ function swap(path: string, prefixes: Prefixes): string {
     if (path.startsWith(`${from}/`)) return to + path.slice(from.length);
   }
   return path;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 function expandHome(path: string): string {
