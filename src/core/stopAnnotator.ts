@@ -1,6 +1,6 @@
 /**
- * What a stop shows beyond its place: the top frame's locals marked where they changed since that
- * function last stopped, and the session's watches evaluated in the stop's frame, each with its
+ * What a stop shows beyond its place: its current frame's locals marked where they changed since that
+ * function last stopped, and the session's watches evaluated in that frame, each with its
  * value at the stop before when it changed. A stop read again (a value was set, a watch added)
  * keeps comparing with the same stop before.
  */
@@ -24,9 +24,8 @@ export class StopAnnotator {
   /** `newStop`: the program stopped anew, so this stop's values become the ones to compare with. */
   async annotate(stop: Stop, frames: FrameInfo[], newStop: boolean): Promise<Stop> {
     if (stop.locals) stop.locals = this.localChanges.mark(stop.frame, stop.locals, newStop);
-    const top = frames.find((f) => f.file) ?? frames[0];
-    this.watchFrameId = top?.id;
-    if (this.watches.size) stop.watches = await this.watches.evaluate(this.engine(), top?.id, newStop);
+    this.watchFrameId = frames[stop.frameIndex]?.id;
+    if (this.watches.size) stop.watches = await this.watches.evaluate(this.engine(), this.watchFrameId, newStop);
     return stop;
   }
 
@@ -39,6 +38,7 @@ export class StopAnnotator {
       threadName: stop.threadName,
       hitBreakpointIds: stop.hitBreakpointIds,
       exception: stop.exception,
+      frameIndex: stop.frameIndex,
     });
     return { stop: await this.annotate(built.stop, built.frames, false), frames: built.frames };
   }

@@ -142,6 +142,15 @@ export interface FrameInfo {
   chainedException?: boolean;
 }
 
+/** How a run that judges itself ended (a test run: its runner's verdict), as the engine that runs it reads it. */
+export interface RunVerdict {
+  status: 'passed' | 'failed' | 'no tests' | 'error';
+  /** The runner's own counts, e.g. "1 failed, 3 passed". */
+  counts?: string;
+  /** What failed, as the runner reported it (capped). */
+  failureSummary?: string;
+}
+
 export interface ScopeInfo {
   name: string;
   /** Handle for `variables()`. */

@@ -4,12 +4,12 @@
  */
 import { basename } from 'node:path';
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
-import { describeExit } from '../core/eventSummary.js';
+import { describeExit, verdictWord } from '../core/eventSummary.js';
 import { foldFrames, isExternal, type StackEntry } from '../core/frameFolding.js';
 import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
 import type { ExceptionAutopsy, SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
-import type { Availability, EngineCapabilities, ExceptionCause, FrameInfo, ThreadInfo } from '../core/types.js';
+import type { Availability, EngineCapabilities, ExceptionCause, FrameInfo, RunVerdict, ThreadInfo } from '../core/types.js';
 import { DEFAULT_MAX_CHARS, fitText, withWatches } from './renderAnswers.js';
 
 export function where(file: string | undefined, line: number): string {
@@ -95,6 +95,7 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
     case 'stopped':
       return result.stop ? `[${sessionId}] ${renderStop(result.stop)}` : `[${sessionId}] Stopped.`;
     case 'exited': {
+      if (result.verdict && result.state !== 'failed') return `[${sessionId}] ${renderVerdict(result.verdict, result.exitCode, result.outputTail)}`;
       const how =
         result.state === 'failed'
           ? `failed: ${result.error ?? 'unknown error'}`
@@ -112,8 +113,21 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
   }
 }
 
+/** A run's end with its verdict (a test run): PASSED / FAILED with the runner's counts and what failed, else its last output. */
+export function renderVerdict(verdict: RunVerdict, exitCode: number | undefined, outputTail: string | undefined, lead = 'The test run ended:'): string {
+  const code = exitCode !== undefined ? `, exit code ${exitCode}` : '';
+  const parts = [`${lead} ${verdictWord(verdict.status)}${verdict.counts ? ` (${verdict.counts})` : ''}${code}.`];
+  if (verdict.failureSummary) parts.push(`Failure summary:\n${indent(verdict.failureSummary.trimEnd())}`);
+  else if (outputTail?.trim()) parts.push(`output (last lines):\n${indent(outputTail.trimEnd())}`);
+  return parts.join('\n');
+}
+
 /** session_stop: whether ending the session ended the program, so its exit code is not read as the program's own. */
-export function renderSessionEnd(sessionId: string, end: { detached: boolean; wasRunning: boolean; exitCode?: number; exitSignal?: string; outputTail: string }): string {
+export function renderSessionEnd(sessionId: string, end: { detached: boolean; wasRunning: boolean; exitCode?: number; exitSignal?: string; outputTail: string; verdict?: RunVerdict }): string {
+  if (end.verdict && !end.detached) {
+    const lead = end.wasRunning ? 'Session ended, and the test run with it before its end:' : 'Session ended; the test run had ended:';
+    return `[${sessionId}] ${renderVerdict(end.verdict, end.wasRunning ? undefined : end.exitCode, end.outputTail, lead)}`;
+  }
   const known = end.exitCode !== undefined || end.exitSignal !== undefined;
   const termination = end.exitSignal ?? `exit code ${end.exitCode}`;
   let how: string;
