@@ -191,6 +191,11 @@ export interface ExceptionInfo {
   thrownAt?: { file?: string; line: number; column?: number };
   /** What led to it, nearest first: .NET InnerException, Python __cause__ / __context__, JS `cause`. */
   causes?: ExceptionCause[];
+  /** A failed assertion's expected and actual values (capped), where known. */
+  expected?: string;
+  actual?: string;
+  /** Expressions that read expected and actual whole, when the values shown are cut or have members. */
+  valuesExpression?: { expected: string; actual: string };
 }
 
 export interface ExceptionCause {

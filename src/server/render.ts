@@ -44,6 +44,7 @@ function stopHeadline(stop: Stop): string {
       return `Stopped on entry ${at}`;
     case 'exception': {
       const ex = stop.exception;
+      if (ex?.kind === TEST_FAILURE_KIND) return `Stopped where the test fails, in ${place}: ${ex.type ?? 'exception'}`;
       const what = ex ? `${ex.type ?? 'exception'}${ex.message ? `: ${ex.message}` : ''}` : 'an exception';
       const thrown = ex?.thrownAt;
       const elsewhere = thrown && (thrown.file !== stop.frame.file || thrown.line !== stop.frame.line) ? `; thrown at ${where(thrown.file, thrown.line)}` : '';
@@ -59,8 +60,14 @@ export function changedValue(v: { value?: string; previous?: string }): string {
   return v.previous !== undefined ? `${v.previous} → ${v.value}` : `${v.value}`;
 }
 
+/** The exception kind of a test run's failure stop (src/testing/failureDetails.ts). */
+const TEST_FAILURE_KIND = 'test failure';
+
 export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   const parts = [stopHeadline(stop)];
+  const failure = stop.reason === 'exception' && stop.exception?.kind === TEST_FAILURE_KIND ? stop.exception : undefined;
+  if (failure?.message) parts.push(indent(failure.message.trimEnd()));
+  if (failure?.expected !== undefined) parts.push(renderAssertionValues(failure));
   if (stop.source?.length) parts.push(renderSourceLines(stop.source));
   else if (!stop.frame.file) parts.push('(no source for this frame: inspect_stack shows the frames that have source)');
   if (stop.reason === 'exception' && stop.exception) parts.push(...renderAutopsy(stop.exception));
@@ -75,9 +82,17 @@ export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
 
 const CAUSE_RELATION: Record<ExceptionCause['relation'], string> = { cause: 'caused by', context: 'while handling', inner: 'inner' };
 
+/** `expected: 30   actual: 25`, and where the whole values are when these are cut. */
+function renderAssertionValues(ex: ExceptionAutopsy): string {
+  const whole = ex.valuesExpression ? `\n(whole values: inspect_evaluate ${ex.valuesExpression.expected} / ${ex.valuesExpression.actual})` : '';
+  const oneLine = !`${ex.expected}${ex.actual}`.includes('\n');
+  return oneLine ? `expected: ${ex.expected}   actual: ${ex.actual}${whole}` : `expected:\n${indent(ex.expected ?? '')}\nactual:\n${indent(ex.actual ?? '')}${whole}`;
+}
+
 /** An exception stop's autopsy: the throw site (when elsewhere), the causes, the folded stack. */
 function renderAutopsy(ex: ExceptionAutopsy): string[] {
   const parts: string[] = [];
+  if (ex.kind !== TEST_FAILURE_KIND && ex.expected !== undefined) parts.push(renderAssertionValues(ex));
   if (ex.throwSource?.length && ex.thrownAt) parts.push(`thrown at ${where(ex.thrownAt.file, ex.thrownAt.line)}:\n${renderSourceLines(ex.throwSource)}`);
   (ex.causes ?? []).forEach((c, depth) => {
     const at = c.thrownAt ? ` (${where(c.thrownAt.file, c.thrownAt.line)})` : '';

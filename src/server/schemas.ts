@@ -49,6 +49,9 @@ export const exceptionSchema = z.object({
     .optional(),
   moreFrames: z.number().optional(),
   throwSource: z.array(sourceLineSchema).optional(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  valuesExpression: z.object({ expected: z.string(), actual: z.string() }).optional(),
 });
 
 export const stopSchema = z.object({

@@ -10,9 +10,19 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { findDotnet } from '../engines/dotnet/runtimeEnv.js';
 import { commandLine, findUp, isDirectory, listFailed, runCommand } from './commands.js';
+import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 const PROJECT = /\.(cs|fs|vb)proj$|\.slnx?$/;
+
+/**
+ * The frameworks' runners, by their namespaces (assertion classes are not in them); frames of
+ * assemblies without symbols are folded as external code, so a stack without them may still be a test's.
+ */
+const DOTNET_FRAMES: RunnerFrames = {
+  runner: /^(Xunit\.Sdk\.|Xunit\.v3\.|NUnit\.Framework\.Internal\.|Microsoft\.VisualStudio\.TestPlatform\.|Microsoft\.VisualStudio\.TestTools\.UnitTesting\.(?!Assert)|MSTest\.|Microsoft\.Testing\.)/,
+  complete: false,
+};
 const INSTALL_DOTNET = 'Install the .NET SDK (https://dot.net), version 8 or later, and make sure `dotnet` is on PATH.';
 
 /** The project or solution a path names: itself, the one in a folder, or the one above a source file. */
@@ -130,6 +140,7 @@ export const dotnetDriver: FrameworkDriver = {
         run: { kind: 'launch', program: project, args, cwd: request.cwd, env: {}, options: {} },
         failureFilters: ['all'],
         flavour: 'braces',
+        frames: DOTNET_FRAMES,
         outcome: platformOutcome,
       };
     }
@@ -152,6 +163,7 @@ export const dotnetDriver: FrameworkDriver = {
       },
       failureFilters: ['all'],
       flavour: 'braces',
+      frames: DOTNET_FRAMES,
       outcome: vstestOutcome,
     };
   },

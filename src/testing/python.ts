@@ -10,11 +10,23 @@ import { DebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { findInterpreter } from '../engines/python/interpreter.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
+import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestListing, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 export const INSTALL_PYTEST = 'apt-get install python3-pytest  (or: python3 -m pip install pytest)';
 
 const PROJECT_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'pytest.ini', 'tox.ini', 'conftest.py'];
+
+/**
+ * pytest's and unittest's frames (pytest runs unittest's TestCases through unittest's own code);
+ * doctest runs each example and compares what it raises with what the example expects. The whole
+ * stack is read in the program, so a thread without them runs no test.
+ */
+const PYTHON_FRAMES: RunnerFrames = {
+  runner: /[\\/](_pytest|pluggy|unittest)[\\/]/,
+  catcher: /^<doctest |[\\/]doctest\.py$/,
+  complete: true,
+};
 
 const LAUNCHER = `# debugbridge: runs \`python -m <module> args…\` under the debugger.
 import os, runpy, sys
@@ -125,6 +137,7 @@ export const pytestDriver: FrameworkDriver = {
       run: { kind: 'launch', program: launcherPath(), args: ['pytest', ...args], cwd: request.cwd, env: {}, options },
       failureFilters: ['userUnhandled'],
       flavour: 'python',
+      frames: PYTHON_FRAMES,
       outcome: pytestOutcome,
     } satisfies TestPlan;
   },
@@ -202,6 +215,7 @@ export const unittestDriver: FrameworkDriver = {
       run: { kind: 'launch', program: launcherPath(), args: ['unittest', ...args], cwd: request.cwd, env: {}, options },
       failureFilters: ['userUnhandled'],
       flavour: 'python',
+      frames: PYTHON_FRAMES,
       outcome: unittestOutcome,
     } satisfies TestPlan;
   },
