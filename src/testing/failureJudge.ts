@@ -1,13 +1,14 @@
 /**
  * Is this exception the one that fails the test? Runners catch every failure, so to the runtime a
  * failing assertion is a caught exception like any other. A failure is an exception that reaches
- * the framework's report of the test; read from the thread's whole stack at the stop, it is one
- * that leaves the user's code (no frame of it catches: try / with pytest.raises …, read from the
- * source) for the runner's code, or for library code on the way to the runner. It is no failure
- * when it is caught where it was thrown (a library's own try, where its source is on disk), when it
- * goes to a library the test called (assert.throws, expect(…).toThrow(), Assert.Throws, an
- * iteration protocol: user code lies below that library), when code that runs what it was given
- * catches it (a doctest example), or when no runner is on the thread (a worker thread's task).
+ * the framework's report of the test. Its way is read from the thread's whole stack at the stop,
+ * frame by frame from the throw: a frame whose source is on disk (the user's, or a library's)
+ * catches it when the place it is at lies in a `try` with a handler (or Python's `with
+ * pytest.raises(…)`); the runner's frames report it (a failure); code that runs code it was given
+ * catches it (a doctest example); an event loop hands it on. Where a frame has no source, what lies
+ * below decides: user code (a library the test called, such as assert.throws or
+ * expect(…).toThrow(), which catches it or hands it back), the runner, or nothing of a test (a
+ * worker thread).
  */
 import { existsSync } from 'node:fs';
 import { readSourceLines as sourceLines } from '../core/sourceReader.js';
@@ -27,6 +28,8 @@ export interface RunnerFrames {
   /** Matched against a frame's file and its name. */
   runner: RegExp;
   catcher?: RegExp;
+  /** Code that hands an exception on to whoever waits for the result (an event loop's tasks). */
+  passOn?: RegExp;
   /**
    * The whole stack is read, so a thread whose stack holds no runner frame runs no test (a thread
    * pool's worker). Otherwise the runner's frames may be hidden (folded as external code): then an
@@ -61,16 +64,28 @@ export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdi
   const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
-    const lines = frame.file && (user[i] || i < first) ? sourceLines(frame.file) : undefined;
-    if (lines && caughtAt(lines, frame.line, frame.column, context.flavour)) return { failure: false, why: `caught in ${frame.name}` };
+    if (i > first && !user[i]) {
+      // Code not the user's that the exception reaches from the user's.
+      if (runner(frame)) return { failure: true, userFrame: first };
+      if (matches(context.frames?.catcher, frame)) return { failure: false, why: `${frame.name} runs the code and catches what it throws` };
+      if (matches(context.frames?.passOn, frame)) continue;
+    }
+    const lines = frame.file ? sourceLines(frame.file) : undefined;
+    if (lines) {
+      if (caughtAt(lines, frame.line, frame.column, context.flavour)) return { failure: false, why: `caught in ${frame.name}` };
+      continue;
+    }
     if (i <= first || user[i]) continue;
-    // The first frame of code not the user's below the user's: where the exception goes.
-    if (matches(context.frames?.catcher, frame)) return { failure: false, why: `${frame.name} runs the code and catches what it throws` };
+    // Code without source: where it sends the exception is not known, only what lies below it.
     if (user.slice(i + 1).some(Boolean)) return { failure: false, why: `handed to ${frame.name}, which the test called` };
-    if (runner(frame) || frames.slice(i + 1).some(runner) || !context.frames?.complete) return { failure: true, userFrame: first };
-    return { failure: false, why: `no test runs on this thread (it goes to ${frame.name})` };
+    return runnerBelow(frames.slice(i + 1), runner, context) ? { failure: true, userFrame: first } : { failure: false, why: `no test runs on this thread (it goes to ${frame.name})` };
   }
-  return { failure: true, userFrame: first };
+  return runnerBelow([], runner, context) ? { failure: true, userFrame: first } : { failure: false, why: 'no test runs on this thread' };
+}
+
+/** Whether the frames lead to the runner: one of them is its, or its frames may be hidden. */
+function runnerBelow(frames: FrameInfo[], runner: (f: FrameInfo) => boolean, context: JudgeContext): boolean {
+  return !context.frames?.complete || frames.some(runner);
 }
 
 function matches(pattern: RegExp | undefined, frame: FrameInfo): boolean {

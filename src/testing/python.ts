@@ -19,12 +19,14 @@ const PROJECT_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'pytest.ini'
 
 /**
  * pytest's and unittest's frames (pytest runs unittest's TestCases through unittest's own code);
- * doctest runs each example and compares what it raises with what the example expects. The whole
- * stack is read in the program, so a thread without them runs no test.
+ * doctest runs each example and compares what it raises with what the example expects; asyncio
+ * hands a task's exception to whoever awaits it. The whole stack is read in the program, so a
+ * thread without the runner's frames runs no test.
  */
 const PYTHON_FRAMES: RunnerFrames = {
   runner: /[\\/](_pytest|pluggy|unittest)[\\/]/,
   catcher: /^<doctest |[\\/]doctest\.py$/,
+  passOn: /[\\/]asyncio[\\/]/,
   complete: true,
 };
 
