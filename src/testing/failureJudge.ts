@@ -64,24 +64,29 @@ export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdi
   const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
+    const userBelow = user.slice(i + 1).some(Boolean);
     if (i > first && !user[i]) {
       // Code not the user's that the exception reaches from the user's.
-      if (runner(frame)) return { failure: true, userFrame: first };
       if (matches(context.frames?.catcher, frame)) return { failure: false, why: `${frame.name} runs the code and catches what it throws` };
       if (matches(context.frames?.passOn, frame)) continue;
+      if (runner(frame) && !userBelow) return { failure: true, userFrame: first };
     }
     const lines = frame.file ? sourceLines(frame.file) : undefined;
     if (lines) {
       if (caughtAt(lines, frame.line, frame.column, context.flavour)) return { failure: false, why: `caught in ${frame.name}` };
+      if (i > first && user[i] && context.flavour === 'python' && PYTHON_CATCHER_CALL.test(lines[frame.line - 1] ?? '')) return { failure: false, why: `expected by ${frame.name}` };
       continue;
     }
     if (i <= first || user[i]) continue;
     // Code without source: where it sends the exception is not known, only what lies below it.
-    if (user.slice(i + 1).some(Boolean)) return { failure: false, why: `handed to ${frame.name}, which the test called` };
+    if (userBelow) return { failure: false, why: `handed to ${frame.name}, which the test called` };
     return runnerBelow(frames.slice(i + 1), runner, context) ? { failure: true, userFrame: first } : { failure: false, why: `no test runs on this thread (it goes to ${frame.name})` };
   }
   return runnerBelow([], runner, context) ? { failure: true, userFrame: first } : { failure: false, why: 'no test runs on this thread' };
 }
+
+/** unittest's and pytest's callable forms, `self.assertRaises(Error, fn, arg)`: they catch what fn raises (through a `with` of their own). */
+const PYTHON_CATCHER_CALL = /\b(assertRaises|assertRaisesRegex|assertWarns|assertWarnsRegex|raises|warns)\s*\(/;
 
 /** Whether the frames lead to the runner: one of them is its, or its frames may be hidden. */
 function runnerBelow(frames: FrameInfo[], runner: (f: FrameInfo) => boolean, context: JudgeContext): boolean {

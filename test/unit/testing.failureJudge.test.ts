@@ -109,3 +109,18 @@ describe('judgeException: Python, on the whole stack', () => {
     expect(judgeException([frame('test_list', tests, 2), ...runnerFrames], context)).toEqual({ failure: true, userFrame: 0 });
   });
 });
+
+describe('judgeException: unittest\'s callable assertRaises', () => {
+  it('passes what the callable raises: the test\'s line calls assertRaises (the runner\'s own code catches it)', () => {
+    const stdlib = join(dir, 'cpy', 'lib', 'python3.11');
+    const caseFile = write(join(stdlib, 'unittest', 'case.py'), ['def handle(self, name, args, kwargs):', '    with self:', '        callable_obj(*args, **kwargs)', 'def assertRaises(self, *args):', '    return context.handle("assertRaises", args, kwargs)', 'def _callTestMethod(self, method):', '    if method() is not None:', '        pass']);
+    const code = write(join(dir, 'cpy', 'more.py'), ['def distribute(n, it):', '    if n < 1:', "        raise ValueError('n must be at least 1')"]);
+    const tests = write(join(dir, 'cpy', 'test_more.py'), ['class T:', '    def test_invalid_n(self):', '        self.assertRaises(ValueError, lambda: distribute(0, [1]))', '        assert distribute(0, [1])']);
+    const frames: RunnerFrames = { runner: /[\\/](_pytest|pluggy|unittest)[\\/]/, complete: true };
+    const runnerFrame = frame('_callTestMethod', caseFile, 7);
+    const expectedBy = [frame('distribute', code, 3), frame('<lambda>', tests, 3), frame('handle', caseFile, 3), frame('assertRaises', caseFile, 5), frame('test_invalid_n', tests, 3), runnerFrame];
+    expect(judgeException(expectedBy, { flavour: 'python', frames })).toEqual({ failure: false, why: 'expected by test_invalid_n' });
+    const failing = [frame('distribute', code, 3), frame('test_invalid_n', tests, 4), runnerFrame];
+    expect(judgeException(failing, { flavour: 'python', frames })).toEqual({ failure: true, userFrame: 0 });
+  });
+});
