@@ -119,7 +119,7 @@ describe('judgeException: unittest\'s callable assertRaises', () => {
     const frames: RunnerFrames = { runner: /[\\/](_pytest|pluggy|unittest)[\\/]/, complete: true };
     const runnerFrame = frame('_callTestMethod', caseFile, 7);
     const expectedBy = [frame('distribute', code, 3), frame('<lambda>', tests, 3), frame('handle', caseFile, 3), frame('assertRaises', caseFile, 5), frame('test_invalid_n', tests, 3), runnerFrame];
-    expect(judgeException(expectedBy, { flavour: 'python', frames })).toEqual({ failure: false, why: 'expected by test_invalid_n' });
+    expect(judgeException(expectedBy, { flavour: 'python', frames }).failure).toBe(false);
     const failing = [frame('distribute', code, 3), frame('test_invalid_n', tests, 4), runnerFrame];
     expect(judgeException(failing, { flavour: 'python', frames })).toEqual({ failure: true, userFrame: 0 });
   });
