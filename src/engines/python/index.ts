@@ -18,7 +18,7 @@ export const engine: EngineFactory = {
       const interpreter = await findInterpreter(options);
       prepareSpareAdapter(options ?? {}, interpreter.executable);
       // A launch with the server's working folder and no extra variables starts from it.
-      prepareFirstReadyDebuggee({ executable: interpreter.executable, cwd: process.cwd(), env: {}, justMyCode: true, socketTuning: true });
+      prepareFirstReadyDebuggee({ executable: interpreter.executable, env: {}, justMyCode: true, socketTuning: true });
       return {
         available: true,
         version: `Python ${interpreter.pythonVersion}, debugpy ${interpreter.debugpyVersion}`,
