@@ -51,6 +51,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         filter: z.string().optional().describe('Substring of ids.'),
         limit: z.number().int().min(1).max(2000).optional().describe(`Default ${DEFAULT_LIST_LIMIT}.`),
         cwd: z.string().optional().describe('Default: project root.'),
+        timeoutMs: timeoutInput.describe('More time for a project the runner builds first (.NET).'),
       },
       output: {
         framework: z.string(),

@@ -40,6 +40,12 @@ export interface RunnerFrames {
 
 export interface JudgeContext {
   flavour: SourceFlavour;
+  /**
+   * The test project's folder, when the runner's frames may be hidden: a failing test's exception
+   * passes through a frame of it (the test method, its setup), so one that does not is another
+   * thread's (a task's on the thread pool).
+   */
+  testFolder?: string;
   /** Files that belong to the runner (e.g. debugbridge's own launcher), not to the user's tests. */
   runnerFiles?: string[];
   frames?: RunnerFrames;
@@ -62,6 +68,7 @@ export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdi
   const first = user.indexOf(true);
   if (first < 0) return { failure: false, why: 'thrown and caught in library code' };
   const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
+  const fails: Verdict = passesTestCode(frames.slice(first), context) ? { failure: true, userFrame: first } : { failure: false, why: 'no frame of the test project on its way (another thread\'s work)' };
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
     const userBelow = user.slice(i + 1).some(Boolean);
@@ -69,7 +76,7 @@ export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdi
       // Code not the user's that the exception reaches from the user's.
       if (matches(context.frames?.catcher, frame)) return { failure: false, why: `${frame.name} runs the code and catches what it throws` };
       if (matches(context.frames?.passOn, frame)) continue;
-      if (runner(frame) && !userBelow) return { failure: true, userFrame: first };
+      if (runner(frame) && !userBelow) return fails;
     }
     const lines = frame.file ? sourceLines(frame.file) : undefined;
     if (lines) {
@@ -80,9 +87,14 @@ export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdi
     if (i <= first || user[i]) continue;
     // Code without source: where it sends the exception is not known, only what lies below it.
     if (userBelow) return { failure: false, why: `handed to ${frame.name}, which the test called` };
-    return runnerBelow(frames.slice(i + 1), runner, context) ? { failure: true, userFrame: first } : { failure: false, why: `no test runs on this thread (it goes to ${frame.name})` };
+    return runnerBelow(frames.slice(i + 1), runner, context) ? fails : { failure: false, why: `no test runs on this thread (it goes to ${frame.name})` };
   }
-  return runnerBelow([], runner, context) ? { failure: true, userFrame: first } : { failure: false, why: 'no test runs on this thread' };
+  return runnerBelow([], runner, context) ? fails : { failure: false, why: 'no test runs on this thread' };
+}
+
+function passesTestCode(frames: FrameInfo[], context: JudgeContext): boolean {
+  const folder = context.testFolder;
+  return !folder || frames.some((f) => !!f.file && (f.file.startsWith(`${folder}/`) || f.file.startsWith(`${folder}\\`)));
 }
 
 /** unittest's and pytest's callable forms, `self.assertRaises(Error, fn, arg)`: they catch what fn raises (through a `with` of their own). */

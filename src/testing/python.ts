@@ -3,13 +3,13 @@
  * under debugpy (the engine launches files), with the project folder first on sys.path as `-m` has it.
  * debugpy's "userUnhandled" filter stops where an exception leaves the test's code for the runner's.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { findInterpreter } from '../engines/python/interpreter.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
+import { ownFile } from './ownFiles.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestListing, TestOutcome, TestPlan, TestRequest } from './types.js';
 
@@ -64,13 +64,7 @@ sys.exit(code)
 
 /** The launcher file (written once per user and content); the failure judge treats it as the runner's. */
 export function launcherPath(): string {
-  const dir = join(tmpdir(), `debugbridge-${userInfo().uid >= 0 ? userInfo().uid : userInfo().username}`);
-  const file = join(dir, 'run_module.py');
-  if (!existsSync(file) || readFileSync(file, 'utf8') !== LAUNCHER) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, LAUNCHER);
-  }
-  return file;
+  return ownFile('run_module.py', LAUNCHER);
 }
 
 /** The folder tests run from: the project's root, else the test's own folder. */

@@ -60,7 +60,7 @@ export async function prepareTest(registry: EngineRegistry, input: DebugTestInpu
   const filters = [...new Set([...(stopAtFailure ? plan.failureFilters : []), ...asked])];
   const ownFiles = runnerFiles(plan);
   const judge: JudgeContext | undefined =
-    stopAtFailure && input.exceptions !== 'all' ? { flavour: plan.flavour, runnerFiles: ownFiles, frames: plan.frames } : undefined;
+    stopAtFailure && input.exceptions !== 'all' ? { flavour: plan.flavour, runnerFiles: ownFiles, frames: plan.frames, testFolder: plan.testFolder } : undefined;
   const factory = testEngineFactory(await registry.load(plan.language), { plan, judge, runnerFiles: ownFiles });
   const config: SessionConfig = {
     language: plan.language,

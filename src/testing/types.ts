@@ -58,6 +58,8 @@ export interface TestPlan {
   flavour: SourceFlavour;
   /** The framework's own frames: where a failing test's exception goes. */
   frames: RunnerFrames;
+  /** The test project's folder, where the runner's frames may be hidden (failureJudge's testFolder). */
+  testFolder?: string;
   /** Reads what the runner printed and its exit code once it is over. */
   outcome(output: string, exitCode: number | undefined): TestOutcome;
 }

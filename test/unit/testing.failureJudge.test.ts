@@ -124,3 +124,15 @@ describe('judgeException: unittest\'s callable assertRaises', () => {
     expect(judgeException(failing, { flavour: 'python', frames })).toEqual({ failure: true, userFrame: 0 });
   });
 });
+
+describe('judgeException: .NET, where the runner\'s frames are external code', () => {
+  it('passes a task\'s exception on the thread pool (no frame of the test project on its way), fails one that goes through the test', () => {
+    const project = join(dir, 'Tests');
+    const testFile = write(join(project, 'CartTests.cs'), ['public class CartTests {', '  public void Totals() {', '    Assert.Equal(31, cart.Total());', '  }', '}']);
+    const code = write(join(dir, 'Calc', 'Cart.cs'), ['public class Cart {', '  public int Total() => lines.Length == 0 ? throw new InvalidOperationException() : 1;', '}']);
+    const external = { id: 0, name: '[External Code]', line: 0, column: 0, presentationHint: 'label' as const };
+    const context = { flavour: 'braces' as const, frames: { runner: /^NUnit\.Framework\.Internal\./, complete: false }, testFolder: project };
+    expect(judgeException([frame('Calc.Cart.<lambda>', code, 2), external], context)).toEqual({ failure: false, why: "no frame of the test project on its way (another thread's work)" });
+    expect(judgeException([external, frame('Tests.CartTests.Totals', testFile, 3), external], context)).toEqual({ failure: true, userFrame: 1 });
+  });
+});
