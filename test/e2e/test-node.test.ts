@@ -2,7 +2,9 @@
  * debug_test and test_list for node:test, jest and vitest through the real MCP server, each with
  * the fixture's own installed runner: the failing test stops at its assertion in the test's frame
  * (expected errors and errors the code catches itself do not stop it), a passing test stops at a
- * breakpoint in the code under test, an unknown name answers the closest names.
+ * breakpoint in the code under test, an unknown name answers the closest names. The cart suites
+ * are shaped like real ones (nested describes, parametrised cases, a name with quotes and spaces,
+ * TypeScript for vitest, a library that throws and catches inside: semver).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { installNodeTestFixture, NODE_TEST_FIXTURE } from '../support/nodeTestFixture.js';
-import { runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 const file = (name: string) => join(NODE_TEST_FIXTURE, name);
 const calc = file('calc.js');
@@ -20,6 +22,22 @@ const RUNNERS = [
   { framework: 'node:test', file: 'calc.nodetest.js', type: 'AssertionError', values: { expected: '30', actual: '25' } },
   { framework: 'jest', file: 'calc.jest.test.js', type: 'JestAssertionError', values: { expected: '30', actual: '25' } },
   { framework: 'vitest', file: 'calc.vitest.test.mjs', type: 'AssertionError', values: { expected: '30', actual: '25' } },
+] as const;
+
+const CART_IDS = [
+  'cart > totals > total plain',
+  'cart > totals > total of 1 pens is 10',
+  'cart > totals > total of 2 pens is 20',
+  'cart > totals > total of 3 pens is 31',
+  'cart > totals > total with "quotes" and spaces',
+  'cart > coupons and versions',
+  'cart > session',
+];
+
+const CART = [
+  { framework: 'node:test', file: 'cart.nodetest.js', eachLocals: ['total=30'], eachExpression: 'total' },
+  { framework: 'jest', file: 'cart.jest.test.js', eachLocals: ['qty=3', 'expected=31'], eachExpression: 'pens(qty).total()' },
+  { framework: 'vitest', file: 'cart.vitest.test.ts', eachLocals: ['qty=3', 'expected=31'], eachExpression: 'pens(line.qty).total()' },
 ] as const;
 
 describe('debug_test: node:test, jest and vitest', () => {
@@ -67,6 +85,68 @@ describe('debug_test: node:test, jest and vitest', () => {
       expect(missing.isError).toBe(true);
       expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: totals,/);
     });
+  });
+
+  describe.each(CART)('$framework: the cart suite', (runner) => {
+    const tests = file(runner.file);
+    const each = markerLine(tests, 'FAIL:each');
+
+    it('stops where the parametrised case fails, in the test\'s frame (the frame every call defaults to), then at the object comparison with whole values; no stop where semver or the cart catches', async () => {
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
+      expect(r.isError, r.text).toBe(false);
+      const stop = r.structured.stop!;
+      expect(stop).toMatchObject({ reason: 'exception', frame: { file: tests, line: each } });
+      // The assertion library's frames stay above it in inspect_stack; the test's frame is the current one.
+      expect(stop.frameIndex).toBeGreaterThan(0);
+      expect(r.text).not.toMatch(/frameIndex/);
+      expect(r.text).toContain(`expected: 31   actual: 30`);
+      const locals = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', {});
+      expect(locals.structured.variables.map((v) => `${v.name}=${v.value}`)).toEqual(expect.arrayContaining(runner.eachLocals));
+      const evaluated = await client.call<{ value?: string }>('inspect_evaluate', { expression: runner.eachExpression });
+      expect(evaluated.structured.value).toBe('30');
+
+      const next = await client.call<{ status: string; stop?: NonNullable<DebugTestAnswer['stop']> }>('execution_continue', {});
+      expect(next.structured.stop).toMatchObject({ reason: 'exception', frame: { file: tests, line: markerLine(tests, 'FAIL:session') } });
+      expect(next.text).toMatch(/^Stopped where the test fails, in /m);
+      const exception = next.structured.stop!.exception!;
+      expect(exception.expected).toMatch(/token: "t-3"/);
+      expect(exception.actual).toMatch(/token: "t-4"/);
+      expect(next.text).not.toMatch(/\{ Object \(/);
+
+      const end = await client.call<{ status: string; verdict?: { status: string } }>('execution_continue', {});
+      expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed' } });
+      expect(end.text).toMatch(/^\[node-\d+\] The test run ended: FAILED \(/);
+    });
+
+    it('steps over from the test\'s frame at its failure without stopping in the assertion library', async () => {
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'cart > totals > total of 3 pens is 31' });
+      expect(r.structured.stop?.frameIndex).toBeGreaterThan(0);
+      const step = await client.call<{ status: string; stop?: { frame: { file?: string } } }>('execution_step', { kind: 'over' });
+      // The exception unwinds the test: the step ends in the user's code or with the run, never in node_modules.
+      expect(step.structured.stop?.frame.file ?? '').not.toMatch(/node_modules|^node:/);
+      if (step.structured.status === 'exited') expect(step.text).toContain('FAILED');
+      await client.call('session_stop', {}).catch(() => undefined);
+    });
+
+    it('runs each id test_list gives (nested describes, each case, quotes and spaces) alone', async () => {
+      const list = await client.call<TestListAnswer>('test_list', { path: tests });
+      const ids = list.structured.tests.map((t) => t.id);
+      expect(ids).toEqual(CART_IDS);
+      for (const id of ids) {
+        const r = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: id, stopAtFailure: false });
+        const failing = id.endsWith('is 31') || id.endsWith('session');
+        expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: failing ? 'failed' : 'passed', alone: true });
+      }
+    });
+  });
+
+  it('vitest: an id from a folder\'s listing names its file and runs that test alone', async () => {
+    const list = await client.call<TestListAnswer>('test_list', { path: NODE_TEST_FIXTURE, framework: 'vitest' });
+    const id = 'cart.vitest.test.ts > cart > totals > total plain';
+    expect(list.structured.tests.map((t) => t.id)).toContain(id);
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: NODE_TEST_FIXTURE, framework: 'vitest', test: id, stopAtFailure: false });
+    expect(r.structured.result).toMatchObject({ status: 'passed' });
+    expect(ranAlone(r.structured.result?.counts)).toBe(true);
   });
 
   it('answers the install command when the runner is not installed', async () => {
