@@ -84,7 +84,7 @@ describe('debug_test: node:test, jest and vitest', () => {
       const missing = await client.call('debug_test', { path: file(runner.file), test: 'totls' });
       expect(missing.isError).toBe(true);
       expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: totals,/);
-    });
+    }, 180_000);
   });
 
   describe.each(CART)('$framework: the cart suite', (runner) => {
@@ -100,33 +100,35 @@ describe('debug_test: node:test, jest and vitest', () => {
       expect(stop.frameIndex).toBeGreaterThan(0);
       expect(r.text).not.toMatch(/frameIndex/);
       expect(r.text).toContain(`expected: 31   actual: 30`);
-      const locals = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', {});
+      const sessionId = r.structured.sessionId;
+      const locals = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { sessionId });
       expect(locals.structured.variables.map((v) => `${v.name}=${v.value}`)).toEqual(expect.arrayContaining(runner.eachLocals));
-      const evaluated = await client.call<{ value?: string }>('inspect_evaluate', { expression: runner.eachExpression });
+      const evaluated = await client.call<{ value?: string }>('inspect_evaluate', { sessionId, expression: runner.eachExpression });
       expect(evaluated.structured.value).toBe('30');
 
-      const next = await client.call<{ status: string; stop?: NonNullable<DebugTestAnswer['stop']> }>('execution_continue', {});
+      const next = await client.call<{ status: string; stop?: NonNullable<DebugTestAnswer['stop']> }>('execution_continue', { sessionId });
       expect(next.structured.stop).toMatchObject({ reason: 'exception', frame: { file: tests, line: markerLine(tests, 'FAIL:session') } });
-      expect(next.text).toMatch(/^Stopped where the test fails, in /m);
+      expect(next.text).toMatch(/^\[node-\d+\] Stopped where the test fails, in /);
       const exception = next.structured.stop!.exception!;
       expect(exception.expected).toMatch(/token: "t-3"/);
       expect(exception.actual).toMatch(/token: "t-4"/);
       expect(next.text).not.toMatch(/\{ Object \(/);
 
-      const end = await client.call<{ status: string; verdict?: { status: string } }>('execution_continue', {});
+      const end = await client.call<{ status: string; verdict?: { status: string } }>('execution_continue', { sessionId });
       expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed' } });
       expect(end.text).toMatch(/^\[node-\d+\] The test run ended: FAILED \(/);
-    });
+    }, 180_000);
 
     it('steps over from the test\'s frame at its failure without stopping in the assertion library', async () => {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'cart > totals > total of 3 pens is 31' });
       expect(r.structured.stop?.frameIndex).toBeGreaterThan(0);
-      const step = await client.call<{ status: string; stop?: { frame: { file?: string } } }>('execution_step', { kind: 'over' });
+      const sessionId = r.structured.sessionId;
+      const step = await client.call<{ status: string; stop?: { frame: { file?: string } } }>('execution_step', { sessionId, kind: 'over' });
       // The exception unwinds the test: the step ends in the user's code or with the run, never in node_modules.
       expect(step.structured.stop?.frame.file ?? '').not.toMatch(/node_modules|^node:/);
       if (step.structured.status === 'exited') expect(step.text).toContain('FAILED');
-      await client.call('session_stop', {}).catch(() => undefined);
-    });
+      await client.call('session_stop', { sessionId });
+    }, 120_000);
 
     it('runs each id test_list gives (nested describes, each case, quotes and spaces) alone', async () => {
       const list = await client.call<TestListAnswer>('test_list', { path: tests });
@@ -137,7 +139,7 @@ describe('debug_test: node:test, jest and vitest', () => {
         const failing = id.endsWith('is 31') || id.endsWith('session');
         expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: failing ? 'failed' : 'passed', alone: true });
       }
-    });
+    }, 300_000);
   });
 
   it('vitest: an id from a folder\'s listing names its file and runs that test alone', async () => {
@@ -147,7 +149,7 @@ describe('debug_test: node:test, jest and vitest', () => {
     const r = await client.call<DebugTestAnswer>('debug_test', { path: NODE_TEST_FIXTURE, framework: 'vitest', test: id, stopAtFailure: false });
     expect(r.structured.result).toMatchObject({ status: 'passed' });
     expect(ranAlone(r.structured.result?.counts)).toBe(true);
-  });
+  }, 120_000);
 
   it('answers the install command when the runner is not installed', async () => {
     const project = mkdtempSync(join(tmpdir(), 'dbb-no-vitest-'));
