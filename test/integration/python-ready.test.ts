@@ -4,7 +4,7 @@ import { getPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engine as pythonEngine } from '../../src/engines/python/index.js';
-import { canRestorePriority } from '../../src/engines/python/processPriority.js';
+import { canRestorePriority } from '../../src/core/processPriority.js';
 import { descendantsOf } from '../../src/engines/python/processTree.js';
 import { readyDebuggeeState } from '../../src/engines/python/readyDebuggee.js';
 import { requireRuntime } from '../support/runtimes.js';
