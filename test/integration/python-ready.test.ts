@@ -101,7 +101,7 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
     const sleeper = fixture('sleeper.py');
     const running = createRun();
     await running.engine.launch(launchConfig(sleeper, { args: ['30'] }));
-    const { adapterPid } = await readyWaiting(launchConfig(sleeper).cwd);
+    const { adapterPid } = await readyWaiting();
     const waiting = [adapterPid!, ...descendantsOf(adapterPid!)];
     expect(waiting.length).toBe(3); // adapter, launcher, debuggee
     for (const pid of waiting) expect({ pid, nice: new Set(niceOf(pid)) }).toEqual({ pid, nice: new Set([19]) });
