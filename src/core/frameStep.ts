@@ -18,6 +18,8 @@ interface Pending {
   from: Pick<FrameInfo, 'name' | 'file'>;
   /** Steps out still allowed: never more than the frames above it, and one. */
   outsLeft: number;
+  /** The step asked for was made from the frame: where it lands decides whether the agent sees it. */
+  made?: boolean;
 }
 
 export class FrameStep {
@@ -41,14 +43,14 @@ export class FrameStep {
 
   /**
    * A stop of the engine: true when it is this step's own and the step goes on. `show` makes it the
-   * agent's stop after all (the step could not go on).
+   * agent's stop after all (the step landed in the user's code, or could not go on).
    */
   absorb(event: Stopped, show: () => void): boolean {
     const pending = this.pending;
     if (!pending) return false;
     this.pending = undefined;
     if (event.threadId !== pending.threadId || event.reason !== 'step') return false;
-    this.next(pending).catch((e: Error) => {
+    this.next(pending, show).catch((e: Error) => {
       this.log(`the step from ${pending.from.name} stopped early (${e.message})`);
       this.pending = undefined;
       show();
@@ -61,10 +63,14 @@ export class FrameStep {
     this.pending = undefined;
   }
 
-  private async next(pending: Pending): Promise<void> {
+  private async next(pending: Pending, show: () => void): Promise<void> {
     const engine = this.engine();
     const top = (await engine.stackTrace(pending.threadId, 0, 1)).frames[0];
-    if (top && top.name === pending.from.name && top.file === pending.from.file) return engine.step(pending.threadId, pending.kind);
+    if (pending.made) return top && !isExternal(top) ? show() : engine.continue(pending.threadId);
+    if (top && top.name === pending.from.name && top.file === pending.from.file) {
+      this.pending = { ...pending, made: true };
+      return engine.step(pending.threadId, pending.kind);
+    }
     const outsLeft = pending.outsLeft - 1;
     if (!top || isExternal(top) || outsLeft <= 0) return engine.continue(pending.threadId);
     this.pending = { ...pending, outsLeft };

@@ -81,9 +81,10 @@ describe.runIf(dotnetRuns)('debug_test: NUnit and MSTest', () => {
       expect(list.structured.tests.map((t) => t.id).sort()).toEqual([...IDS[name]].sort());
       const pool = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: `${name}.CartTests.PoolErrorsAreCollected` });
       expect(pool.structured, pool.text).toMatchObject({ status: 'finished', result: { status: 'passed' } });
-      for (const id of IDS[name].filter((i) => /TotalOfPens|quotes/.test(i))) {
+      // A passing case beside a failing one, and a name with quotes and spaces: each run is seconds of CI.
+      for (const id of IDS[name].filter((i) => /TotalOfPens ?\(1,10\)|quotes/.test(i))) {
         const r = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: id, stopAtFailure: false });
-        expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: id.includes('31') ? 'failed' : 'passed', alone: true });
+        expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: 'passed', alone: true });
       }
     },
     5 * FIRST_RUN_MS,
