@@ -49,7 +49,9 @@ export class FrameStep {
     const pending = this.pending;
     if (!pending) return false;
     this.pending = undefined;
-    if (event.threadId !== pending.threadId || event.reason !== 'step') return false;
+    // Where a step ends across an async boundary (an exception in flight unwinds to a promise's handler), V8 names no step.
+    const landed = event.reason !== 'exception' && event.reason !== 'breakpoint' && !event.hitBreakpointIds?.length;
+    if (event.threadId !== pending.threadId || (event.reason !== 'step' && !landed)) return false;
     this.next(pending, show).catch((e: Error) => {
       this.log(`the step from ${pending.from.name} stopped early (${e.message})`);
       this.pending = undefined;

@@ -145,7 +145,7 @@ describe.runIf(run)('debug_test: a library-shaped Python suite', () => {
       expect({ id, result: r.structured.result?.status }).toEqual({ id, result: failing.includes(id) ? 'failed' : 'passed' });
       expect({ id, ran: ranAlone(r.structured.result?.counts) }).toEqual({ id, ran: true });
     }
-  });
+  }, 180_000);
 });
 
 function cwdOf(pid: number): string | undefined {
