@@ -20,6 +20,8 @@ export interface LaunchPlan {
   typesStrippedInPlace: boolean;
   /** For the launch answer, when the engine chose how to run the program. */
   note?: string;
+  /** How TypeScript runs (a live edit compiles it again the same way); undefined for JavaScript. */
+  runner?: TypeScriptRunner;
 }
 
 export type TypeScriptRunner = 'tsx' | 'ts-node' | 'node' | 'compiled';
@@ -61,6 +63,7 @@ function tryRunner(runner: TypeScriptRunner, program: string, runtime: NodeRunti
         entry: program,
         runtimeArgs: [supportsImportFlag(runtime) ? '--import' : '--loader', pathToFileURL(loader).href],
         typesStrippedInPlace: false,
+        runner,
         note: `Runs with tsx ${versionOf(load, 'tsx')} (node --import tsx), from ${packageDir(loader, 'tsx')}.`,
       };
     }
@@ -74,6 +77,7 @@ function tryRunner(runner: TypeScriptRunner, program: string, runtime: NodeRunti
         entry: program,
         runtimeArgs: hook,
         typesStrippedInPlace: false,
+        runner,
         note: `Runs with ts-node ${versionOf(load, 'ts-node')} (node ${esm ? '--loader ts-node/esm' : '--require ts-node/register'}), from ${packageDir(register, 'ts-node')}.`,
       };
     }
@@ -85,13 +89,14 @@ function tryRunner(runner: TypeScriptRunner, program: string, runtime: NodeRunti
         entry: program,
         runtimeArgs: flags,
         typesStrippedInPlace: true,
+        runner,
         note: `Runs with Node.js ${runtime.version}'s own type stripping${flags.length ? ` (${flags.join(' ')})` : ''}: lines are the TypeScript lines.`,
       };
     }
     case 'compiled': {
       const compiled = compiledOutputOf(program);
       if (!compiled) return void reasons.push('no JavaScript compiled from it with a source map was found (beside it, or in the outDir of its tsconfig.json)');
-      return { entry: compiled, runtimeArgs: [], typesStrippedInPlace: false, note: `Runs the compiled ${compiled}; its source map leads back to ${program}.` };
+      return { entry: compiled, runtimeArgs: [], typesStrippedInPlace: false, runner, note: `Runs the compiled ${compiled}; its source map leads back to ${program}.` };
     }
   }
 }
