@@ -8,7 +8,7 @@
  */
 import { basename, dirname } from 'node:path';
 import type { LiveEditChange, LiveEditRequest, LiveEditResult } from '../../core/engine.js';
-import { DebugError } from '../../core/errors.js';
+import { notLoadedError } from '../../core/liveEdit.js';
 import type { FrameInfo } from '../../core/types.js';
 import { refusalOf } from './editRefusals.js';
 import type { TypeScriptRunner } from './launchPlan.js';
@@ -36,13 +36,7 @@ export class NodeLiveEdit {
     const targets = this.host.targets().filter((t) => !t.cdp.closed);
     const scripts = await scriptsOfFiles(targets, request.files);
     const notLoaded = (request.files ?? []).filter((f) => !scripts.some((s) => s.file === f));
-    if (notLoaded.length) {
-      throw new DebugError(
-        'INVALID_ARGUMENT',
-        `The program has not loaded ${notLoaded.join(', ')}, so there is nothing of ${notLoaded.length === 1 ? 'it' : 'them'} to change.`,
-        'A file the program loads later runs as it is on disk. Leave files out to apply every loaded file that changed.',
-      );
-    }
+    if (notLoaded.length) throw notLoadedError(notLoaded);
     const sources = { runner: this.host.runner(), recompiler: (runner: TypeScriptRunner, file: string) => this.recompiler(runner, file) };
     const outcomes = await Promise.all(scripts.map((s) => planEdit(s, sources)));
     const edits = outcomes.filter((o): o is PlannedEdit => 'next' in o);
@@ -55,7 +49,8 @@ export class NodeLiveEdit {
       }
     } else for (const edit of edits) edit.restartTopFrame = topFrameChanged(edit);
     const changes = new Map<string, LiveEditChange>();
-    for (const o of outcomes) if (!('next' in o) && o.status === 'unchanged') changes.set(o.file, o);
+    // Unchanged files are told only when asked about: the others merely had a recent time on disk.
+    if (request.files) for (const o of outcomes) if (!('next' in o) && o.status === 'unchanged') changes.set(o.file, o);
     if (refused.length) {
       this.refuseAll(edits, refused[0], changes);
       for (const r of refused) changes.set(r.file, r);
