@@ -244,6 +244,8 @@ export class NodeEngine implements Engine {
     if (event.type === 'stopped') {
       this.phase('firstStop');
       this.firstStop?.();
+      // An edit often follows a stop: its code loads while the agent reads the stop.
+      if (!this.liveEdit) setImmediate(() => void this.liveEditor().catch(() => undefined));
     }
     this.context.emit(event);
   }
@@ -289,10 +291,14 @@ export class NodeEngine implements Engine {
   /** Live edit: V8 gives the edited scripts their new text (liveEdit.ts). */
   applyChanges(request: LiveEditRequest): Promise<LiveEditResult> {
     this.connected();
+    return this.guard(async () => (await this.liveEditor()).apply(request), 'INVALID_STATE');
+  }
+
+  private liveEditor(): Promise<NodeLiveEdit> {
     this.liveEdit ??= import('./liveEdit.js').then(
       ({ NodeLiveEdit }) => new NodeLiveEdit({ targets: () => this.targets.list(), runner: () => this.tsRunner, runtimeVersion: () => this.runtimeVersion() }),
     );
-    return this.guard(async () => (await this.liveEdit!).apply(request), 'INVALID_STATE');
+    return this.liveEdit;
   }
 
   private async runtimeVersion(): Promise<string> {
