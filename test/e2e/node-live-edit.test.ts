@@ -2,7 +2,7 @@
  * Live edit on Node.js through the real MCP server over stdio: a shop server that answers requests
  * in a loop, edited on disk and changed in the running program with session_apply_changes.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -169,23 +169,43 @@ describe('node live edit', () => {
       expect(end.structured.outputTail).toContain('grand 268, late 536');
     });
 
-    it.runIf(tsx)('refuses an edit of a module tsx compiled onto one line (V8 would change nothing), and the program runs as before', async () => {
+    it.runIf(tsx)('compiles the edited file again with tsx\'s esbuild, the program run through tsx: the next call runs the fix', async () => {
       const { dir, cart, line } = typescriptApp();
       const launch = await client.call<Wait>('session_launch', { program: join(dir, 'src/main.ts'), breakpoints: [{ file: cart, line: line('cart_line') }], waitForStop: true });
       expect(launch.text).toContain('Runs with tsx');
 
       editFile(cart, 'sum += item.price * item.qty; // BP:cart_line', 'sum += item.price * item.qty * 10; // BP:cart_line');
-      const refused = await client.call<Applied>('session_apply_changes', {});
-      expect(refused.structured.changes[0]).toMatchObject({
-        file: cart,
-        status: 'refused',
-        items: ['Cart.total (function body)'],
-        reason: expect.stringMatching(/under 800 characters, and line 2 of the JavaScript cart\.ts is compiled to has \d+ \(the compiler writes the module on one line\)$/),
-        nextStep: 'session_restart runs the program with the edited file',
-      });
+      const applied = await client.call<Applied>('session_apply_changes', {});
+      expect(applied.structured.changes).toEqual([{ file: cart, status: 'applied', items: ['Cart.total (function body)'] }]);
+      expect(applied.structured.stop).toMatchObject({ reason: 'restart frame', frame: { name: 'total', file: cart, line: line('cart_sum') } });
       await client.call('breakpoint_remove', { all: true });
       const end = await client.call<Wait>('execution_continue', {});
-      expect(end.structured.outputTail).toContain('grand 25, late 50');
+      expect(end.structured.outputTail).toContain('grand 268, late 536');
+    });
+  });
+
+  describe('code on one long line', () => {
+    it('refuses an edit V8 would take without changing any function (a changed line of 800 characters or more), and the program runs as before', async () => {
+      const { server, pricing } = shop();
+      // The pricing module as a minifier writes it: one line, long with its price table.
+      const table = Object.fromEntries(Array.from({ length: 120 }, (_, i) => [`sku${i}`, i]));
+      writeFileSync(pricing, `const PRICES={pen:2,ink:4,pad:1,...${JSON.stringify(table)}};function priceOf(sku,qty){const unit=PRICES[sku]??0;return unit}module.exports={priceOf};\n`);
+      const { structured } = await client.call<Wait>('session_launch', { program: server, args: ['200'] });
+      await outputMatching(client, structured.sessionId, /#2 3 x ink = 4\n/);
+
+      editFile(pricing, 'return unit}', 'return unit*qty}');
+      const refused = await client.call<Applied>('session_apply_changes', {});
+      expect(refused.structured.changes).toEqual([
+        {
+          file: pricing,
+          status: 'refused',
+          items: ['priceOf (function body)'],
+          reason: expect.stringMatching(/^V8 would accept this edit and leave every function that exists on its old code: .* under 800 characters, and line 1 of pricing\.js has \d+$/),
+          nextStep: 'session_restart runs the program with the edited file',
+        },
+      ]);
+      const cursor = (await client.call<{ cursor: number }>('session_output', { sessionId: structured.sessionId })).structured.cursor;
+      await outputMatching(client, structured.sessionId, /x ink = 4\n/, cursor);
     });
   });
 });

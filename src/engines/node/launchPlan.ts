@@ -27,6 +27,8 @@ export interface LaunchPlan {
 export type TypeScriptRunner = 'tsx' | 'ts-node' | 'node' | 'compiled';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
+/** tsxLines.ts, compiled to dist/ beside this module (also when this runs from its TypeScript source, in tests). */
+const TSX_LINES_URL = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/engines/node/tsxLines.js' : './tsxLines.js', import.meta.url).href;
 const RUNNERS: TypeScriptRunner[] = ['tsx', 'ts-node', 'node', 'compiled'];
 
 export function isTypeScript(file: string): boolean {
@@ -59,12 +61,15 @@ function tryRunner(runner: TypeScriptRunner, program: string, runtime: NodeRunti
     case 'tsx': {
       const loader = resolveFrom(load, 'tsx');
       if (!loader) return void reasons.push('tsx is not installed where it can load it');
+      const imports = supportsImportFlag(runtime);
+      // Ahead of tsx, a module that keeps tsx's output on separate lines, so that V8 can apply live edits.
+      const lines = imports ? ['--import', `${TSX_LINES_URL}?tsx=${encodeURIComponent(resolveFrom(load, 'tsx/package.json') ?? loader)}`] : [];
       return {
         entry: program,
-        runtimeArgs: [supportsImportFlag(runtime) ? '--import' : '--loader', pathToFileURL(loader).href],
+        runtimeArgs: [...lines, imports ? '--import' : '--loader', pathToFileURL(loader).href],
         typesStrippedInPlace: false,
         runner,
-        note: `Runs with tsx ${versionOf(load, 'tsx')} (node --import tsx), from ${packageDir(loader, 'tsx')}.`,
+        note: `Runs with tsx ${versionOf(load, 'tsx')} (node --import tsx), from ${packageDir(loader, 'tsx')}${imports ? '; its JavaScript kept on separate lines for live edit' : ''}.`,
       };
     }
     case 'ts-node': {

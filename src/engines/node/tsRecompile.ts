@@ -80,7 +80,8 @@ class EsbuildRecompiler implements Recompiler {
       loader: file.endsWith('x') ? 'tsx' : 'ts',
       sourcemap: 'external',
       sourcesContent: true,
-      minifyWhitespace: true,
+      // tsx writes a module on one line; under debugbridge (tsxLines.ts) it keeps the lines.
+      minifyWhitespace: onOneLine(loaded, named),
       keepNames: true,
       format: commonJs ? 'cjs' : 'esm',
       sourcefile: file,
@@ -95,6 +96,13 @@ class EsbuildRecompiler implements Recompiler {
     // esbuild keeps a service process for asynchronous transforms: it goes with the session.
     await this.esbuild.stop?.();
   }
+}
+
+/** Whether tsx wrote the module's code on one line (between its banner and footer, before the map comment). */
+function onOneLine(loaded: string, banner: string | undefined): boolean {
+  let code = loaded.replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, '').trim();
+  if (banner !== undefined) code = code.slice(code.indexOf('\n') + 1).replace(/\n?\}\)\(\)$/, '');
+  return !code.trim().includes('\n');
 }
 
 /** The part of TypeScript's API used here. */
