@@ -9,31 +9,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
-import { copyFixture, editFile, outputMatching } from '../support/liveEditFixtures.js';
+import { copyFixture, editFile, outputMatching, shopCopy, type Applied, type Wait } from '../support/liveEditFixtures.js';
 import { requireRuntime } from '../support/runtimes.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/node/', import.meta.url));
 const tsx = requireRuntime('tsx (npm ci --prefix test/fixtures/node/ts)', existsSync(join(FIXTURES, 'ts/node_modules/tsx/package.json')));
-
-interface Stop {
-  reason: string;
-  frame: { name: string; file?: string; line: number };
-  locals?: { name: string; value: string }[];
-}
-interface Applied {
-  sessionId: string;
-  state: string;
-  changes: { file: string; status: string; items: string[]; reason?: string; nextStep?: string }[];
-  staleFrames: { name: string }[];
-  notes: string[];
-  stop?: Stop;
-}
-interface Wait {
-  sessionId: string;
-  status: string;
-  stop?: Stop;
-  outputTail?: string;
-}
 
 describe('node live edit', () => {
   let client: McpTestClient;
@@ -46,12 +26,7 @@ describe('node live edit', () => {
   });
   afterEach(() => client.stopActiveSessions());
 
-  /** The shop server copied where the test may edit it. */
-  function shop() {
-    const dir = copyFixture(join(FIXTURES, 'live'), ['server.js', 'pricing.js']);
-    const pricing = join(dir, 'pricing.js');
-    return { server: join(dir, 'server.js'), pricing, line: (marker: string) => markerLine(pricing, `BP:${marker}`) };
-  }
+  const shop = () => shopCopy(join(FIXTURES, 'live'), 'server.js', 'pricing.js');
 
   describe('a program stopped in the buggy function', () => {
     it('runs the fixed function again from its start, and the request it was answering gets the fixed answer', async () => {

@@ -10,31 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
-import { copyFixture, editFile, outputMatching } from '../support/liveEditFixtures.js';
+import { editFile, outputMatching, shopCopy, type Applied, type Wait } from '../support/liveEditFixtures.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/e2e/python/live/', import.meta.url));
 const run = requireRuntime('python with debugpy', ['/usr/bin/python3', 'python3'].some((py) => hasCommand(py, ['-c', 'import debugpy'])));
-
-interface Stop {
-  reason: string;
-  threadId: number;
-  frame: { name: string; file?: string; line: number };
-}
-interface Applied {
-  sessionId: string;
-  state: string;
-  changes: { file: string; status: string; items: string[]; reason?: string; nextStep?: string }[];
-  staleFrames: { threadId: number; name: string; file?: string; line?: number }[];
-  notes: string[];
-  stop?: Stop;
-}
-interface Wait {
-  sessionId: string;
-  status: string;
-  stop?: Stop;
-  outputTail?: string;
-}
 
 describe.runIf(run)('python live edit', () => {
   let client: McpTestClient;
@@ -47,12 +27,7 @@ describe.runIf(run)('python live edit', () => {
   });
   afterEach(() => client.stopActiveSessions());
 
-  /** The shop server copied where the test may edit it. */
-  function shop() {
-    const dir = copyFixture(FIXTURES, ['shop_server.py', 'pricing.py']);
-    const pricing = join(dir, 'pricing.py');
-    return { server: join(dir, 'shop_server.py'), pricing, line: (marker: string) => markerLine(pricing, `BP:${marker}`) };
-  }
+  const shop = () => shopCopy(FIXTURES, 'shop_server.py', 'pricing.py');
 
   describe('a program stopped in the buggy function', () => {
     it('gives the function its new code: the running call finishes on the old one (and is named), the next requests get the fixed answer', async () => {

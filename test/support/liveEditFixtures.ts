@@ -6,7 +6,40 @@ import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
+import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
+
+/** A stop as the answers carry it (the parts the tests read). */
+export interface Stop {
+  reason: string;
+  threadId: number;
+  frame: { name: string; file?: string; line: number };
+}
+
+/** session_apply_changes' structured answer. */
+export interface Applied {
+  sessionId: string;
+  state: string;
+  changes: { file: string; status: string; items: string[]; reason?: string; nextStep?: string }[];
+  staleFrames: { threadId: number; name: string; file?: string; line?: number }[];
+  notes: string[];
+  stop?: Stop;
+}
+
+/** What launch, continue and wait answer (the parts the tests read). */
+export interface Wait {
+  sessionId: string;
+  status: string;
+  stop?: Stop;
+  outputTail?: string;
+}
+
+/** The shop server of the live edit fixtures copied where a test may edit it; `line` finds a `BP:` marker of the pricing file. */
+export function shopCopy(folder: string, server: string, pricing: string) {
+  const dir = copyFixture(folder, [server, pricing]);
+  const edited = join(dir, pricing);
+  return { server: join(dir, server), pricing: edited, line: (marker: string) => markerLine(edited, `BP:${marker}`) };
+}
 
 /** A copy of `folder` (its `links` entries symlinked, not copied) in a fresh temporary folder. */
 export function copyFixture(folder: string, entries: string[], links: string[] = []): string {

@@ -95,7 +95,7 @@ export async function planEdit(of: ScriptOfFile, sources: EditSources): Promise<
   const changes = codeChanges(withoutMapComment(loaded), next);
   if (withoutMapComment(loaded) === withoutMapComment(next) || (of.compiled && changes?.same)) {
     // The code is the same; a compiled file's lines may have moved (a comment added): its map follows.
-    if (map) of.target.scripts.edited(of.script.scriptId, await mapOf(map, of.script.url));
+    if (map) of.target.scripts.edited(of.script.scriptId, await loadedMapOf(map, of.script.url));
     return { file, status: 'unchanged', items: [] };
   }
   const items = changes ? (changes.same ? ['positions only (comments or whitespace)'] : changes.items) : [];
@@ -114,12 +114,11 @@ export async function planEdit(of: ScriptOfFile, sources: EditSources): Promise<
   return { ...of, loaded, next, map, items, changesFunctionAt, restartTopFrame: false };
 }
 
-async function mapOf(map: object, scriptUrl: string) {
+/** A compiler's map as the registry keeps maps (the mapping library loads with the first one). */
+export async function loadedMapOf(map: object, scriptUrl: string) {
   const { LoadedMap } = await import('./loadedMap.js');
   return LoadedMap.of(map, scriptUrl);
 }
-
-export { mapOf as loadedMapOf };
 
 function withoutMapComment(text: string): string {
   return text.replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, '').trimEnd();
