@@ -47,6 +47,10 @@ describe('node live edit', () => {
       const end = await client.call<Wait>('execution_continue', {});
       expect(end.structured.status).toBe('exited');
       expect(end.structured.outputTail).toContain('#1 3 x pen = 6\n#2 3 x ink = 12\n#3 3 x pad = 3');
+
+      const over = await client.call('session_apply_changes', {});
+      expect(over.isError).toBe(true);
+      expect(over.text).toMatch(/^INVALID_STATE: Cannot apply changes: session node-\d+ is exited\.\nNext: The program is not running: session_restart runs it again\.$/);
     });
 
     it('stops at a breakpoint on a line the edit added', async () => {
