@@ -162,9 +162,17 @@ export interface EngineFactory {
   /** File extensions (with dot) this engine debugs, used to pick an engine from a program path. */
   readonly extensions: string[];
   readonly capabilities: EngineCapabilities;
+  /** The launch and attach `options` this engine reads; another key is refused. Undefined: any. */
+  readonly options?: readonly string[];
   /** Whether the runtime and its adapter work on this machine, and how to fix it if not. */
   detect(options?: Record<string, unknown>): Promise<Availability>;
   /** Whether this engine claims a program path that the extension does not decide (e.g. a project folder). */
   claims?(program: string): boolean;
+  /**
+   * Readies what makes the next launch of this runtime quick (a spare adapter, a ready debuggee, a
+   * debugger host) at low priority, so it never slows a call. Called once the runtime is in play
+   * (its project files in the working folder, or a session of it ran); never throws.
+   */
+  prepare?(options?: Record<string, unknown>): Promise<void>;
   create(context: EngineContext): Engine;
 }

@@ -185,6 +185,8 @@ export class Session {
     this.breakpoints.resetBindings();
     this.annotator.reset();
     this.traces.reset();
+    // Traces given with the launch (or kept from a stored session) get their tables here.
+    for (const record of this.breakpoints.all(false)) if (record.trace?.length && !this.traces.get(record.id)) this.traceRecorder.arm(record);
     this.machine.newRun();
     this.exitCodeValue = undefined;
     this.exitSignalValue = undefined;
@@ -329,6 +331,18 @@ export class Session {
     if (this.engineInstance && this.active) await this.sync.send(record);
     this.hooks.changed(this);
     return this.breakpoints.get(record.id)!;
+  }
+
+  /** Changes breakpoint `id` in place; a new trace starts a new table. */
+  async editBreakpoint(id: number, changes: BreakpointRequest): Promise<BreakpointRecord> {
+    const { record, before } = this.breakpoints.edit(id, changes);
+    if (changes.trace !== undefined || changes.maxHits !== undefined) this.traceRecorder.arm(record);
+    if (this.engineInstance && this.active) {
+      if (before.file && before.file !== record.file) await this.sync.file(before.file);
+      await this.sync.send(record);
+    }
+    this.hooks.changed(this);
+    return record;
   }
 
   async removeBreakpoints(select: BreakpointSelection): Promise<BreakpointRecord[]> {

@@ -5,6 +5,8 @@
 #include <unordered_map>
 
 #include "../util/json.h"
+#include "enc_commands.h"
+#include "eval_commands.h"
 #include "object_reader.h"
 #include "stack_walker.h"
 #include "thread_commands.h"
@@ -194,6 +196,8 @@ const std::unordered_map<std::string, Command>& Table() {
       {"items", Items},
       {"call", Call},
       {"newString", NewString},
+      {"newObject", NewObject},
+      {"newArray", NewArray},
       {"abortEval", AbortEval},
       {"setValue", SetValue},
       {"currentException", CurrentException},
@@ -203,6 +207,9 @@ const std::unordered_map<std::string, Command>& Table() {
       {"keep", Keep},
       {"unkeep", Unkeep},
       {"sameObject", SameObject},
+      {"enableEnc", EnableEnc},
+      {"applyChanges", ApplyChanges},
+      {"remap", Remap},
   };
   return table;
 }
