@@ -53,7 +53,7 @@ describe('node live edit', () => {
       expect(over.text).toMatch(/^INVALID_STATE: Cannot apply changes: session node-\d+ is exited\.\nNext: The program is not running: session_restart runs it again\.$/);
     });
 
-    it('stops at a breakpoint on a line the edit added', async () => {
+    it('stops at a breakpoint on a line the edit added, and steps on the new lines', async () => {
       const { server, pricing, line } = shop();
       const handle = markerLine(server, 'BP:handle');
       await client.call('session_launch', { program: server, args: ['3'], breakpoints: [{ file: server, line: handle }], waitForStop: true });
@@ -69,6 +69,9 @@ describe('node live edit', () => {
       const hit = await client.call<Wait>('execution_continue', {});
       expect(hit.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'priceOf', file: pricing, line: line('new_line') } });
       expect(hit.text).toContain('const total = unit * qty; // BP:new_line');
+      const stepped = await client.call<Wait>('execution_step', { kind: 'over' });
+      expect(stepped.structured.stop?.frame).toMatchObject({ name: 'priceOf', file: pricing, line: line('new_line') + 1 });
+      expect(stepped.text).toContain('return total;');
     });
   });
 

@@ -3,7 +3,9 @@
  * that answers requests in a loop, edited on disk and changed in the running program with
  * session_apply_changes.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,7 +51,7 @@ describe.runIf(run)('python live edit', () => {
       expect(end.structured.outputTail).toContain('#1 3 x pen = 2\n#2 3 x ink = 12\n#3 3 x pad = 3\n#4 3 x pen = 6');
     });
 
-    it('stops at a breakpoint on a line the edit added', async () => {
+    it('stops at a breakpoint on a line the edit added, and steps on the new lines', async () => {
       const { server, pricing, line } = shop();
       const handle = markerLine(server, 'BP:handle');
       await client.call('session_launch', { program: server, args: ['3'], breakpoints: [{ file: server, line: handle }], waitForStop: true });
@@ -64,6 +66,9 @@ describe.runIf(run)('python live edit', () => {
       const hit = await client.call<Wait>('execution_continue', {});
       expect(hit.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'price_of', file: pricing, line: line('new_line') } });
       expect(hit.text).toContain('total = unit * qty  # BP:new_line');
+      const stepped = await client.call<Wait>('execution_step', { kind: 'over' });
+      expect(stepped.structured.stop?.frame).toMatchObject({ name: 'price_of', file: pricing, line: line('new_line') + 1 });
+      expect(stepped.text).toContain('return total');
     });
   });
 
@@ -124,6 +129,41 @@ describe.runIf(run)('python live edit', () => {
       const r = await client.call('session_apply_changes', { files: [join(FIXTURES, '..', 'loop.py')] });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/^INVALID_ARGUMENT: The program has not loaded .*loop\.py, so there is nothing of it to change\./);
+    });
+  });
+
+  describe('a server the debugger attached to', () => {
+    it('changes a module the program loaded before the attach: the next request gets the new answer', async () => {
+      const { server, pricing } = shop();
+      const port = await new Promise<number>((resolve) => {
+        const probe = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = probe.address() as { port: number };
+          probe.close(() => resolve(port));
+        });
+      });
+      const debuggee = spawn('/usr/bin/python3', ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`, server, '300'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      let output = '';
+      debuggee.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const printed = async (pattern: RegExp, from = 0) => {
+        for (let i = 0; i < 150 && !pattern.test(output.slice(from)); i++) await new Promise((r) => setTimeout(r, 100));
+        expect(output.slice(from)).toMatch(pattern);
+      };
+      try {
+        await printed(/#2 3 x ink = 4\n/);
+        let attached: Awaited<ReturnType<typeof client.call<Wait>>> | undefined;
+        for (let i = 0; i < 50 && (!attached || attached.isError); i++) {
+          if (attached) await new Promise((r) => setTimeout(r, 200));
+          attached = await client.call<Wait>('session_attach', { language: 'python', port });
+        }
+        expect(attached?.isError, attached?.text).toBe(false);
+
+        editFile(pricing, 'return unit  # BP:price_bug', 'return unit * qty  # BP:price_bug');
+        const applied = await client.call<Applied>('session_apply_changes', {});
+        expect(applied.structured).toMatchObject({ state: 'running', changes: [{ file: pricing, status: 'applied', items: ['price_of (function body)'] }] });
+        await printed(/#\d+ 3 x ink = 12\n/, output.length);
+      } finally {
+        debuggee.kill('SIGKILL');
+      }
     });
   });
 });
