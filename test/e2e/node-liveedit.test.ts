@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
-import { copyFixture, editFile, outputMatching, shopCopy, type Applied, type Wait } from '../support/liveEditFixtures.js';
+import { attachWhenListening, copyFixture, editFile, outputMatching, shopCopy, startForAttach, type Applied, type Wait } from '../support/liveEditFixtures.js';
 import { requireRuntime } from '../support/runtimes.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/node/', import.meta.url));
@@ -121,6 +121,24 @@ describe('node live edit', () => {
       const r = await client.call('session_apply_changes', { files: [other] });
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/^INVALID_ARGUMENT: The program has not loaded .*loop\.js, so there is nothing of it to change\.\nNext: /);
+    });
+  });
+
+  describe('a server the debugger attached to', () => {
+    it('changes a script the program loaded before the attach: the next request gets the new answer', async () => {
+      const { server, pricing } = shop();
+      const program = await startForAttach(process.execPath, (port) => [`--inspect=127.0.0.1:${port}`, server, '300']);
+      try {
+        await program.printed(/#2 3 x ink = 4\n/);
+        await attachWhenListening(client, 'node', program.port);
+
+        editFile(pricing, 'return unit; // BP:price_bug', 'return unit * qty; // BP:price_bug');
+        const applied = await client.call<Applied>('session_apply_changes', {});
+        expect(applied.structured).toMatchObject({ state: 'running', changes: [{ file: pricing, status: 'applied', items: ['priceOf (function body)'] }] });
+        await program.printed(/#\d+ 3 x ink = 12\n/, program.printedSoFar);
+      } finally {
+        program.kill();
+      }
     });
   });
 

@@ -3,16 +3,14 @@
  * that answers requests in a loop, edited on disk and changed in the running program with
  * session_apply_changes.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
-import { editFile, outputMatching, shopCopy, type Applied, type Wait } from '../support/liveEditFixtures.js';
+import { attachWhenListening, editFile, outputMatching, shopCopy, startForAttach, type Applied, type Wait } from '../support/liveEditFixtures.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/e2e/python/live/', import.meta.url));
@@ -135,34 +133,17 @@ describe.runIf(run)('python live edit', () => {
   describe('a server the debugger attached to', () => {
     it('changes a module the program loaded before the attach: the next request gets the new answer', async () => {
       const { server, pricing } = shop();
-      const port = await new Promise<number>((resolve) => {
-        const probe = createServer().listen(0, '127.0.0.1', () => {
-          const { port } = probe.address() as { port: number };
-          probe.close(() => resolve(port));
-        });
-      });
-      const debuggee = spawn('/usr/bin/python3', ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`, server, '300'], { stdio: ['ignore', 'pipe', 'ignore'] });
-      let output = '';
-      debuggee.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const printed = async (pattern: RegExp, from = 0) => {
-        for (let i = 0; i < 150 && !pattern.test(output.slice(from)); i++) await new Promise((r) => setTimeout(r, 100));
-        expect(output.slice(from)).toMatch(pattern);
-      };
+      const program = await startForAttach('/usr/bin/python3', (port) => ['-m', 'debugpy', '--listen', `127.0.0.1:${port}`, server, '300']);
       try {
-        await printed(/#2 3 x ink = 4\n/);
-        let attached: Awaited<ReturnType<typeof client.call<Wait>>> | undefined;
-        for (let i = 0; i < 50 && (!attached || attached.isError); i++) {
-          if (attached) await new Promise((r) => setTimeout(r, 200));
-          attached = await client.call<Wait>('session_attach', { language: 'python', port });
-        }
-        expect(attached?.isError, attached?.text).toBe(false);
+        await program.printed(/#2 3 x ink = 4\n/);
+        await attachWhenListening(client, 'python', program.port);
 
         editFile(pricing, 'return unit  # BP:price_bug', 'return unit * qty  # BP:price_bug');
         const applied = await client.call<Applied>('session_apply_changes', {});
         expect(applied.structured).toMatchObject({ state: 'running', changes: [{ file: pricing, status: 'applied', items: ['price_of (function body)'] }] });
-        await printed(/#\d+ 3 x ink = 12\n/, output.length);
+        await program.printed(/#\d+ 3 x ink = 12\n/, program.printedSoFar);
       } finally {
-        debuggee.kill('SIGKILL');
+        program.kill();
       }
     });
   });

@@ -2,8 +2,10 @@
  * What the live edit tests share: a fixture folder copied where a test may edit it, edits made the
  * way an agent makes them (the file on disk), and waits for the program's output.
  */
+import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
@@ -68,4 +70,39 @@ export async function outputMatching(client: McpTestClient, sessionId: string, p
     if (Date.now() > deadline) throw new Error(`no output matching ${pattern} within ${timeoutMs} ms; got:\n${text}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** A program started outside the debugger, to attach to on `port`; `printed` waits for its output from `from` on to match. */
+export async function startForAttach(command: string, args: (port: number) => string[]) {
+  const port = await new Promise<number>((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+  const child = spawn(command, args(port), { stdio: ['ignore', 'pipe', 'ignore'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return {
+    port,
+    kill: () => child.kill('SIGKILL'),
+    get printedSoFar() {
+      return output.length;
+    },
+    async printed(pattern: RegExp, from = 0, timeoutMs = 15_000): Promise<void> {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(output.slice(from)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(output.slice(from)).toMatch(pattern);
+    },
+  };
+}
+
+/** session_attach to `port`, again while the program does not listen yet. */
+export async function attachWhenListening(client: McpTestClient, language: string, port: number): Promise<void> {
+  let attached: Awaited<ReturnType<typeof client.call>> | undefined;
+  for (let i = 0; i < 50 && (!attached || attached.isError); i++) {
+    if (attached) await new Promise((r) => setTimeout(r, 200));
+    attached = await client.call('session_attach', { language, port });
+  }
+  expect(attached?.isError, attached?.text).toBe(false);
 }
