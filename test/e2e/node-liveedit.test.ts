@@ -169,10 +169,13 @@ describe('node live edit', () => {
       expect(end.structured.outputTail).toContain('grand 268, late 536');
     });
 
-    it.runIf(tsx)('compiles the edited file again with tsx\'s esbuild, the program run through tsx: the next call runs the fix', async () => {
+    it.runIf(tsx).each([
+      { runner: 'tsx', launch: {}, says: 'Runs with tsx' },
+      { runner: 'ts-node', launch: { options: { tsRunner: 'ts-node' }, env: { TS_NODE_TRANSPILE_ONLY: 'true' } }, says: 'Runs with ts-node' },
+    ])('compiles the edited file again as $runner compiles it, the program run through it: the next call runs the fix', async ({ launch, says }) => {
       const { dir, cart, line } = typescriptApp();
-      const launch = await client.call<Wait>('session_launch', { program: join(dir, 'src/main.ts'), breakpoints: [{ file: cart, line: line('cart_line') }], waitForStop: true });
-      expect(launch.text).toContain('Runs with tsx');
+      const launched = await client.call<Wait>('session_launch', { program: join(dir, 'src/main.ts'), breakpoints: [{ file: cart, line: line('cart_line') }], waitForStop: true, ...launch });
+      expect(launched.text).toContain(says);
 
       editFile(cart, 'sum += item.price * item.qty; // BP:cart_line', 'sum += item.price * item.qty * 10; // BP:cart_line');
       const applied = await client.call<Applied>('session_apply_changes', {});
@@ -180,6 +183,7 @@ describe('node live edit', () => {
       expect(applied.structured.stop).toMatchObject({ reason: 'restart frame', frame: { name: 'total', file: cart, line: line('cart_sum') } });
       await client.call('breakpoint_remove', { all: true });
       const end = await client.call<Wait>('execution_continue', {});
+      expect(end.structured.status, end.text).toBe('exited');
       expect(end.structured.outputTail).toContain('grand 268, late 536');
     });
   });
