@@ -218,6 +218,8 @@ export interface EngineCapabilities {
   attach: boolean;
   restart: boolean;
   stepBack?: boolean;
+  /** session_apply_changes applies source edits to the running program. */
+  liveEdit?: boolean;
   /** Exception filters with their meaning, e.g. [{id: 'uncaught', label: 'Uncaught exceptions', default: true}]. */
   exceptionFilters: { id: string; label: string; default: boolean }[];
   /** Free text the agent should know (limits, quirks). */
