@@ -50,12 +50,19 @@ export function nodeExe(): string {
   return exe;
 }
 
-/** The Wine prefix, made once: it reports Windows 10, so node.exe starts without NODE_SKIP_PLATFORM_CHECK. */
+/**
+ * The Wine prefix, made once. It reports Windows 10, so node.exe starts without
+ * NODE_SKIP_PLATFORM_CHECK; and a crash ends the process with its exception code, as Windows does
+ * without a debugger registered, instead of starting Wine's own debugger (AeDebug), which waits.
+ */
 export function ensurePrefix(): void {
-  const marker = join(prefix, '.debugbridge-win10');
+  const marker = join(prefix, '.debugbridge-bed');
   if (existsSync(marker)) return;
   mkdirSync(prefix, { recursive: true });
-  run(WINE, ['reg', 'add', 'HKCU\\Software\\Wine', '/v', 'Version', '/t', 'REG_SZ', '/d', 'win10', '/f'], { env: wineEnv() });
+  const reg = (key: string, name: string, value: string) =>
+    run(WINE, ['reg', 'add', key, '/v', name, '/t', 'REG_SZ', '/d', value, '/f'], { env: wineEnv() });
+  reg('HKCU\\Software\\Wine', 'Version', 'win10');
+  reg('HKLM\\Software\\Microsoft\\Windows NT\\CurrentVersion\\AeDebug', 'Debugger', 'false');
   writeFileSync(marker, '');
 }
 
@@ -75,8 +82,8 @@ function newest(dir: string): number {
 }
 
 /**
- * The fixture published self-contained for win-x64 into its own folder (obj/ and bin/ kept apart
- * from the Linux builds of the same project); answers the folder. Source paths in its PDB are the
+ * The fixture published self-contained for win-x64 into its own folder (its build and the projects
+ * it references in an artifacts folder of their own, apart from the Linux builds); answers the folder. Source paths in its PDB are the
  * Z: paths Windows programs see (PathMap), as a build on Windows would record them.
  */
 export function publishFixture(name: string): string {
@@ -90,7 +97,7 @@ export function publishFixture(name: string): string {
     [
       'publish', join(fixtureProject(name), `${name}.csproj`), '-c', 'Debug', '-r', 'win-x64', '--self-contained', 'true',
       '-o', out, '--configfile', join(root, 'test', 'windows', 'nuget.config'), '-nologo', '-v:q',
-      `-p:BaseIntermediateOutputPath=${join(work, 'obj')}/`, `-p:OutputPath=${join(work, 'bin')}/`,
+      '-p:UseArtifactsOutput=true', `-p:ArtifactsPath=${work}`,
       `-p:PathMap=${root}=${winPath(root)}`,
     ],
     { env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } },
