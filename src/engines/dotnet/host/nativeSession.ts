@@ -56,6 +56,9 @@ export interface NativeCommands {
   keep: [{ h: number }, { kept: number }];
   unkeep: [{ kept: number }, object];
   sameObject: [{ h: number; kept: number }, { same: boolean }];
+  enableEnc: [{ module: number }, { enabled: boolean }];
+  applyChanges: [{ module: number; metadata: string; il: string }, object];
+  remap: [{ threadId: number; ilOffset: number }, object];
 }
 
 /** A field of a declaring type: module handle, TypeDef token, FieldDef token. */
