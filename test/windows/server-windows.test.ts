@@ -103,7 +103,8 @@ describe.runIf(run)('the server on Windows x64 (Wine)', () => {
     it('runs tools against its daemon on a named pipe: launch to a breakpoint, then the exit; daemon stop ends it', async () => {
       const hello = join(root, 'test', 'fixtures', 'dotnet', 'hello', 'Program.cs');
       const line = markerLine(hello, 'BP:hello');
-      const launch = await shell('call', 'session_launch', '--program', winPath(join(apps.hello!, 'hello.exe')), '--breakpoints', JSON.stringify([{ file: winPath(hello), line }]), '--waitForStop', 'true', '--timeoutMs', '90000');
+      // The file:line form as a Windows user types it: the drive letter's colon is part of the file.
+      const launch = await shell('call', 'session_launch', '--program', winPath(join(apps.hello!, 'hello.exe')), '--breakpoints', `${winPath(hello)}:${line}`, '--waitForStop', 'true', '--timeoutMs', '90000');
       expect(launch.output).toMatch(new RegExp(`Stopped at breakpoint #1 in Program\\.<Main>\\$ \\(Program\\.cs:${line}\\)`));
       expect(launch.code).toBe(0);
       const status = await shell('daemon', 'status');

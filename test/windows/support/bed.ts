@@ -16,7 +16,8 @@ import { hasCommand } from '../../support/runtimes.js';
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 export const WINE = process.env.DEBUGBRIDGE_WINE ?? '/usr/lib/wine/wine64';
 export const NODE_WIN_VERSION = '22.23.3';
-export const cacheDir = join(root, '.cache', 'windows');
+/** DEBUGBRIDGE_WINDOWS_CACHE puts the bed elsewhere (a cold run beside a warm one). */
+export const cacheDir = process.env.DEBUGBRIDGE_WINDOWS_CACHE ?? join(root, '.cache', 'windows');
 const prefix = process.env.WINEPREFIX ?? join(cacheDir, 'prefix');
 
 /** Whether Wine and the mingw cross compiler are here (apt-get install wine64 g++-mingw-w64-x86-64-posix). */
