@@ -3,7 +3,7 @@
  * Windows node.exe) and `debugbridge call`, whose daemon listens on a named pipe there.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -62,6 +62,39 @@ describe.runIf(run)('the server on Windows x64 (Wine)', () => {
       expect(end.structured.status, end.text).toBe('exited');
       const output = await client.call<{ output: string }>('session_output', { sessionId: launch.structured.sessionId });
       expect(output.structured.output).toContain('total=45');
+    });
+  });
+
+  describe('the .NET host', () => {
+    it('is found as Windows installs it: DOTNET_ROOT and PATH whatever the case of their names, then %ProgramFiles%\\dotnet', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'dbb-win-dotnet-'));
+      for (const folder of ['root', 'onpath', join('programs', 'dotnet')]) {
+        mkdirSync(join(dir, folder), { recursive: true });
+        writeFileSync(join(dir, folder, 'dotnet.exe'), '');
+      }
+      const module = `file:///${winPath(join(root, 'dist', 'engines', 'dotnet', 'runtimeEnv.js')).replaceAll('\\', '/')}`;
+      const found = join(dir, 'found.json');
+      const script = join(dir, 'find.mjs');
+      writeFileSync(
+        script,
+        `import { writeFileSync } from 'node:fs';
+const { findDotnet } = await import(${JSON.stringify(module)});
+const none = { PATH: 'C:\\\\windows', ProgramFiles: 'C:\\\\nowhere', LOCALAPPDATA: 'C:\\\\nowhere' };
+writeFileSync(${JSON.stringify(winPath(found))}, JSON.stringify({
+  root: findDotnet({ ...none, dotnet_root: ${JSON.stringify(winPath(join(dir, 'root')))} }),
+  path: findDotnet({ ...none, PATH: undefined, Path: 'C:\\\\windows;' + ${JSON.stringify(winPath(join(dir, 'onpath')))} }),
+  programFiles: findDotnet({ ...none, ProgramFiles: ${JSON.stringify(winPath(join(dir, 'programs')))} }),
+  none: findDotnet(none) ?? null,
+}));
+`,
+      );
+      await new Promise<void>((resolve, reject) => execFile(WINE, [node, winPath(script)], { env: wineEnv(), timeout: 120_000 }, (e) => (e ? reject(e) : resolve())));
+      expect(JSON.parse(readFileSync(found, 'utf8'))).toEqual({
+        root: winPath(join(dir, 'root', 'dotnet.exe')),
+        path: winPath(join(dir, 'onpath', 'dotnet.exe')),
+        programFiles: winPath(join(dir, 'programs', 'dotnet', 'dotnet.exe')),
+        none: null,
+      });
     });
   });
 
