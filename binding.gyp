@@ -28,7 +28,6 @@
         "native/src/debugger/value_json.cpp",
         "native/src/debugger/value_table.cpp",
         "native/src/debugger/work_queue.cpp",
-        "native/src/platform/dynlib.cpp",
         "native/src/runtime/dbgshim_access.cpp",
         "native/src/runtime/dbi_loader.cpp",
         "native/src/runtime/debuggee_memory_cache.cpp",
@@ -43,17 +42,27 @@
             "native/src/platform/linux/import_patch.cpp",
             "native/src/platform/linux/proc.cpp",
             "native/src/platform/linux/startup_semaphores.cpp",
+            "native/src/platform/posix/dynlib.cpp",
             "native/src/platform/posix/spawn.cpp",
             "native/src/runtime/own_linux_access.cpp"
           ],
           "libraries": ["-ldl", "-lpthread"]
         }],
         ["OS=='mac'", {
-          "sources": ["native/src/platform/posix/spawn.cpp", "native/src/runtime/own_access_unsupported.cpp"],
+          "sources": ["native/src/platform/posix/dynlib.cpp", "native/src/platform/posix/spawn.cpp", "native/src/runtime/own_access_unsupported.cpp"],
           "xcode_settings": {"CLANG_CXX_LANGUAGE_STANDARD": "c++17", "GCC_ENABLE_CPP_EXCEPTIONS": "YES"}
         }],
         ["OS=='win'", {
-          "sources": ["native/src/platform/spawn_unsupported.cpp", "native/src/runtime/own_access_unsupported.cpp"],
+          "sources": [
+            "native/src/platform/windows/dynlib.cpp",
+            "native/src/platform/windows/process.cpp",
+            "native/src/platform/windows/spawn.cpp",
+            "native/src/platform/windows/startup_events.cpp",
+            "native/src/platform/windows/wide.cpp",
+            "native/src/runtime/own_windows_access.cpp"
+          ],
+          "defines": ["WIN32_LEAN_AND_MEAN", "NOMINMAX", "UNICODE", "_UNICODE"],
+          "libraries": ["psapi.lib", "bcrypt.lib"],
           "msvs_settings": {"VCCLCompilerTool": {"AdditionalOptions": ["/std:c++17", "/utf-8"]}}
         }]
       ]

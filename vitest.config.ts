@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Heavy suites run with `npm run test:heavy` (vitest.heavy.config.ts).
-    exclude: [...configDefaults.exclude, 'test/heavy/**'],
+    // Heavy suites run with `npm run test:heavy` (vitest.heavy.config.ts), the Windows ones under Wine
+    // with `npm run test:windows` (vitest.windows.config.ts).
+    exclude: [...configDefaults.exclude, 'test/heavy/**', 'test/windows/**'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

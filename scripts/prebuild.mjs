@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// `npm run build:prebuild [-- --arch=arm64] [-- --force]`: builds the addon with prebuildify (driving
-// cmake-js) into prebuilds/<platform>-<arch>/, stripped, Node-API tagged. A SOURCES.sha256 beside the
-// binary records which native sources it was built from; when they have not changed the build is
-// skipped (--force rebuilds anyway). An --arch other than this machine's cross-compiles where a
-// toolchain is known (linux-arm64 on Linux: Debian's g++-aarch64-linux-gnu).
+// `npm run build:prebuild [-- --platform=win32] [-- --arch=arm64] [-- --force]`: builds the addon with
+// prebuildify (driving cmake-js) into prebuilds/<platform>-<arch>/, stripped, Node-API tagged. A
+// SOURCES.sha256 beside the binary records which native sources it was built from; when they have not
+// changed the build is skipped (--force rebuilds anyway). A --platform or --arch other than this
+// machine's cross-compiles where a toolchain is known (on Linux x64: linux-arm64 with Debian's
+// g++-aarch64-linux-gnu, win32-x64 with g++-mingw-w64-x86-64-posix).
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -16,13 +17,16 @@ const require = createRequire(import.meta.url);
 const force = process.argv.includes('--force');
 const archArg = process.argv.find((a) => a.startsWith('--arch='));
 const arch = archArg ? archArg.slice('--arch='.length) : process.env.PREBUILD_ARCH || process.arch;
-const target = `${process.platform}-${arch}`;
+const platformArg = process.argv.find((a) => a.startsWith('--platform='));
+const platform = platformArg ? platformArg.slice('--platform='.length) : process.platform;
+const target = `${platform}-${arch}`;
 const folder = join(root, 'prebuilds', target);
 const stamp = join(folder, 'SOURCES.sha256');
 
 /** Cross toolchains by target, when it is not this machine's own platform. */
 const CROSS = {
   'linux-arm64': { toolchain: join(root, 'scripts', 'toolchains', 'linux-arm64.cmake'), compiler: 'aarch64-linux-gnu-g++', strip: 'aarch64-linux-gnu-strip', apt: 'g++-aarch64-linux-gnu' },
+  'win32-x64': { toolchain: join(root, 'scripts', 'toolchains', 'win32-x64.cmake'), compiler: 'x86_64-w64-mingw32-g++-posix', strip: 'x86_64-w64-mingw32-strip', apt: 'g++-mingw-w64-x86-64-posix' },
 };
 
 function files(dir) {
@@ -50,11 +54,14 @@ if (!force && hasBinary && existsSync(stamp) && readFileSync(stamp, 'utf8').trim
   process.exit(0);
 }
 
-const cross = arch !== process.arch ? CROSS[target] : undefined;
+const cross = platform === process.platform && arch === process.arch ? undefined : CROSS[target];
 if (cross) {
   buildCross(cross);
-} else {
+} else if (platform === process.platform) {
   buildNative();
+} else {
+  process.stderr.write(`prebuild: no cross toolchain is known for ${target} on ${process.platform}-${process.arch}\n`);
+  process.exit(1);
 }
 writeFileSync(stamp, `${hash}\n`);
 process.stderr.write(`prebuild: wrote ${relative(root, folder)}\n`);
@@ -83,8 +90,9 @@ function buildCross(cross) {
   const out = join(root, `build-${target}`);
   const cmakeJs = join(dirname(require.resolve('cmake-js/package.json')), 'bin', 'cmake-js');
   const result = spawnSync(process.execPath, [cmakeJs, 'rebuild', '--arch', arch, '--out', out, `--CDCMAKE_TOOLCHAIN_FILE=${cross.toolchain}`], { cwd: root, stdio: 'inherit' });
-  const binary = join(out, 'Release', 'debugbridge_dotnet.node');
-  if (result.status !== 0 || !existsSync(binary)) failed(result.status);
+  // A DLL is a runtime output, which cmake-js does not direct into Release/.
+  const binary = [join(out, 'Release', 'debugbridge_dotnet.node'), join(out, 'debugbridge_dotnet.node')].find((f) => existsSync(f));
+  if (result.status !== 0 || !binary) failed(result.status);
   mkdirSync(folder, { recursive: true });
   const dest = join(folder, 'debugbridge.node');
   copyFileSync(binary, dest);

@@ -3,7 +3,9 @@
 //
 //   initialize(ErrorClass)                       error class thrown/rejected for native failures
 //   spawnSuspended({file, argv, env, cwd})       -> {pid, keeperPid, stdoutFd, stderrFd, resumeFd, statusFd}
+//                                                   Windows: + {stdoutPipe, stderrPipe, statusPipe, resumeThread}
 //   reapKeeper(keeperPid)                        -> boolean
+//   terminateSpawned(keeperPid, exitCode)        -> boolean (Windows: ends the debuggee's job)
 //   new Session(onEvent(json))                   one debuggee on its own debugger thread
 //     .call(command, args)                       -> Promise of JSON text (commands: debugger/commands.cpp)
 //     .close()                                   ends the session and its thread
@@ -217,6 +219,12 @@ Napi::Value SpawnSuspended(const Napi::CallbackInfo& info) {
   out.Set("stderrFd", result.stderrFd);
   out.Set("resumeFd", result.resumeFd);
   out.Set("statusFd", result.statusFd);
+  if (!result.statusPipe.empty()) {
+    out.Set("stdoutPipe", result.stdoutPipe);
+    out.Set("stderrPipe", result.stderrPipe);
+    out.Set("statusPipe", result.statusPipe);
+    out.Set("resumeThread", result.resumeThread);
+  }
   return out;
 }
 
@@ -224,16 +232,26 @@ Napi::Value ReapKeeper(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), dbg::ReapKeeper(info[0].As<Napi::Number>().Int32Value()));
 }
 
+#ifdef _WIN32
+Napi::Value TerminateSpawned(const Napi::CallbackInfo& info) {
+  return Napi::Boolean::New(info.Env(), dbg::TerminateSpawned(info[0].As<Napi::Number>().Int32Value(),
+                                                              info[1].As<Napi::Number>().Uint32Value()));
+}
+#endif
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   env.SetInstanceData(new AddonData());
   exports.Set("initialize", Napi::Function::New(env, Initialize));
   exports.Set("spawnSuspended", Napi::Function::New(env, SpawnSuspended));
   exports.Set("reapKeeper", Napi::Function::New(env, ReapKeeper));
   exports.Set("Session", Session::Define(env));
-#ifdef __linux__
+#if defined(__linux__) || defined(_WIN32)
   exports.Set("ownRuntimeAccess", Napi::Boolean::New(env, true));
 #else
   exports.Set("ownRuntimeAccess", Napi::Boolean::New(env, false));
+#endif
+#ifdef _WIN32
+  exports.Set("terminateSpawned", Napi::Function::New(env, TerminateSpawned));
 #endif
   return exports;
 }

@@ -4,6 +4,7 @@
  * pending. Ids are never reused within a session.
  */
 import { DebugError } from './errors.js';
+import { samePath } from './platformPaths.js';
 import { traceColumns, type TraceItem } from './traceLog.js';
 import type { BreakpointBinding, BreakpointSpec, FunctionBreakpointSpec } from './types.js';
 
@@ -87,6 +88,7 @@ export class BreakpointRegistry {
     if (!temporary) checkBreakpoint(request);
     const record: BreakpointRecord = {
       ...request,
+      ...(request.file ? { file: this.spelling(request.file) } : {}),
       id: this.nextId++,
       kind: request.function ? 'function' : 'line',
       hits: 0,
@@ -101,7 +103,7 @@ export class BreakpointRegistry {
     checkBreakpoint(request);
     const existing = request.file && request.line ? this.findAt(request.file, request.line, request.column) : undefined;
     if (!existing || existing.temporary) return this.add(request);
-    Object.assign(existing, request, { traceDone: undefined });
+    Object.assign(existing, request, { file: existing.file, traceDone: undefined });
     return existing;
   }
 
@@ -135,7 +137,7 @@ export class BreakpointRegistry {
     const chosen = this.all(false).filter((r) => {
       if (select.all) return true;
       if (select.id !== undefined) return r.id === select.id;
-      if (select.file) return r.file === select.file && (select.line === undefined || r.line === select.line || r.binding?.line === select.line);
+      if (select.file) return r.file !== undefined && samePath(r.file, select.file) && (select.line === undefined || r.line === select.line || r.binding?.line === select.line);
       return false;
     });
     if (chosen.length === 0) {
@@ -147,7 +149,12 @@ export class BreakpointRegistry {
 
   /** An existing line breakpoint at the same place (line, and column when either has one), so setting it twice updates instead of doubling. */
   findAt(file: string, line: number, column?: number): BreakpointRecord | undefined {
-    return this.all().find((r) => r.kind === 'line' && r.file === file && (r.line === line || r.binding?.line === line) && r.column === column);
+    return this.all().find((r) => r.kind === 'line' && r.file !== undefined && samePath(r.file, file) && (r.line === line || r.binding?.line === line) && r.column === column);
+  }
+
+  /** One spelling per file: where paths are case-insensitive, the first one given names the file. */
+  private spelling(file: string): string {
+    return this.all().find((r) => r.file !== undefined && samePath(r.file, file))?.file ?? file;
   }
 
   get(id: number): BreakpointRecord | undefined {
@@ -170,7 +177,7 @@ export class BreakpointRegistry {
 
   lineSpecs(file?: string): BreakpointSpec[] {
     return this.all()
-      .filter((r) => r.kind === 'line' && r.file && r.line && !r.traceDone && r.enabled !== false && (file === undefined || r.file === file))
+      .filter((r) => r.kind === 'line' && r.file && r.line && !r.traceDone && r.enabled !== false && (file === undefined || samePath(r.file, file)))
       .map((r) => ({
         id: r.id,
         file: r.file!,

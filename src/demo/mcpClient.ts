@@ -4,6 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { fileURLToPath } from 'node:url';
@@ -27,14 +28,14 @@ export interface ServerOptions {
 /** dist/cli.js, also when this file runs from its TypeScript source (in tests). */
 export const CLI_PATH = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../dist/cli.js' : '../cli.js', import.meta.url));
 
-export class McpTestClient {
+export class McpTestClient<T extends Transport = StdioClientTransport> {
   readonly logs: LoggingMessageNotification['params'][] = [];
   private constructor(
     readonly client: Client,
-    readonly transport: StdioClientTransport,
+    readonly transport: T,
   ) {}
 
-  static async start(options: ServerOptions = {}): Promise<McpTestClient> {
+  static start(options: ServerOptions = {}): Promise<McpTestClient> {
     const env = { ...getDefaultEnvironment(), ...(process.env as Record<string, string>), ...options.env };
     const transport = new StdioClientTransport({
       command: options.command ?? process.execPath,
@@ -43,6 +44,11 @@ export class McpTestClient {
       cwd: options.cwd,
       stderr: options.stderr ?? 'pipe',
     });
+    return McpTestClient.connect(transport);
+  }
+
+  /** A client over any transport (the Windows test bed reaches a server under Wine through a socket). */
+  static async connect<T extends Transport>(transport: T): Promise<McpTestClient<T>> {
     const client = new Client({ name: 'debugbridge-client', version: '1.0.0' });
     const wrapper = new McpTestClient(client, transport);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
@@ -56,7 +62,7 @@ export class McpTestClient {
 
   /** The server's process id (for process-tree checks). */
   get pid(): number | undefined {
-    return this.transport.pid ?? undefined;
+    return this.transport instanceof StdioClientTransport ? (this.transport.pid ?? undefined) : undefined;
   }
 
   async call<T = Record<string, unknown>>(name: string, args: Record<string, unknown> = {}, options: { timeoutMs?: number; onProgress?: (message?: string) => void } = {}): Promise<ToolCallResult<T>> {

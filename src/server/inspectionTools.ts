@@ -11,6 +11,7 @@ import { DEFAULT_MAX_CHARS, pageValue, renderEvaluations, type EvaluationView } 
 import { hangSchema, maxCharsInput, sessionIdInput, sessionScoped, sourceLineSchema } from './schemas.js';
 import { hangView } from './structured.js';
 import { defineTool } from './toolKit.js';
+import { samePath } from '../core/platformPaths.js';
 
 const frameIndexInput = z.number().int().min(0).optional();
 const threadIdInput = z.number().int().optional();
@@ -246,7 +247,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       const stopFrame = session?.stop?.frame;
       const target = file ? resolveFile(manager, file, session?.config.cwd ?? process.cwd()) : stopFrame?.file;
       if (!target) throw new DebugError('INVALID_ARGUMENT', 'No file given and the program is not stopped in a source file.', 'Pass file (and line).');
-      const at = line ?? (stopFrame?.file === target ? stopFrame.line : 1);
+      const at = line ?? (stopFrame?.file && samePath(stopFrame.file, target) ? stopFrame.line : 1);
       const { lines, totalLines } = sourceWindow(target, at, before ?? 5, after ?? 5);
       return {
         text: `${target}\n${renderSourceLines(lines)}`,

@@ -27,7 +27,7 @@ void Answer(Reply& reply, const Status& status, std::string json = "{}") {
 
 void AttachAtStartup(DebugSession& s, const Args& a, Reply& reply) {
   std::string access;
-  Status status = s.AttachAtStartup(a["pid"].Uint(), static_cast<int>(a["resumeFd"].Int(-1)),
+  Status status = s.AttachAtStartup(a["pid"].Uint(), static_cast<int>(a["resume"].Int(-1)),
                                     static_cast<int>(a["timeoutMs"].Int(30000)), a["dbgshimPath"].Str(), access);
   Answer(reply, status, JsonObject().Int("pid", a["pid"].Uint()).Str("access", access).Done());
 }

@@ -1,12 +1,9 @@
 #include "debug_session.h"
 
-#ifndef _WIN32
-#include <unistd.h>
-#endif
-
 #include <cstdio>
 
 #include "../cordebug/cordebug_errors.h"
+#include "../platform/spawn.h"
 #include "../runtime/debuggee_memory_cache.h"
 #include "../runtime/runtime_access.h"
 #include "../util/hresult.h"
@@ -96,30 +93,24 @@ Status DebugSession::AttachWith(IUnknown* unknown, uint32_t pid) {
   return Status::Success();
 }
 
-Status DebugSession::AttachAtStartup(uint32_t pid, int resumeFd, int timeoutMs, const std::string& dbgshimPath,
+Status DebugSession::AttachAtStartup(uint32_t pid, int resume, int timeoutMs, const std::string& dbgshimPath,
                                      std::string& accessName) {
-  auto resume = [&resumeFd] {
-#ifndef _WIN32
-    if (resumeFd >= 0) {
-      ssize_t unused = write(resumeFd, "g", 1);
-      (void)unused;
-      close(resumeFd);
-      resumeFd = -1;
-    }
-#endif
+  bool resumed = false;
+  auto letRun = [&] {
+    if (resumed) return;
+    resumed = true;
+    ResumeSpawned(resume);
   };
   std::unique_ptr<RuntimeAccess> access;
   Status status = SelectAccess(dbgshimPath, access);
   if (status.Ok()) {
     Log("launch attach to pid %u through %s", pid, access->Name());
     accessName = access->Name();
-    status = access->AttachAtStartup(pid, timeoutMs, resume,
+    status = access->AttachAtStartup(pid, timeoutMs, letRun,
                                      [this, pid](IUnknown* cordebug) { return AttachWith(cordebug, pid); });
   }
-#ifndef _WIN32
-  // Never leave the debuggee blocked before exec: closing without the byte makes it exit.
-  if (resumeFd >= 0) close(resumeFd);
-#endif
+  // Never leave the debuggee blocked before exec: on POSIX the pipe closing without the byte makes it exit.
+  if (!resumed) AbandonResume(resume);
   return status;
 }
 

@@ -45,7 +45,8 @@ class DebugSession final : public CallbackHandler {
   DebugSession(std::shared_ptr<WorkQueue> queue, EventSink sink);
   ~DebugSession() override;
 
-  Status AttachAtStartup(uint32_t pid, int resumeFd, int timeoutMs, const std::string& dbgshimPath, std::string& access);
+  /** `resume`: how the suspended debuggee is let go (platform/spawn.h ResumeSpawned). */
+  Status AttachAtStartup(uint32_t pid, int resume, int timeoutMs, const std::string& dbgshimPath, std::string& access);
   Status AttachRunning(uint32_t pid, int timeoutMs, const std::string& dbgshimPath, std::string& access);
   SessionOptions& Options() { return options_; }
   /** Lets the process run: releases the held callback and the pause. Answers whether it was stopped. */

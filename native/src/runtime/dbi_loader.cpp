@@ -13,10 +13,13 @@ namespace {
 
 #ifdef _WIN32
 constexpr const char* kDbiName = "mscordbi.dll";
+constexpr char kSeparator = '\\';
 #elif defined(__APPLE__)
 constexpr const char* kDbiName = "libmscordbi.dylib";
+constexpr char kSeparator = '/';
 #else
 constexpr const char* kDbiName = "libmscordbi.so";
+constexpr char kSeparator = '/';
 #endif
 
 using CreateCordbObject3 = HRESULT (*)(int version, DWORD pid, const WCHAR* appGroupId, const WCHAR* dacPath,
@@ -48,7 +51,7 @@ void* LoadDbi(const std::string& path, std::string& error) {
 }  // namespace
 
 Status CreateCordebugFromDbi(const std::string& runtimeDir, uint32_t pid, uint64_t coreclrBase, IUnknown** cordebug) {
-  std::string path = runtimeDir + "/" + kDbiName;
+  std::string path = runtimeDir + kSeparator + kDbiName;
   std::string error;
   void* library = LoadDbi(path, error);
   if (!library) return Status::Fail("DBI_LOAD_FAILED", "cannot load " + path + ": " + error);

@@ -1,5 +1,5 @@
 // How the debugger reaches a runtime: a real dbgshim when one was found, else the addon's own
-// Linux implementation of the same steps. Both hand the debugger thread an ICorDebug to attach with.
+// implementation of the same steps (Linux, Windows). Both hand the debugger thread an ICorDebug to attach with.
 #pragma once
 
 #include <functional>
@@ -30,7 +30,7 @@ class RuntimeAccess {
   virtual Status AttachRunning(uint32_t pid, int timeoutMs, const AttachStep& attach) = 0;
 };
 
-/** The addon's own implementation (Linux only); nullptr elsewhere. */
+/** The addon's own implementation (Linux, Windows); nullptr elsewhere. */
 std::unique_ptr<RuntimeAccess> CreateOwnRuntimeAccess();
 /** dbgshim at `path`; nullptr with `error` when it cannot be loaded. */
 std::unique_ptr<RuntimeAccess> CreateDbgShimAccess(const std::string& path, std::string& error);

@@ -13,11 +13,18 @@ export const packageRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '
 
 export interface SpawnedDebuggee {
   pid: number;
+  /** POSIX: the keeper process; Windows: the addon's waiter for the debuggee. */
   keeperPid: number;
+  /** POSIX: descriptors of this process (-1 on Windows). */
   stdoutFd: number;
   stderrFd: number;
   resumeFd: number;
   statusFd: number;
+  /** Windows: the same streams as named pipes to connect to, and the suspended main thread. */
+  stdoutPipe?: string;
+  stderrPipe?: string;
+  statusPipe?: string;
+  resumeThread?: number;
 }
 
 /** One debuggee on the native debugger thread (host/nativeSession.ts gives its commands types). */
@@ -31,8 +38,10 @@ export interface DotnetAddon {
   initialize(errorClass: typeof NativeError): void;
   spawnSuspended(options: { file: string; argv: string[]; env: string[]; cwd: string }): SpawnedDebuggee;
   reapKeeper(keeperPid: number): boolean;
+  /** Windows: ends the debuggee and every process it started (its job object). */
+  terminateSpawned?(keeperPid: number, exitCode: number): boolean;
   Session: new (onEvent: (json: string) => void) => NativeSession;
-  /** Whether the addon can reach a runtime without dbgshim on this OS (Linux). */
+  /** Whether the addon can reach a runtime without dbgshim on this OS (Linux, Windows). */
   ownRuntimeAccess: boolean;
 }
 

@@ -106,9 +106,18 @@ export class DotnetEngine implements Engine {
       this.emit({ type: 'output', category, text });
     });
     void this.debuggee.exited.then((status) => this.onKeeperStatus(status));
-    this.host = new HostConnection((event) => this.onHostEvent(event), spawned.resumeFd, this.serveHost);
+    // POSIX: the host's resume byte is relayed to the debuggee's resume pipe; Windows: the host resumes its main thread.
+    const resumedByHost = spawned.resumeThread !== undefined;
+    this.host = new HostConnection((event) => this.onHostEvent(event), resumedByHost ? undefined : spawned.resumeFd, this.serveHost);
     try {
-      return await this.start({ ...this.startOptions(config, dbgshimPath), mode: 'launch', pid: spawned.pid, entryAssembly: executable.assembly });
+      await this.debuggee.connected;
+      return await this.start({
+        ...this.startOptions(config, dbgshimPath),
+        mode: 'launch',
+        pid: spawned.pid,
+        entryAssembly: executable.assembly,
+        ...(resumedByHost ? { resume: spawned.resumeThread } : {}),
+      });
     } catch (e) {
       const error = await this.explainLaunchFailure(e, executable.argv);
       await this.dispose();

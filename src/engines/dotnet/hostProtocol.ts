@@ -25,6 +25,8 @@ import type {
 export interface StartOptions {
   mode: 'launch' | 'attach';
   pid: number;
+  /** How the launched program is let go (Windows: its main thread's id); by default the resume byte relayed by the server. */
+  resume?: number;
   /** The program's own assembly (launch): the answer waits until its breakpoints are bound. */
   entryAssembly?: string;
   timeoutMs: number;

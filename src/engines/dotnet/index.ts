@@ -30,7 +30,16 @@ async function detect(): Promise<Availability> {
       : { available: false, reason: String(e) };
   }
   const dotnet = findDotnet();
-  if (!dotnet) return { available: false, reason: 'the `dotnet` host was not found', install: installDotnet };
+  if (!dotnet) {
+    // A self-contained program carries its runtime: it can be debugged with no host installed.
+    if (addon.ownRuntimeAccess) {
+      return {
+        available: true,
+        detail: `no \`dotnet\` host found: self-contained programs (their apphost or .dll) can be debugged; framework-dependent ones and projects need the .NET SDK (${installDotnet})`,
+      };
+    }
+    return { available: false, reason: 'the `dotnet` host was not found', install: installDotnet };
+  }
   const runtimes = (await run(dotnet, ['--list-runtimes'])) ?? '';
   const coreRuntimes = runtimes.split('\n').filter((l) => l.startsWith('Microsoft.NETCore.App '));
   if (coreRuntimes.length === 0) return { available: false, reason: `${dotnet} lists no Microsoft.NETCore.App runtime`, install: installDotnet };

@@ -3,7 +3,7 @@
  * project (.csproj or a folder holding one) is built first with `dotnet build -c Debug`.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { DebugError } from '../../core/errors.js';
 
@@ -26,14 +26,32 @@ function isDirectory(path: string): boolean {
 /** The single project file in a folder, if any. */
 export function projectIn(folder: string): string | undefined {
   if (!isDirectory(folder)) return undefined;
-  const projects = readdirSync(folder).filter((f) => f.endsWith('.csproj'));
+  const projects = readdirSync(folder).filter((f) => extname(f).toLowerCase() === '.csproj');
   return projects.length === 1 ? join(folder, projects[0]!) : undefined;
 }
 
+const stemOf = (path: string): string => (extname(path).toLowerCase() === '.exe' ? path.slice(0, -4) : path);
+
 /** An apphost: an executable file beside `<name>.dll` and `<name>.runtimeconfig.json`. */
 export function isAppHost(path: string): boolean {
-  const stem = extname(path) === '.exe' ? path.slice(0, -4) : path;
+  const stem = stemOf(path);
   return existsSync(`${stem}.dll`) && existsSync(`${stem}.runtimeconfig.json`) && !isDirectory(path);
+}
+
+/**
+ * The apphost of a self-contained app's `.dll`: such an app carries its runtime (its runtimeconfig
+ * lists `includedFrameworks`), so no `dotnet` host is needed, or used, to start it.
+ */
+export function selfContainedHost(dll: string): string | undefined {
+  const stem = dll.slice(0, -'.dll'.length);
+  try {
+    const config = JSON.parse(readFileSync(`${stem}.runtimeconfig.json`, 'utf8')) as { runtimeOptions?: { includedFrameworks?: unknown } };
+    if (!config.runtimeOptions?.includedFrameworks) return undefined;
+  } catch {
+    return undefined;
+  }
+  const host = process.platform === 'win32' ? `${stem}.exe` : stem;
+  return existsSync(host) && !isDirectory(host) ? host : undefined;
 }
 
 /** Whether the dotnet engine should take a program the extension does not decide. */
@@ -104,7 +122,7 @@ export async function resolveExecutable(
     }
     return dotnet;
   };
-  const project = path.endsWith('.csproj') ? path : projectIn(path);
+  const project = extname(path).toLowerCase() === '.csproj' ? path : projectIn(path);
   if (project) {
     const assembly = await buildProject(needDotnet(), project, signal);
     return { file: needDotnet(), argv: ['dotnet', assembly, ...args], assembly };
@@ -112,11 +130,12 @@ export async function resolveExecutable(
   if (isDirectory(path)) {
     throw new DebugError('PROGRAM_NOT_FOUND', `${path} holds no single .csproj`, 'Name the project file or the built .dll.');
   }
-  if (path.endsWith('.dll')) return { file: needDotnet(), argv: ['dotnet', path, ...args], assembly: path };
-  if (isAppHost(path)) {
-    const stem = extname(path) === '.exe' ? path.slice(0, -4) : path;
-    return { file: path, argv: [path, ...args], assembly: `${stem}.dll` };
+  if (extname(path).toLowerCase() === '.dll') {
+    const host = selfContainedHost(path);
+    if (host) return { file: host, argv: [host, ...args], assembly: path };
+    return { file: needDotnet(), argv: ['dotnet', path, ...args], assembly: path };
   }
+  if (isAppHost(path)) return { file: path, argv: [path, ...args], assembly: `${stemOf(path)}.dll` };
   throw new DebugError(
     'PROGRAM_NOT_FOUND',
     `${path} is not a .NET program the engine knows (a .dll, a .csproj, a project folder or an apphost)`,

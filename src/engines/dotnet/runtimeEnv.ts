@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { DebugError } from '../../core/errors.js';
+import { envValue } from '../../core/platformPaths.js';
 import { packageRoot } from './addon.js';
 
 const exe = process.platform === 'win32' ? '.exe' : '';
@@ -15,19 +16,19 @@ function isFile(path: string): boolean {
   }
 }
 
-/** The `dotnet` host: DOTNET_ROOT, then PATH, then the usual install folders. */
+/** Where installers put the `dotnet` host when it is not on PATH. */
+function installFolders(env: NodeJS.ProcessEnv): string[] {
+  if (process.platform === 'win32') {
+    const programFiles = envValue(env, 'ProgramFiles') ?? 'C:\\Program Files';
+    return [join(programFiles, 'dotnet'), join(envValue(env, 'LOCALAPPDATA') ?? join(homedir(), 'AppData', 'Local'), 'Microsoft', 'dotnet')];
+  }
+  return [join(homedir(), '.dotnet'), '/usr/share/dotnet', '/usr/lib/dotnet', '/usr/local/share/dotnet'];
+}
+
+/** The `dotnet` host: DOTNET_ROOT, then PATH, then the usual install folders (names of `env` as Windows reads them there). */
 export function findDotnet(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const candidates: string[] = [];
-  if (env.DOTNET_ROOT) candidates.push(join(env.DOTNET_ROOT, `dotnet${exe}`));
-  for (const dir of (env.PATH ?? '').split(delimiter)) if (dir) candidates.push(join(dir, `dotnet${exe}`));
-  candidates.push(
-    join(homedir(), '.dotnet', `dotnet${exe}`),
-    '/usr/share/dotnet/dotnet',
-    '/usr/lib/dotnet/dotnet',
-    '/usr/local/share/dotnet/dotnet',
-    'C:\\Program Files\\dotnet\\dotnet.exe',
-  );
-  return candidates.find(isFile);
+  const folders = [envValue(env, 'DOTNET_ROOT'), ...(envValue(env, 'PATH') ?? '').split(delimiter), ...installFolders(env)];
+  return folders.filter((dir): dir is string => !!dir).map((dir) => join(dir, `dotnet${exe}`)).find(isFile);
 }
 
 const shimName =
@@ -74,7 +75,7 @@ const disablingVariables = [
 
 /** The variable that turns the runtime's debugger support off, if the environment sets one to 0. */
 export function debuggingDisabledBy(env: Record<string, string | undefined>): string | undefined {
-  return disablingVariables.find((name) => env[name] !== undefined && env[name]!.trim() === '0');
+  return disablingVariables.find((name) => envValue(env, name)?.trim() === '0');
 }
 
 export function assertDebuggingEnabled(env: Record<string, string | undefined>, whose: string): void {

@@ -179,4 +179,15 @@ bool ReapKeeper(int keeperPid) {
   return r == keeperPid || (r < 0 && errno == ECHILD);
 }
 
+void ResumeSpawned(int resume) {
+  if (resume < 0) return;
+  ssize_t unused = write(resume, "g", 1);
+  (void)unused;
+  close(resume);
+}
+
+void AbandonResume(int resume) {
+  if (resume >= 0) close(resume);
+}
+
 }  // namespace dbg

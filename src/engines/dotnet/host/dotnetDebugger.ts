@@ -90,7 +90,7 @@ export class DotnetDebugger implements HostApi {
       await this.breakpoints.setFunctions(options.functionBreakpoints);
       await native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
       return options.mode === 'launch'
-        ? native.call('attachAtStartup', { pid: options.pid, resumeFd: RESUME_RELAY_FD, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
+        ? native.call('attachAtStartup', { pid: options.pid, resume: options.resume ?? RESUME_RELAY_FD, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
         : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
     });
     // The answer says where the breakpoints bound: wait for the program's module (bounded).

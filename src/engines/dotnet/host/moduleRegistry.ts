@@ -1,6 +1,6 @@
 /**
  * The debuggee's loaded modules by native handle, with their symbols. A module is the user's code
- * when it has symbols (a Portable PDB beside it or embedded); the shared framework never does, so its
+ * when it has symbols (a Portable PDB beside it or embedded); the runtime's own never does, so its
  * files are not even opened until a type name needs their metadata.
  */
 import { existsSync } from 'node:fs';
@@ -10,6 +10,7 @@ import type { ModuleSymbols } from '../symbols/moduleSymbols.js';
 import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { tokenRid } from '../symbols/tableSchema.js';
 import type { NativeType } from './nativeEvents.js';
+import { runtimeFilesOf } from './runtimeFiles.js';
 import { KEYWORDS } from './values/nativeValue.js';
 
 export interface LoadedModule {
@@ -23,11 +24,15 @@ export interface LoadedModule {
 
 export class ModuleRegistry {
   private readonly modules = new Map<number, LoadedModule>();
-  /** The shared framework's folder: System.Private.CoreLib is the first module to load. */
+  /** The runtime's folder (System.Private.CoreLib is the first module to load) and which of its files are the runtime's. */
   private frameworkDir?: string;
+  private isRuntimeFile?: (name: string) => boolean;
 
   add(handle: number, path: string): LoadedModule {
-    this.frameworkDir ??= dirname(path);
+    if (this.frameworkDir === undefined) {
+      this.frameworkDir = dirname(path);
+      this.isRuntimeFile = runtimeFilesOf(this.frameworkDir);
+    }
     const module: LoadedModule = { handle, path, name: basename(path) };
     if (this.mayHaveSymbols(path)) {
       const loaded = loadModuleSymbols(path);
@@ -98,9 +103,12 @@ export class ModuleRegistry {
     }
   }
 
-  /** The shared framework never ships symbols: skip opening its files at every launch. */
+  /**
+   * The runtime's assemblies never ship symbols: skip opening them at every launch. A self-contained
+   * app shares its folder with them, and its own assemblies may carry their PDB embedded.
+   */
   private mayHaveSymbols(path: string): boolean {
-    if (this.frameworkDir && dirname(path) === this.frameworkDir && !existsSync(path.replace(/\.dll$/i, '.pdb'))) return false;
-    return true;
+    if (dirname(path) !== this.frameworkDir || existsSync(path.replace(/\.dll$/i, '.pdb'))) return true;
+    return !this.isRuntimeFile?.(basename(path));
   }
 }

@@ -8,7 +8,7 @@ import type { NativeValue } from './values/nativeValue.js';
 
 /** What each native command takes and answers. */
 export interface NativeCommands {
-  attachAtStartup: [{ pid: number; resumeFd: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string }];
+  attachAtStartup: [{ pid: number; resume: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string }];
   attachRunning: [{ pid: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string }];
   configure: [{ stopOnFirstChance?: boolean; stopOnUnhandled?: boolean; holdModuleLoads?: boolean }, object];
   continue: [object, { continued: boolean }];

@@ -4,6 +4,7 @@
  * the current statement, what to call a method, and which methods are not the user's code.
  */
 import { basename, resolve } from 'node:path';
+import { pathKey } from '../../../core/platformPaths.js';
 import { type AssemblyMetadata, type MethodInfo, typeFullName } from './assemblyMetadata.js';
 import { memberDisplayName, parseGeneratedName, withTypeArguments } from './csharpNames.js';
 import { type Imports, ImportScopes } from './importScopes.js';
@@ -48,11 +49,11 @@ export class ModuleSymbols {
    * path, e.g. in a container) the same file name in a folder of the same name.
    */
   documentsFor(file: string): number[] {
-    const wanted = resolve(file);
+    const wanted = pathKey(resolve(file));
     const documents = this.pdb.documents();
-    const exact = documents.flatMap((d, rid) => (rid > 0 && d === wanted ? [rid] : []));
+    const exact = documents.flatMap((d, rid) => (rid > 0 && pathKey(d) === wanted ? [rid] : []));
     if (exact.length > 0) return exact;
-    const tail = (path: string) => path.split(/[\\/]/).slice(-2).join('/');
+    const tail = (path: string) => pathKey(path.split(/[\\/]/).slice(-2).join('/'));
     const wantedTail = tail(wanted);
     return documents.flatMap((d, rid) => (rid > 0 && d.split(/[\\/]/).length > 1 && tail(d) === wantedTail ? [rid] : []));
   }

@@ -3,6 +3,7 @@
  * sequence points per method, local scopes with slot names, state machines (async and iterator
  * MoveNext ↔ their kickoff method) and the async stepping information.
  */
+import { nativeSpelling } from '../../../core/platformPaths.js';
 import { BlobReader } from './blobReader.js';
 import { decodeCoded, MetadataTables } from './metadataTables.js';
 import { SymbolEdits } from './symbolEdits.js';
@@ -79,12 +80,12 @@ export class PortablePdb {
     return Math.max(this.tables.rowCount(Table.MethodDebugInformation), this.edits.maxMethodRid);
   }
 
-  /** Document paths by row id (index 0 unused). */
+  /** Document paths by row id (index 0 unused), spelled as this platform spells paths. */
   documents(): string[] {
     if (!this.documentNames) {
       this.documentNames = [''];
       for (let rid = 1; rid <= this.tables.rowCount(Table.Document); rid++) {
-        this.documentNames.push(this.documentName(this.tables.row(Table.Document, rid).name!));
+        this.documentNames.push(nativeSpelling(this.documentName(this.tables.row(Table.Document, rid).name!)));
       }
     }
     if (this.edits.addedDocuments.length) return [...this.documentNames, ...this.edits.addedDocuments];
