@@ -371,9 +371,9 @@ export class Session {
     const current = this.stop;
     if (!current) return;
     this.frames.clear();
-    const { stop, frames } = await this.annotator.reread(current);
+    const { stop, frames, totalFrames } = await this.annotator.reread(current);
     this.machine.stopReread(stop);
-    this.frames.seed(stop.threadId, frames);
+    this.frames.seed(stop.threadId, frames, totalFrames);
   }
 
   /** The watches' values at the current stop (after watches were added); undefined when not stopped. */
@@ -451,7 +451,7 @@ export class Session {
         if (!this.machine.isLatest(seq)) return;
         const frames = built.frames;
         this.machine.stopRead(seq, stop);
-        this.frames.seed(stop.threadId, frames);
+        this.frames.seed(stop.threadId, frames, built.totalFrames);
         if (seq === 1) this.timings.mark('firstStopBuiltMs');
         const where = `${stop.frame.name} (${stop.frame.file ?? '?'}:${stop.frame.line})`;
         this.record({ type: 'stopped', summary: `Stopped (${stop.reason}) in ${where}, thread ${stop.threadId}`, data: { reason: stop.reason, threadId: stop.threadId, hitBreakpointIds: stop.hitBreakpointIds } });

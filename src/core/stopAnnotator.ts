@@ -40,7 +40,7 @@ export class StopAnnotator {
       hitBreakpointIds: stop.hitBreakpointIds,
       exception: stop.exception,
     });
-    return { stop: await this.annotate(built.stop, built.frames, false), frames: built.frames };
+    return { stop: await this.annotate(built.stop, built.frames, false), frames: built.frames, totalFrames: built.totalFrames };
   }
 
   /** The watches' values at the current stop (after watches were added). */

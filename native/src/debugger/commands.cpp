@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "../util/json.h"
+#include "heap_commands.h"
 #include "object_reader.h"
 #include "stack_walker.h"
 #include "thread_commands.h"
@@ -199,6 +200,8 @@ const std::unordered_map<std::string, Command>& Table() {
       {"currentException", CurrentException},
       {"returnValue", ReturnValue},
       {"blockingObjects", BlockingObjects},
+      {"threadObject", ThreadObject},
+      {"heapObjects", HeapObjects},
       {"setIp", SetIp},
       {"keep", Keep},
       {"unkeep", Unkeep},

@@ -23,6 +23,8 @@ import type {
 } from '../../../core/types.js';
 import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
+import { AsyncChains } from './asyncChain.js';
+import { AsyncTaskReader } from './asyncTaskReader.js';
 import { BreakpointBook } from './breakpointBook.js';
 import { BreakpointRules } from './breakpointRules.js';
 import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
@@ -52,6 +54,7 @@ export class DotnetDebugger implements HostApi {
   );
   private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native);
   private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection);
+  private readonly asyncChains = new AsyncChains(new AsyncTaskReader(this.inspection.reader, () => this.native), this.modules, () => this.native);
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
   private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
   private options?: StartOptions;
@@ -67,7 +70,9 @@ export class DotnetDebugger implements HostApi {
   private reportedStop = false;
   private stopThread = 0;
 
-  constructor(private readonly emit: (event: HostEvent) => void) {}
+  constructor(private readonly emit: (event: HostEvent) => void) {
+    this.stack.followAwaiters(this.asyncChains);
+  }
 
   // ---- requests ----
 
