@@ -10,7 +10,7 @@ import { CursorLog } from './cursorLog.js';
 import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
-import { buildHangReport, HANG_FRAMES, readThreadDumps, type HangReport } from './hangReport.js';
+import { buildHangReport, HANG_FRAMES, readPendingTasks, readThreadDumps, type HangReport } from './hangReport.js';
 import { Inspector } from './inspector.js';
 import { startEngine } from './engineStart.js';
 import { describeEvent, describeExit } from './eventSummary.js';
@@ -297,7 +297,8 @@ export class Session {
   /** Every thread's stack and what it waits on, grouped (read while running where the engine can). */
   async hangReport(levels = HANG_FRAMES): Promise<HangReport> {
     this.machine.require(['stopped', 'running'], 'read the threads\' stacks');
-    return buildHangReport(await readThreadDumps(this.engine, levels));
+    const dumps = await readThreadDumps(this.engine, levels);
+    return buildHangReport(dumps, await readPendingTasks(this.engine, levels));
   }
 
   /** Moves the next statement to `line` of the top frame, or runs a frame again from its start; answers the new position. */

@@ -1,5 +1,6 @@
 #include "heap_commands.h"
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <utility>
@@ -13,6 +14,7 @@ namespace dbg {
 namespace {
 
 constexpr uint32_t kDefaultMax = 5000;
+constexpr uint32_t kDefaultTimeoutMs = 3000;
 constexpr ULONG kBatch = 512;
 constexpr int kMaxBaseDepth = 32;
 
@@ -79,6 +81,8 @@ void HeapObjects(DebugSession& s, const Args& a, Reply& reply) {
   for (const auto& c : a["classes"].Items()) wanted.emplace_back(static_cast<int>(c["module"].Int()), c["token"].Uint());
   ClassMatcher matcher(process.Get(), s.ModulesView(), std::move(wanted));
   uint32_t max = a["max"].Uint(kDefaultMax);
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(a["timeoutMs"].Uint(kDefaultTimeoutMs));
+  bool complete = true;
 
   ComPtr<ICorDebugHeapEnum> heap;
   HRESULT hr = process->EnumerateHeap(heap.Out());
@@ -99,14 +103,21 @@ void HeapObjects(DebugSession& s, const Args& a, Reply& reply) {
       if (Failed(process->GetObject(batch[i].address, object.Out())) || !object) continue;
       auto value = ComPtr<ICorDebugValue>::Retain(object.Get());
       if (objects.size() > 1) objects += ",";
-      objects += JsonObject()
-                     .Str("addr", std::to_string(batch[i].address))
-                     .Raw("value", ValueJson(s.Values(), value, s.ModulesView(), DebugSession::kMaxStringChars))
-                     .Done();
+      objects += ValueJson(s.Values(), value, s.ModulesView(), DebugSession::kMaxStringChars);
     }
     if (hr == S_FALSE) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      complete = false;
+      break;
+    }
   }
-  reply.Ok(JsonObject().Bool("valid", true).Raw("objects", objects + "]").Int("matched", matched).Int("scanned", static_cast<int64_t>(scanned)).Done());
+  reply.Ok(JsonObject()
+               .Bool("valid", true)
+               .Bool("complete", complete)
+               .Raw("objects", objects + "]")
+               .Int("matched", matched)
+               .Int("scanned", static_cast<int64_t>(scanned))
+               .Done());
 }
 
 }  // namespace dbg

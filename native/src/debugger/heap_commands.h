@@ -9,9 +9,10 @@
 namespace dbg {
 
 /**
- * {classes: [{module, token}], max?} → {valid, objects: [{addr, value}], matched, scanned}: every live
- * object whose class is one of `classes` (a TypeDef, any instantiation) or derives from one; at most
- * `max` described. `valid` false: the runtime's heap is not walkable at this moment.
+ * {classes: [{module, token}], max?, timeoutMs?} → {valid, complete, objects: [value], matched,
+ * scanned}: every live object whose class is one of `classes` (a TypeDef, any instantiation) or
+ * derives from one; at most `max` described. `valid` false: the runtime's heap is not walkable at this
+ * moment; `complete` false: the walk stopped at its time limit.
  */
 void HeapObjects(DebugSession& s, const Args& a, Reply& reply);
 

@@ -52,6 +52,11 @@ export interface NativeCommands {
   keep: [{ h: number }, { kept: number }];
   unkeep: [{ kept: number }, object];
   sameObject: [{ h: number; kept: number }, { same: boolean }];
+  threadObject: [{ threadId: number }, { value: NativeValue }];
+  heapObjects: [
+    { classes: { module: number; token: number }[]; max?: number; timeoutMs?: number },
+    { valid: boolean; complete?: boolean; objects: NativeValue[]; matched: number; scanned: number },
+  ];
 }
 
 /** A field of a declaring type: module handle, TypeDef token, FieldDef token. */
