@@ -9,7 +9,7 @@
 import type { SourceLocation } from '../symbols/moduleSymbols.js';
 import { methodsNamed } from '../symbols/typeMembers.js';
 import { tokenRid } from '../symbols/tableSchema.js';
-import type { AsyncTaskReader, Continuation } from './asyncTaskReader.js';
+import type { AsyncTaskReader, Continuation, TaskState } from './asyncTaskReader.js';
 import type { ModuleRegistry } from './moduleRegistry.js';
 import type { Native } from './nativeSession.js';
 import type { NativeValue } from './values/nativeValue.js';
@@ -71,23 +71,27 @@ export class AsyncChains {
   async callersOf(task: NativeValue, seen: Set<string>, limit = MAX_ASYNC_FRAMES): Promise<{ frames: AsyncFrame[]; end: ChainEnd }> {
     const frames: AsyncFrame[] = [];
     if (task.addr) seen.add(task.addr);
-    let current = task;
+    let current = await this.tasks.read(task);
     while (frames.length < limit) {
       const next = await this.nextAwaiter(current);
       if (next.kind !== 'box') return { frames, end: next };
       if (next.box.addr && seen.has(next.box.addr)) return { frames, end: { kind: 'cycle', task: next.box } };
       if (next.box.addr) seen.add(next.box.addr);
-      const frame = await this.frameOf(next.box);
+      current = await this.tasks.read(next.box);
+      const frame = await this.frameOf(next.box, current.stateMachine, current.state);
       if (!frame) return { frames, end: { kind: 'none' } };
       frames.push(frame);
-      current = next.box;
     }
     return { frames, end: { kind: 'none' } };
   }
 
   /** The frame of an async method's box: its source method, at the await it is suspended on. */
   async frameOf(box: NativeValue, stateMachine?: NativeValue, state?: number): Promise<AsyncFrame | undefined> {
-    stateMachine ??= (await this.tasks.read(box)).stateMachine;
+    if (!stateMachine) {
+      const read = await this.tasks.read(box);
+      stateMachine = read.stateMachine;
+      state ??= read.state;
+    }
     if (!stateMachine || stateMachine.null) return undefined;
     const view = this.tasks.reader.catalog.view(stateMachine.chain?.[0]);
     const moveNext = view && methodsNamed(view.meta, tokenRid(view.token), 'MoveNext')[0];
@@ -102,16 +106,16 @@ export class AsyncChains {
     return { task: box, stateMachine, module: view.module, methodToken: moveNext.token, ilOffset, name, location };
   }
 
-  /** The next awaiting method's box past `task`, through the tasks that only pass its completion on. */
-  private async nextAwaiter(task: NativeValue): Promise<Extract<Continuation, { kind: 'box' }> | ChainEnd> {
+  /** The next awaiting method's box past a task, through the tasks that only pass its completion on. */
+  private async nextAwaiter(task: TaskState): Promise<Extract<Continuation, { kind: 'box' }> | ChainEnd> {
     let current = task;
     for (let hop = 0; hop < MAX_PASS_THROUGH; hop++) {
-      const { completed, continuations } = await this.tasks.read(current);
+      const { completed, continuations } = current;
       if (completed) return { kind: 'none' };
       const next = continuations.find((c) => c.kind === 'box') ?? continuations.find((c) => c.kind === 'task') ?? continuations[0];
       if (!next) return { kind: 'none' };
       if (next.kind !== 'task') return next;
-      current = next.task;
+      current = await this.tasks.read(next.task);
     }
     return { kind: 'none' };
   }

@@ -9,7 +9,7 @@
  */
 import type { ValueReader } from './values/valueReader.js';
 import { ElementType, type NativeValue } from './values/nativeValue.js';
-import type { Native } from './nativeSession.js';
+import type { FieldRef, Native } from './nativeSession.js';
 
 /** Who resumes when a task completes. `context`: the SynchronizationContext it is posted to. */
 export type Continuation =
@@ -22,8 +22,9 @@ export type Continuation =
 
 export interface TaskState {
   completed: boolean;
-  /** The state machine of an async method's box. */
+  /** The state machine of an async method's box, and its `<>1__state`. */
   stateMachine?: NativeValue;
+  state?: number;
   continuations: Continuation[];
 }
 
@@ -37,6 +38,10 @@ const AWAIT_CONTINUATION = 'System.Threading.Tasks.AwaitTaskContinuation';
 const CONTEXT_CONTINUATION = 'System.Threading.Tasks.SynchronizationContextAwaitTaskContinuation';
 const CONTINUE_WITH = 'System.Threading.Tasks.ContinueWithTaskContinuation';
 const BLOCKING_WAIT = 'System.Threading.Tasks.Task+SetOnInvokeMres';
+function stateOf(value: NativeValue | undefined): number | undefined {
+  return value?.v !== undefined ? Number(value.v) : undefined;
+}
+
 /** TaskStateFlags: RanToCompletion | Faulted | Canceled. */
 const COMPLETED_MASK = 0x1000000 | 0x200000 | 0x400000;
 /** Continuations of one task followed at most (a List of them). */
@@ -84,20 +89,50 @@ export class AsyncTaskReader {
     return Number(state?.v ?? -1);
   }
 
-  /** Whether a task (or a box, or an async iterator) has completed, its state machine, and who continues after it. */
+  /**
+   * Whether a task (or a box, or an async iterator) has completed, its state machine and the await
+   * it is at, and who continues after it: a box is read in one call (following a chain of awaits
+   * reads one box per awaiting method).
+   */
   async read(task: NativeValue): Promise<TaskState> {
-    if (this.typeNames(task).includes(POOLED_BOX)) {
-      const [stateMachine, source] = await this.reader.fieldsByName(task, ['StateMachine', '_valueTaskSource']);
-      return { completed: false, stateMachine, continuations: await this.sourceContinuations(source) };
+    const names = this.typeNames(task);
+    if (names.includes(POOLED_BOX)) {
+      const [stateMachine, state, source] = await this.readFields(task, ['StateMachine', this.statePath(task), '_valueTaskSource']);
+      return { completed: false, stateMachine, state: stateOf(state), continuations: await this.sourceContinuations(source) };
     }
-    if (!this.isTask(task)) {
+    if (!names.includes(TASK)) {
       // An async iterator: the consumer's continuation waits in its promise.
-      const [promise] = await this.reader.fieldsByName(task, [ITERATOR_PROMISE]);
-      return { completed: false, stateMachine: task, continuations: await this.sourceContinuations(promise) };
+      const [promise, state] = await this.reader.fieldsByName(task, [ITERATOR_PROMISE, STATE]);
+      return { completed: false, stateMachine: task, state: stateOf(state), continuations: await this.sourceContinuations(promise) };
     }
-    const [flags, continuation, stateMachine] = await this.reader.fieldsByName(task, ['m_stateFlags', 'm_continuationObject', 'StateMachine']);
+    const box = names.includes(BOX);
+    const [flags, continuation, stateMachine, state] = await this.readFields(task, ['m_stateFlags', 'm_continuationObject', ...(box ? ['StateMachine', this.statePath(task)] : [])]);
     const completed = (Number(flags?.v ?? 0) & COMPLETED_MASK) !== 0;
-    return { completed, stateMachine, continuations: completed || !continuation ? [] : await this.resolve(continuation) };
+    return { completed, stateMachine, state: stateOf(state), continuations: completed || !continuation ? [] : await this.resolve(continuation) };
+  }
+
+  /** Fields by name (found up the type chain), or a path of fields, in one call. */
+  private async readFields(value: NativeValue, wanted: (string | FieldRef[] | undefined)[]): Promise<(NativeValue | undefined)[]> {
+    const native = this.native();
+    const refs = wanted.map((w) => (typeof w === 'string' ? this.reader.fieldRef(value, w) : w && w.length ? { path: w } : undefined));
+    const asked = refs.filter((r): r is FieldRef | { path: FieldRef[] } => !!r);
+    if (!native || asked.length === 0) return wanted.map(() => undefined);
+    const { values } = await native.call('fields', { h: value.h, fields: asked });
+    let next = 0;
+    return refs.map((r) => {
+      if (!r) return undefined;
+      const read = values[next++];
+      return read && 'h' in read ? read : undefined;
+    });
+  }
+
+  /** The path from a box to its state machine's `<>1__state` (the state machine's type is the box's last type argument). */
+  private statePath(box: NativeValue): FieldRef[] | undefined {
+    const toStateMachine = this.reader.fieldRef(box, 'StateMachine');
+    const type = box.chain?.find((t) => t.args?.length)?.args?.at(-1);
+    const view = this.reader.catalog.view(type);
+    const field = view?.fields.find((f) => f.name === STATE && !f.isStatic);
+    return toStateMachine && view && field ? [toStateMachine, { module: view.module, type: view.token, field: field.token }] : undefined;
   }
 
   /**

@@ -25,7 +25,7 @@ export interface NativeCommands {
   cancelStep: [object, object];
   frameValues: [{ threadId: number; frameIndex: number }, { arguments: (NativeValue | null)[]; locals: (NativeValue | null)[] }];
   variable: [{ threadId: number; frameIndex: number; kind: 'local' | 'argument'; index: number }, { value: NativeValue }];
-  fields: [{ h: number; fields: FieldRef[] }, { values: (NativeValue | { error: number })[] }];
+  fields: [{ h: number; fields: (FieldRef | { path: FieldRef[] })[] }, { values: (NativeValue | { error: number })[] }];
   staticField: [FieldRef & { threadId: number; frameIndex: number; h?: number }, { value: NativeValue }];
   items: [{ h: number; start: number; count: number }, { values: (NativeValue | null)[]; count: number }];
   call: [

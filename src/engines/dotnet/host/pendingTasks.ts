@@ -292,11 +292,10 @@ export class PendingTasks {
       }
       const read = await tasks.read(value).catch(() => undefined);
       if (!read || read.completed) continue;
-      nodes.set(addr, { box: value, addr, stateMachine: read.stateMachine, state: -1, continuations: read.continuations, parents: [], children: [], locks: [] });
+      nodes.set(addr, { box: value, addr, stateMachine: read.stateMachine, state: read.state ?? -1, continuations: read.continuations, parents: [], children: [], locks: [] });
     }
     for (const node of nodes.values()) {
       if (Date.now() > deadline) break;
-      if (node.stateMachine) node.state = await tasks.state(node.stateMachine).catch(() => -1);
       await this.link(node, node.continuations, nodes, 0);
       node.frame = await this.chains.frameOf(node.box, node.stateMachine, node.state).catch(() => undefined);
     }
