@@ -140,5 +140,11 @@ export interface EngineFactory {
   detect(options?: Record<string, unknown>): Promise<Availability>;
   /** Whether this engine claims a program path that the extension does not decide (e.g. a project folder). */
   claims?(program: string): boolean;
+  /**
+   * Readies what makes the next launch of this runtime quick (a spare adapter, a ready debuggee, a
+   * debugger host) at low priority, so it never slows a call. Called once the runtime is in play
+   * (its project files in the working folder, or a session of it ran); never throws.
+   */
+  prepare?(options?: Record<string, unknown>): Promise<void>;
   create(context: EngineContext): Engine;
 }

@@ -49,6 +49,7 @@ export class SessionManager {
   readonly paths: PathPolicy;
   private readonly sessions = new Map<string, Session>();
   private readonly recoverable = new Map<string, StoredSession>();
+  private readonly notRecoverable = new WeakSet<Session>();
   private readonly store: SessionStore;
   private readonly notifiers = new Set<Notifier>();
   private readonly summaries = new Map<string, EndedSummary>();
@@ -106,6 +107,8 @@ export class SessionManager {
       log: this.log,
     }, stored);
     for (const bp of breakpoints) session.breakpoints.add(bp);
+    // A test run is one request's run (debug_test), not a program to bring back after the server.
+    if (engineFactory) this.notRecoverable.add(session);
     this.sessions.set(id, session);
     this.recoverable.delete(id);
     this.summaries.delete(id);
@@ -245,7 +248,7 @@ export class SessionManager {
 
   persist(): void {
     const live: StoredSession[] = this.list()
-      .filter((s) => s.active)
+      .filter((s) => s.active && !this.notRecoverable.has(s))
       .map((s) => ({
         sessionId: s.id,
         config: s.config,

@@ -24,9 +24,9 @@ export function serveDaemon(listener: Server, paths: DaemonPaths): void {
   const log = stderrLogger((process.env.DEBUGBRIDGE_LOG as never) ?? 'info');
   const idleMs = Number(process.env.DEBUGBRIDGE_DAEMON_IDLE_MS) || DEFAULT_IDLE_MS;
   const startedAt = Date.now();
-  const registry = new EngineRegistry();
-  registry.prewarm(['python']);
-  const manager = new SessionManager({ log, registry });
+  // Nothing is readied ahead: the daemon serves many folders, and each engine readies its next
+  // launch after a session of its own (core/readiness.ts).
+  const manager = new SessionManager({ log, registry: new EngineRegistry() });
   const catalog = loadCatalog(VERSION);
   const clients = new Set<Socket>();
   let lastClientAt = Date.now();

@@ -29,12 +29,46 @@ export function compactSchema(schema: unknown): unknown {
   return out;
 }
 
+/**
+ * An output schema as tools/list shows it: every top-level field with its type, nested objects only
+ * by their kind and what they are. The full shapes (a stop with its exception autopsy, a hang report)
+ * would be repeated by every tool that answers one — most of the list — while the server still checks
+ * each answer against them in full (enums too); the stop's shape is told once, in the instructions.
+ */
+export function outlineOutputSchema(schema: unknown): unknown {
+  if (!isObject(schema) || !isObject(schema.properties)) return schema;
+  const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, field]) => [name, outlineField(name, field)]));
+  const { additionalProperties: _closed, ...open } = schema;
+  return { ...open, properties };
+}
+
+function outlineField(name: string, field: unknown): unknown {
+  if (!isObject(field)) return field;
+  const described = (kind: Record<string, unknown>) => ({ ...kind, ...(field.description ? { description: field.description } : NESTED_DESCRIPTIONS[name] ? { description: NESTED_DESCRIPTIONS[name] } : {}) });
+  if (field.type === 'object' || field.properties) return described({ type: 'object' });
+  if (field.type === 'array' && isObject(field.items) && (field.items.type === 'object' || field.items.properties)) return described({ type: 'array', items: { type: 'object' } });
+  if (Array.isArray(field.anyOf)) return described({});
+  // A value's enum and wording are the server's to keep (every answer is checked against them);
+  // listed, its type says enough.
+  return 'type' in field ? { type: field.type } : field;
+}
+
+/** What a nested shape is, where its schema says nothing itself. */
+const NESTED_DESCRIPTIONS: Record<string, string> = {
+  stop: 'A stop: see the instructions.',
+  hang: 'Why the program does not stop: threads grouped by stack, what each waits on, deadlocks.',
+};
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return !!value && typeof value === 'object' && !Array.isArray(value);
+}
+
 export function compactToolList(server: McpServer): void {
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
   const list = handlers.get('tools/list');
   if (!list) return;
   handlers.set('tools/list', async (request, extra) => {
     const answer = await list(request, extra);
-    return { ...answer, tools: answer.tools.map((t) => ({ ...t, inputSchema: compactSchema(t.inputSchema), ...(t.outputSchema ? { outputSchema: compactSchema(t.outputSchema) } : {}) })) };
+    return { ...answer, tools: answer.tools.map((t) => ({ ...t, inputSchema: compactSchema(t.inputSchema), ...(t.outputSchema ? { outputSchema: outlineOutputSchema(compactSchema(t.outputSchema)) } : {}) })) };
   });
 }

@@ -33,6 +33,10 @@ describe('MCP server surface', () => {
       expect(tool.description?.length, tool.name).toBeGreaterThan(20);
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    // Lean: clients that hand the whole list to the model pay for every byte of it.
+    expect(JSON.stringify(tools).length).toBeLessThanOrEqual(30_000);
+    expect(JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))).length).toBeLessThanOrEqual(14_000);
+    expect(byName.execution_continue.outputSchema?.properties?.stop).toEqual({ type: 'object', description: expect.stringMatching(/instructions/) });
     expect(byName.inspect_variables.annotations?.readOnlyHint).toBe(true);
     expect(byName.session_stop.annotations?.destructiveHint).toBe(true);
   });

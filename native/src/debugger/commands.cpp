@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "../util/json.h"
+#include "eval_commands.h"
 #include "heap_commands.h"
 #include "object_reader.h"
 #include "stack_walker.h"
@@ -195,6 +196,8 @@ const std::unordered_map<std::string, Command>& Table() {
       {"items", Items},
       {"call", Call},
       {"newString", NewString},
+      {"newObject", NewObject},
+      {"newArray", NewArray},
       {"abortEval", AbortEval},
       {"setValue", SetValue},
       {"currentException", CurrentException},

@@ -193,12 +193,12 @@ Status DebugSession::Continue(bool& wasStopped) {
   return ReleaseAll();
 }
 
-Status DebugSession::Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply) {
+Status DebugSession::Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply, EvalRunner::Finish finish) {
   if (exited_ || !process_) return Status::Fail("NOT_RUNNING", "the process has exited");
   if (!stop_.Stopped()) return Status::Fail("NOT_STOPPED", "evaluation needs the program stopped");
   // Values read so far must survive the run: object references become GC handles.
   values_.PinObjects();
-  Status status = eval_.Start(process_.Get(), thread, begin, std::move(reply));
+  Status status = eval_.Start(process_.Get(), thread, begin, std::move(reply), std::move(finish));
   if (!status.Ok()) return status;
   return ReleaseAll();
 }

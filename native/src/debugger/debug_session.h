@@ -69,7 +69,7 @@ class DebugSession final : public CallbackHandler {
   KeptObjects& Kept() { return kept_; }
   const ModuleTable& ModulesView() const { return modules_; }
   /** Starts a func-eval on `thread` and lets the process run it; `reply` is answered when it ends. */
-  Status Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply);
+  Status Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply, EvalRunner::Finish finish = {});
   Status AbortEvaluation(bool rude) { return eval_.Abort("the evaluation did not finish in time and was aborted", rude); }
   /** Longest string text a value description carries. */
   static constexpr uint32_t kMaxStringChars = 100000;

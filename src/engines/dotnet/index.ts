@@ -5,6 +5,7 @@ import { isDebugError } from '../../core/errors.js';
 import type { Availability } from '../../core/types.js';
 import { loadAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
+import { prepareSpareHost } from './debuggerHost.js';
 import { DotnetEngine } from './dotnetEngine.js';
 import { claimsProgram } from './program.js';
 import { findDbgShim, findDotnet } from './runtimeEnv.js';
@@ -64,6 +65,9 @@ export const engine: EngineFactory = {
   capabilities: dotnetCapabilities,
   detect,
   claims: claimsProgram,
+  async prepare(): Promise<void> {
+    prepareSpareHost(true);
+  },
   create(context: EngineContext): Engine {
     return new DotnetEngine(context);
   },

@@ -9,6 +9,8 @@ import type { NativeType } from './nativeEvents.js';
 import type { CallArg, FilterOp, Native, SetTarget } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
 import { formatValue, type CsValue } from '../expressions/numeric.js';
+import { Calls } from './evaluation/calls.js';
+import { ClrTypes } from './evaluation/clrTypes.js';
 import { Evaluator } from './evaluation/evaluator.js';
 import { observeCondition, type ConditionReads } from './filterObservation.js';
 import { compileHitFilter, fitsFilter } from './hitFilter.js';
@@ -59,7 +61,8 @@ export class Inspection {
     const types = new TypeIndex(modules);
     this.lister = new ChildLister(native, this.reader, new TypeProxies(this.catalog, this.funcEval, types), this.funcEval);
     this.locals = new FrameLocals(native, modules, this.reader);
-    this.evaluator = new Evaluator(modules, this.locals, this.reader, new Members(native, this.catalog, this.reader, this.funcEval, types), types);
+    const calls = new Calls(native, this.catalog, this.funcEval, new ClrTypes(modules));
+    this.evaluator = new Evaluator(modules, this.locals, this.reader, new Members(native, this.catalog, this.reader, this.funcEval, types, calls), types, calls);
   }
 
   /** A C# expression in a frame of the stopped program. */

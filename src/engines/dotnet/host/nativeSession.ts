@@ -39,9 +39,13 @@ export interface NativeCommands {
       declaringType?: number;
       construct?: boolean;
       methodTypeArgsFrom?: number;
+      /** Exact type arguments, the declaring type's then the method's (they replace the two above). */
+      typeArgs?: TypeSpec[];
     },
     EvalOutcome,
   ];
+  newObject: [{ threadId: number; type: TypeSpec; bytes?: string }, EvalOutcome];
+  newArray: [{ threadId: number; elem: TypeSpec; length: number }, EvalOutcome];
   newString: [{ threadId: number; text: string }, EvalOutcome];
   abortEval: [{ rude: boolean }, object];
   setValue: [{ target: SetTarget; source: CallArg }, object];
@@ -82,6 +86,9 @@ export type FilterOp =
   | { op: 'binary'; type: FilterType; operator: FilterArithmetic }
   | { op: 'compare'; operator: FilterComparison }
   | { op: 'not' | 'and' | 'or' };
+
+/** A runtime type for the native side (native/src/debugger/eval_commands.h, TypeFromSpec). */
+export type TypeSpec = { of: number } | { module: number; token: number; args?: TypeSpec[]; valuetype?: boolean } | { elem: TypeSpec; rank?: number };
 
 /** An argument of a func-eval (or a new value): a value by handle, a primitive literal, or null. */
 export type CallArg = { h: number; unbox?: boolean } | { et: number; v: string } | { null: true };

@@ -4,8 +4,9 @@
  * the current statement, what to call a method, and which methods are not the user's code.
  */
 import { basename, resolve } from 'node:path';
-import type { AssemblyMetadata, MethodInfo } from './assemblyMetadata.js';
+import { type AssemblyMetadata, type MethodInfo, typeFullName } from './assemblyMetadata.js';
 import { memberDisplayName, parseGeneratedName, withTypeArguments } from './csharpNames.js';
+import { type Imports, ImportScopes } from './importScopes.js';
 import { resolveLine, type CodeTarget, type LineResolution, type MethodPoints } from './lineResolver.js';
 import type { AsyncSteppingInfo, LocalScope, PortablePdb, SequencePoint } from './portablePdb.js';
 import { Table, token, tokenRid } from './tableSchema.js';
@@ -28,11 +29,18 @@ const NON_USER_ATTRIBUTES = new Set([
 
 export class ModuleSymbols {
   private byDocument?: Map<number, MethodPoints[]>;
+  private importScopes?: ImportScopes;
 
   constructor(
     readonly metadata: AssemblyMetadata,
     readonly pdb: PortablePdb,
   ) {}
+
+  /** The namespaces, static types and aliases the method's source file imports. */
+  importsOf(methodToken: number): Imports {
+    this.importScopes ??= new ImportScopes(this.pdb, this.metadata, (table, rid) => typeFullName(this.metadata, table, rid));
+    return this.importScopes.of(tokenRid(methodToken));
+  }
 
   /**
    * This module's documents that are `file`: the same absolute path, else (sources built at another
