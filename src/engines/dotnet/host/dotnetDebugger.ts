@@ -401,8 +401,10 @@ export class DotnetDebugger implements HostApi {
    * have returned since: where, and the way it came (its stack trace), when that is not here.
    */
   private async awaitedFrom(threadId: number): Promise<Pick<ExceptionInfo, 'path' | 'thrownAt'>> {
-    // Where it stopped: the innermost frame of the user's code (the runtime's rethrow is external).
+    // Taken from a task, it is thrown again by the runtime's awaiter (external code) inside the
+    // awaiting method; thrown by the user's code itself, it is where it was thrown.
     const { frames } = await this.stack.frames(threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[] }));
+    if (!frames[0] || frames[0].id > 0) return {};
     const top = frames.find((f) => f.id > 0 && !f.async);
     const handle = top && this.stack.handle(top.id);
     if (!top || !handle || !this.asyncChains.isAsyncBody(handle.module, handle.methodToken)) return {};
