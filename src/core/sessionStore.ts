@@ -14,6 +14,8 @@ import type { SessionConfig } from './sessionConfig.js';
 
 export interface StoredSession {
   sessionId: string;
+  /** The shell client it belonged to (the daemon's); none for a server with one client. */
+  client?: { key: string; tag: string };
   config: SessionConfig;
   breakpoints: Omit<BreakpointRecord, 'binding' | 'hits'>[];
   savedAt: number;

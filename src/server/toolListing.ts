@@ -1,14 +1,17 @@
 /**
  * The tool list a model reads before its first call: input schemas without what says nothing to it
  * (the JSON Schema dialect, upper bounds, lower bounds that are only the language's safe range or the
- * obvious 0 / 1, "keys are strings"). Arguments are still checked against the full schema: a value
+ * obvious 0 / 1, "keys are strings", "no other keys": every tool refuses a key it does not know, which the
+ * server's instructions say once). Arguments are still checked against the full schema: a value
  * out of bounds is an INVALID_ARGUMENT that names the bound. Applied once to the SDK's tools/list answer;
  * the build-time catalog is written from it.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 
 type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools: { inputSchema?: unknown; outputSchema?: unknown }[] }>;
 
+const UPPER_BOUNDS = new Set(['maximum', 'maxItems', 'maxLength']);
 const SAFE_INTEGER_BOUNDS = new Set([Number.MIN_SAFE_INTEGER]);
 /** Lower bounds that say nothing an agent would get wrong (a count from 1, an index from 0, a non-empty string). */
 const OBVIOUS_LOWER_BOUNDS: Record<string, number[]> = { minimum: [0, 1], exclusiveMinimum: [0], minLength: [1], minItems: [1] };
@@ -20,11 +23,14 @@ export function compactSchema(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$schema') continue;
-    if (key === 'maximum' || (key === 'minimum' && SAFE_INTEGER_BOUNDS.has(value as number))) continue;
+    if (UPPER_BOUNDS.has(key) || (key === 'minimum' && SAFE_INTEGER_BOUNDS.has(value as number))) continue;
+    if (key === 'examples') continue; // for `debugbridge call <tool> --help`, which reads the whole schema
     if (OBVIOUS_LOWER_BOUNDS[key]?.includes(value as number)) continue;
     if (key === 'propertyNames' && JSON.stringify(value) === '{"type":"string"}') continue;
     if (key === 'additionalProperties' && JSON.stringify(value) === '{}') continue; // any value: the default
-    out[key] = compactSchema(value);
+    if (key === 'additionalProperties' && value === false) continue; // every object is strict: the instructions say so once
+    // Under `properties` the keys are argument names, not keywords: each one's schema is compacted.
+    out[key] = key === 'properties' && value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).map(([name, v]) => [name, compactSchema(v)])) : compactSchema(value);
   }
   return out;
 }
@@ -71,4 +77,10 @@ export function compactToolList(server: McpServer): void {
     const answer = await list(request, extra);
     return { ...answer, tools: answer.tools.map((t) => ({ ...t, inputSchema: compactSchema(t.inputSchema), ...(t.outputSchema ? { outputSchema: outlineOutputSchema(compactSchema(t.outputSchema)) } : {}) })) };
   });
+}
+
+/** A tool's whole input schema, examples and bounds included (what `debugbridge call <tool> --help` shows); undefined for an unknown tool. */
+export function fullInputSchema(server: McpServer, name: string): Record<string, unknown> | undefined {
+  const tool = (server as unknown as { _registeredTools: Record<string, { inputSchema?: z.ZodType }> })._registeredTools[name];
+  return tool?.inputSchema && (z.toJSONSchema(tool.inputSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>);
 }

@@ -7,7 +7,7 @@ import { CLI_PATH, McpTestClient } from '../../src/demo/mcpClient.js';
 
 const TOOLS = [
   'languages_list', 'session_launch', 'session_attach', 'session_state', 'session_list', 'session_stop', 'session_restart',
-  'session_output', 'session_events', 'session_diagnostics', 'breakpoint_set', 'breakpoint_remove', 'breakpoint_list',
+  'session_apply_changes', 'session_output', 'session_events', 'session_diagnostics', 'breakpoint_set', 'breakpoint_remove', 'breakpoint_list',
   'breakpoint_exceptions', 'breakpoint_wait', 'execution_continue', 'execution_step', 'execution_pause', 'execution_run_to',
   'execution_jump',
   'inspect_threads', 'inspect_stack', 'inspect_variables', 'inspect_evaluate', 'inspect_set_variable', 'inspect_source', 'debug_probe',

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "../util/json.h"
+#include "enc_commands.h"
 #include "eval_commands.h"
 #include "heap_commands.h"
 #include "object_reader.h"
@@ -209,6 +210,9 @@ const std::unordered_map<std::string, Command>& Table() {
       {"keep", Keep},
       {"unkeep", Unkeep},
       {"sameObject", SameObject},
+      {"enableEnc", EnableEnc},
+      {"applyChanges", ApplyChanges},
+      {"remap", Remap},
   };
   return table;
 }

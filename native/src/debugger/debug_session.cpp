@@ -507,6 +507,42 @@ void DebugSession::OnLogMessage(Controller owner, std::string message) {
   Resume(owner);
 }
 
+void DebugSession::OnRemapOpportunity(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugFunction> oldFunction,
+                                      ComPtr<ICorDebugFunction> newFunction, ULONG32 oldILOffset) {
+  // During a func-eval the frame stays on its version; the runtime offers again at the next statement.
+  if (eval_.Running()) {
+    Resume(owner);
+    return;
+  }
+  mdToken token = 0;
+  ULONG32 oldVersion = 0, newVersion = 0;
+  ComPtr<ICorDebugModule> module;
+  ComPtr<ICorDebugFunction2> old2, new2;
+  oldFunction->GetToken(&token);
+  oldFunction->GetModule(module.Out());
+  if (!Failed(oldFunction.As(IID_ICorDebugFunction2, old2))) old2->GetVersionNumber(&oldVersion);
+  if (!Failed(newFunction.As(IID_ICorDebugFunction2, new2))) new2->GetVersionNumber(&newVersion);
+  Hold(owner);
+  Emit(JsonObject()
+           .Str("event", "remapOpportunity")
+           .Int("threadId", ThreadId(thread.Get()))
+           .Int("module", modules_.HandleOf(module.Get()))
+           .Int("token", token)
+           .Int("oldVersion", oldVersion)
+           .Int("newVersion", newVersion)
+           .Int("ilOffset", oldILOffset)
+           .Done());
+}
+
+void DebugSession::OnRemapComplete(Controller owner, ComPtr<ICorDebugThread> thread) {
+  if (eval_.Running()) {
+    Resume(owner);
+    return;
+  }
+  Hold(owner);
+  Emit(JsonObject().Str("event", "remapComplete").Int("threadId", ThreadId(thread.Get())).Done());
+}
+
 void DebugSession::OnDebuggerError(HRESULT hr, DWORD code) {
   Emit(JsonObject().Str("event", "debuggerError").Int("hr", static_cast<uint32_t>(hr)).Int("code", code).Done());
 }

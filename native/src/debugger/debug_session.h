@@ -90,6 +90,9 @@ class DebugSession final : public CallbackHandler {
                    ComPtr<ICorDebugFrame> frame, ULONG32 offset) override;
   void OnEvalComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugEval> eval, bool threw) override;
   void OnLogMessage(Controller owner, std::string message) override;
+  void OnRemapOpportunity(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugFunction> oldFunction,
+                          ComPtr<ICorDebugFunction> newFunction, ULONG32 oldILOffset) override;
+  void OnRemapComplete(Controller owner, ComPtr<ICorDebugThread> thread) override;
   void OnDebuggerError(HRESULT hr, DWORD code) override;
   void OnIgnored(Controller owner, const char* name) override;
 

@@ -4,7 +4,7 @@
  * to the debugger host process (host/dotnetDebugger.ts), where symbols, breakpoints, stacks and steps
  * are handled beside ICorDebug. Every request is bounded in time.
  */
-import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
+import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, LiveEditRequest, LiveEditResult } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
 import type {
   AttachConfig,
@@ -28,17 +28,21 @@ import type {
 import { loadAddon, type DotnetAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
 import { Debuggee, type ExitStatus } from './debuggee.js';
+import { applyDotnetChanges } from './dotnetLiveEdit.js';
 import { HostConnection } from './debuggerHost.js';
 import type { HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
 import { resolveExecutable } from './program.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
+import { EncWorker } from './worker/encWorker.js';
 
 interface Timeouts {
   startupMs: number;
   commandMs: number;
   exitGraceMs: number;
 }
+
+let encSessions = 0;
 
 function numberOption(options: Record<string, unknown>, key: string, fallback: number): number {
   const v = options[key];
@@ -61,6 +65,9 @@ export class DotnetEngine implements Engine {
   private readonly stderrTail: string[] = [];
   private readonly pending = new Map<string, number>();
   private access: string | undefined;
+  private dotnet: string | undefined;
+  /** This session's Edit and Continue state in the server's worker. */
+  private readonly encSession = `enc-${process.pid}-${++encSessions}`;
 
   constructor(private readonly context: EngineContext) {}
 
@@ -77,7 +84,8 @@ export class DotnetEngine implements Engine {
     assertDebuggingEnabled(env, 'The launch environment');
     assertSameTmpdir(env, 'The program');
     const dbgshimPath = findDbgShim();
-    const executable = await this.track('build', resolveExecutable(config.program, config.args, config.cwd, findDotnet(env), signal));
+    this.dotnet = findDotnet(env);
+    const executable = await this.track('build', resolveExecutable(config.program, config.args, config.cwd, this.dotnet, signal));
 
     let spawned;
     try {
@@ -220,6 +228,13 @@ export class DotnetEngine implements Engine {
     return this.request('exceptionInfo', [threadId]);
   }
 
+  /** Edit and Continue: Roslyn's deltas from the server's worker, applied by the debugger host. */
+  applyChanges(request: LiveEditRequest): Promise<LiveEditResult> {
+    const dotnet = this.dotnet ?? findDotnet();
+    if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'applying C# edits needs the .NET SDK (dotnet) to build its Roslyn worker', 'Install the .NET SDK, or session_restart to run the edited program.');
+    return this.track('applyChanges', applyDotnetChanges((method, args, timeoutMs) => this.request(method, args, timeoutMs), EncWorker.shared(), dotnet, this.encSession, request));
+  }
+
   // ---- end ----
 
   async terminate(): Promise<void> {
@@ -260,6 +275,7 @@ export class DotnetEngine implements Engine {
     }
     await this.closeHost(!started);
     this.debuggee?.dispose();
+    await EncWorker.shared().end(this.encSession);
   }
 
   diagnostics(): EngineDiagnostics {

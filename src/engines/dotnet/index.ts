@@ -63,6 +63,7 @@ export const engine: EngineFactory = {
   displayName: '.NET (C#)',
   extensions: ['.dll', '.csproj', '.exe'],
   capabilities: dotnetCapabilities,
+  options: ['startupTimeoutMs', 'commandTimeoutMs'],
   detect,
   claims: claimsProgram,
   async prepare(): Promise<void> {

@@ -10,6 +10,7 @@ export const engine: EngineFactory = {
   displayName: 'Node.js',
   extensions: ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'],
   capabilities: NODE_CAPABILITIES,
+  options: ['runtimeExecutable', 'runtimeArgs', 'tsRunner', 'ackCarrier'],
   async detect(options?: Record<string, unknown>): Promise<Availability> {
     try {
       const runtime = await findRuntime(options);

@@ -11,6 +11,7 @@ export const engine: EngineFactory = {
   displayName: 'Python (debugpy)',
   extensions: ['.py'],
   capabilities: PYTHON_CAPABILITIES,
+  options: ['pythonPath', 'justMyCode', 'socketTuning'],
   async detect(options?: Record<string, unknown>): Promise<Availability> {
     try {
       const interpreter = await findInterpreter(options);

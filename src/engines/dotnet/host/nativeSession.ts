@@ -61,6 +61,9 @@ export interface NativeCommands {
     { classes: { module: number; token: number }[]; max?: number; timeoutMs?: number },
     { valid: boolean; complete?: boolean; objects: NativeValue[]; matched: number; scanned: number },
   ];
+  enableEnc: [{ module: number }, { enabled: boolean }];
+  applyChanges: [{ module: number; metadata: string; il: string }, object];
+  remap: [{ threadId: number; ilOffset: number }, object];
 }
 
 /** A field of a declaring type: module handle, TypeDef token, FieldDef token. */

@@ -50,7 +50,7 @@ export class FrameLocals {
     const isStatic = (method.flags & METHOD_STATIC) !== 0;
     const typeName = symbols.metadata.type(method.declaringType).name;
     const compilerThis = !isStatic && (typeName.startsWith('<>c') || /^<.+>d__\d+/.test(typeName));
-    const scopes = symbols.localScopes(frame.methodToken).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset);
+    const scopes = symbols.localScopes(frame.methodToken, frame.version).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset);
     const closures = scopes.some((s) => s.variables.some((v) => CLOSURE_LOCALS.test(v.name)));
     const local = scopes.flatMap((s) => s.variables).filter((v) => v.name === name && !v.hidden).pop();
     const position = parameterNames(symbols.metadata, method.rid).indexOf(name);
@@ -81,7 +81,7 @@ export class FrameLocals {
       if (value && position >= 0) out.push({ name: names[position] ?? `arg${position}`, value, home: home('argument', index) });
     });
     const inScope = symbols
-      .localScopes(frame.methodToken)
+      .localScopes(frame.methodToken, frame.version)
       .filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset)
       .flatMap((s) => s.variables);
     for (const variable of inScope) {
