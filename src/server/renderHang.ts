@@ -39,7 +39,10 @@ function renderTasks(report: HangReport, who: (id: number) => string): string[] 
   const groups = report.tasks ?? [];
   const lines: string[] = [];
   if (report.tasksUnavailable) lines.push(`(pending async tasks: ${report.tasksUnavailable})`);
-  if (groups.length === 0) return lines;
+  if (groups.length === 0) {
+    if (report.tasksOmitted) lines.push(`${report.tasksOmitted} pending async chain${report.tasksOmitted === 1 ? '' : 's'} no thread runs, not read (time limit): inspect_threads { stacks: true } reads them again.`);
+    return lines;
+  }
   const chains = groups.reduce((n, g) => n + g.count, 0) + (report.tasksOmitted ?? 0);
   lines.push(`${chains} pending async chain${chains === 1 ? '' : 's'} no thread runs (innermost await first):`);
   let used = 0;

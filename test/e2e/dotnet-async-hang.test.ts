@@ -1,9 +1,9 @@
 /**
  * .NET async work that never finishes, in the hang report through the real MCP server: the async
  * chains no thread runs, read from the heap, each with what its innermost await waits on (a delay
- * timer, a SemaphoreSlim, a TaskCompletionSource never completed) and the threads blocking on them,
- * identical chains counted; tasks awaiting one another and a sync-over-async wait reported as
- * DEADLOCK.
+ * timer, a SemaphoreSlim, a socket, a TaskCompletionSource never completed) and the threads blocking
+ * on them, identical chains counted; tasks awaiting one another and a sync-over-async wait reported
+ * as DEADLOCK.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -84,7 +84,7 @@ describe.runIf(run)('.NET async work in the hang report', () => {
     return hang.groups.find((g) => g.names.includes('Main Thread'))!.threadIds[0]!;
   }
 
-  it('names what each pending chain awaits: a TaskCompletionSource never completed, delay timers (counted), a SemaphoreSlim', async () => {
+  it('names what each pending chain awaits: a TaskCompletionSource never completed, delay timers (counted), a SemaphoreSlim, a socket', async () => {
     const { text, hang, sessionId } = await pauseWhenStuck('delivery', 'waiting for PO-1042');
     const tasks = hang.tasks ?? [];
     const receive = tasks.find((t) => t.frames[0]?.name === 'Warehouse.LoadingDock.ReceiveAsync');
@@ -110,7 +110,13 @@ describe.runIf(run)('.NET async work in the hang report', () => {
       waitsOn: { kind: 'semaphore' },
       frames: [{ line: dock.line('forklift-await') }],
     });
+    expect(tasks.find((t) => t.frames[0]?.name === 'Warehouse.LoadingDock.SignDeliveryAsync')).toMatchObject({
+      count: 1,
+      waitsOn: { kind: 'io' },
+      frames: [{ line: dock.line('gate-await') }],
+    });
     expect(text).toContain('3 × awaits Task.Delay(300000 ms)');
+    expect(text).toMatch(/1 × awaits I\/O \(.*Socket.*\)\n {2}Warehouse\.LoadingDock\.SignDeliveryAsync \(LoadingDock\.cs:\d+\) \[async\]/);
     expect(text).toMatch(/1 × awaits TaskCompletionSource<int>\.Task, not completed; thread \d+ \(Main Thread\) blocks on it\n {2}Warehouse\.LoadingDock\.ReceiveAsync \(LoadingDock\.cs:\d+\) \[async\]/);
 
     // The same report from inspect_threads at the same stop.

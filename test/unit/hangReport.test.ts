@@ -75,4 +75,9 @@ describe('hang report: async chains no thread runs', () => {
     expect(text).toMatch(/… \d+ more chains left out \(size cap\)\.$/);
     expect(renderHangReport(buildHangReport([], { tasks: [], deadlocks: [], unavailable: 'the heap cannot be walked' }))).toContain('(pending async tasks: the heap cannot be walked)');
   });
+
+  it('says how many chains the time limit left unread when it left none to show', () => {
+    const text = renderHangReport(buildHangReport([], { tasks: [], deadlocks: [], omitted: 6 }));
+    expect(text).toContain('6 pending async chains no thread runs, not read (time limit): inspect_threads { stacks: true } reads them again.');
+  });
 });

@@ -33,6 +33,8 @@ const MAX_OBJECTS = 5000;
 const MAX_CHAINS = 200;
 const HEAP_WALK_MS = 3000;
 export const PENDING_TASKS_BUDGET_MS = 6000;
+/** The time one report may take to read what the chains wait on (each report at a stop has its own). */
+const REPORT_MS = 3000;
 const EXTERNAL = '[External Code]';
 
 interface Node {
@@ -66,7 +68,6 @@ export class PendingTaskGraph {
     private readonly nodes: Map<string, Node>,
     private readonly sources: NativeValue[],
     private readonly incomplete: string | undefined,
-    private readonly deadline: number,
   ) {}
 
   /** The method whose task a thread blocks on, by the Monitor it sleeps on. */
@@ -78,6 +79,7 @@ export class PendingTaskGraph {
 
   /** The chains no thread runs, what each waits on, and the deadlocks, given the threads blocked on tasks. */
   async report(blocked: BlockedThread[]): Promise<PendingTaskReport> {
+    const deadline = Date.now() + REPORT_MS;
     const cycles = this.cycles();
     const inCycle = new Set(cycles.flat());
     // The innermost suspended methods: none of theirs awaits a method still pending, or only ones in a deadlock.
@@ -89,7 +91,7 @@ export class PendingTaskGraph {
       const path = this.pathFrom(leaf);
       const frames = path.map((addr) => this.nodes.get(addr)!.frame).filter((f): f is AsyncFrame => !!f);
       if (!frames.some((f) => f.location)) continue;
-      if (tasks.length >= MAX_CHAINS || Date.now() > this.deadline) {
+      if (tasks.length >= MAX_CHAINS || Date.now() > deadline) {
         omitted++;
         continue;
       }
@@ -275,7 +277,7 @@ export class PendingTasks {
     if (classes.boxes.length === 0) throw new Error('the runtime\'s async types were not found in System.Private.CoreLib');
     const walk = await native.call('heapObjects', { classes: [...classes.boxes, ...classes.sources], max: MAX_OBJECTS, timeoutMs: HEAP_WALK_MS });
     const nodes = new Map<string, Node>();
-    if (!walk.valid) return new PendingTaskGraph(this.chains, native, nodes, [], 'the runtime\'s heap cannot be walked at this moment (a garbage collection is under way): pause again', deadline);
+    if (!walk.valid) return new PendingTaskGraph(this.chains, native, nodes, [], 'the runtime\'s heap cannot be walked at this moment (a garbage collection is under way): pause again');
     const tasks = this.chains.tasks;
     const sources: NativeValue[] = [];
     let unread = 0;
@@ -294,17 +296,24 @@ export class PendingTasks {
       if (!read || read.completed) continue;
       nodes.set(addr, { box: value, addr, stateMachine: read.stateMachine, state: read.state ?? -1, continuations: read.continuations, parents: [], children: [], locks: [] });
     }
+    let unlinked = 0;
     for (const node of nodes.values()) {
-      if (Date.now() > deadline) break;
+      if (Date.now() > deadline) {
+        unlinked++;
+        continue;
+      }
       await this.link(node, node.continuations, nodes, 0);
       node.frame = await this.chains.frameOf(node.box, node.stateMachine, node.state).catch(() => undefined);
     }
     for (const node of nodes.values()) for (const parent of node.parents) nodes.get(parent.addr)?.children.push(node.addr);
-    const incomplete =
-      !walk.complete || walk.matched > walk.objects.length || unread > 0
-        ? `only part of the heap was read (${walk.complete ? `${walk.objects.length} of ${walk.matched} async objects` : 'the walk reached its time limit'})`
-        : undefined;
-    return new PendingTaskGraph(this.chains, native, nodes, sources, incomplete, deadline);
+    const incomplete = !walk.complete
+      ? 'only part of the heap was read (the walk reached its time limit)'
+      : walk.matched > walk.objects.length || unread > 0
+        ? `only part of the heap was read (${walk.objects.length - unread} of ${walk.matched} async objects)`
+        : unlinked > 0
+          ? `${unlinked} of ${nodes.size} pending async methods not followed to their callers (time limit)`
+          : undefined;
+    return new PendingTaskGraph(this.chains, native, nodes, sources, incomplete);
   }
 
   /** The threads sleeping on a Monitor that is a blocked wait of some pending task. */
