@@ -110,7 +110,7 @@ console.log(
     `the chain costs ${round1(logical.rest - physical.rest)} ms more (target: a 20-frame logical stack ≤ 30 ms: ${verdict(logical.rest <= 30)})`,
 );
 const h = { dumps: median(hang.map((x) => x.dumps)), tasks: median(hang.map((x) => x.tasks)) };
-console.log(`  hang report of 6 pending chains: threads' stacks and waits with the heap walk ${round1(h.dumps)} ms, the chains after it ${round1(h.tasks)} ms (${hang[0]?.chains} groups)`);
+console.log(`  hang report of 6 pending chains: threads' stacks and waits with the heap walk ${round1(h.dumps)} ms, the chains after it ${round1(h.tasks)} ms (${hang[0]?.chains} chains read)`);
 console.log(
   JSON.stringify({
     bench: 'dotnet-async',
