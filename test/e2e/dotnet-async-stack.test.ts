@@ -1,9 +1,9 @@
 /**
  * The logical call stack of .NET async methods through the real MCP server: below the physical frames
  * of a method the thread pool resumed come the methods awaiting it, by name and the line of their
- * `await`, marked [async], followed through a pooled ValueTask, Task.WhenAll, Task.WhenAny and
- * ConfigureAwait(false); their values are their hoisted locals; an exception's stop shows the chain to
- * its catch.
+ * `await`, marked [async], followed through a pooled ValueTask, Task.WhenAll, Task.WhenAny,
+ * ContinueWith and ConfigureAwait(false); their values are their hoisted locals; an exception's stop
+ * shows the chain to its catch.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,8 +100,8 @@ describe.runIf(run)('.NET async: the logical call stack', () => {
       expect(text).toMatch(/Shipping\.QuoteService\.QuoteAsync \(QuoteService\.cs:\d+\) \[async\]/);
     });
 
-    it('follows Task.WhenAny up to the method awaiting the first of the quotes', async () => {
-      // The first quote to reach its price: no quote has completed, so the WhenAny promise is pending.
+    it('follows a ContinueWith and Task.WhenAny up to the method awaiting the first label', async () => {
+      // The first quote to reach its price: no quote has completed, so no label and no WhenAny either.
       const { sessionId } = await launch(['fastest'], { breakpoints: [{ file: rates.path, line: rates.line('price') }] });
       const { frames } = await stack(sessionId, { count: 40 });
       expect(frames.filter((f) => f.async && f.file).map((f) => [f.name, f.line])).toEqual([
