@@ -9,7 +9,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 
-type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools: { inputSchema?: unknown; outputSchema?: unknown }[] }>;
+type RequestHandler = (request: unknown, extra: unknown) => Promise<{ tools: { name: string; inputSchema?: unknown; outputSchema?: unknown }[] }>;
 
 const UPPER_BOUNDS = new Set(['maximum', 'maxItems', 'maxLength']);
 const SAFE_INTEGER_BOUNDS = new Set([Number.MIN_SAFE_INTEGER]);
@@ -39,12 +39,13 @@ export function compactSchema(schema: unknown): unknown {
  * An output schema as tools/list shows it: every top-level field with its type, nested objects only
  * by their kind and what they are. The full shapes (a stop with its exception autopsy, a hang report)
  * would be repeated by every tool that answers one — most of the list — while the server still checks
- * each answer against them in full (enums too); the stop's shape is told once, in the instructions.
+ * each answer against them in full (enums and required fields too); the stop's shape is told once,
+ * in the instructions.
  */
 export function outlineOutputSchema(schema: unknown): unknown {
   if (!isObject(schema) || !isObject(schema.properties)) return schema;
   const properties = Object.fromEntries(Object.entries(schema.properties).map(([name, field]) => [name, outlineField(name, field)]));
-  const { additionalProperties: _closed, ...open } = schema;
+  const { additionalProperties: _closed, required: _required, ...open } = schema;
   return { ...open, properties };
 }
 
@@ -69,13 +70,34 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return !!value && typeof value === 'object' && !Array.isArray(value);
 }
 
+/**
+ * Breakpoints given with a launch, attach, probe or test take what breakpoint_set takes: listed once
+ * there, and here as a reference naming the fields (the same schema still checks them).
+ */
+export function referBreakpointFields(tool: string, schema: unknown): unknown {
+  if (tool === 'breakpoint_set' || !isObject(schema) || !isObject(schema.properties)) return schema;
+  const list = schema.properties.breakpoints;
+  if (!isObject(list) || !isObject(list.items) || !isObject(list.items.properties)) return schema;
+  const required = new Set(Array.isArray(list.items.required) ? list.items.required : []);
+  const fields = Object.keys(list.items.properties).map((name) => (required.has(name) ? name : `${name}?`));
+  const items = { type: 'object', description: `{${fields.join(', ')}}, as breakpoint_set takes them.` };
+  return { ...schema, properties: { ...schema.properties, breakpoints: { ...list, items } } };
+}
+
 export function compactToolList(server: McpServer): void {
   const handlers = (server.server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
   const list = handlers.get('tools/list');
   if (!list) return;
   handlers.set('tools/list', async (request, extra) => {
     const answer = await list(request, extra);
-    return { ...answer, tools: answer.tools.map((t) => ({ ...t, inputSchema: compactSchema(t.inputSchema), ...(t.outputSchema ? { outputSchema: outlineOutputSchema(compactSchema(t.outputSchema)) } : {}) })) };
+    return {
+      ...answer,
+      tools: answer.tools.map((t) => ({
+        ...t,
+        inputSchema: referBreakpointFields(t.name, compactSchema(t.inputSchema)),
+        ...(t.outputSchema ? { outputSchema: outlineOutputSchema(compactSchema(t.outputSchema)) } : {}),
+      })),
+    };
   });
 }
 
