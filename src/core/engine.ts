@@ -124,7 +124,8 @@ export interface Engine {
   stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }>;
   scopes(frameId: number): Promise<ScopeInfo[]>;
   variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]>;
-  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult>;
+  /** `sideEffects`: false refuses what may change the program (default: allowed for 'repl' only; engines that cannot tell ignore it). */
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover', options?: { sideEffects?: boolean }): Promise<EvaluateResult>;
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
   /** An expression of the runtime's language for characters [start, end) of the string `expression` gives. */
   textSlice(expression: string, start: number, end: number): string;

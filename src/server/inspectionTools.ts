@@ -140,7 +140,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_evaluate',
     {
       title: 'Evaluate',
-      description: 'Evaluates an expression, or several (expressions), in a frame (dotnet: a C# subset).',
+      description: 'Evaluates an expression, or several (expressions), in a frame (dotnet: C#, lambdas and LINQ included).',
       input: {
         sessionId: sessionIdInput,
         expression: z.string().min(1).optional(),
@@ -148,6 +148,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
         frameIndex: frameIndexInput,
         threadId: threadIdInput,
         maxChars: maxCharsInput,
+        sideEffects: z.boolean().optional().describe('false: refuse an expression that may change the program (dotnet; watches and conditions never run one).'),
       },
       output: {
         ...sessionScoped,
@@ -162,7 +163,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
           .optional(),
       },
     },
-    async ({ sessionId, expression, expressions, frameIndex, threadId, maxChars }) => {
+    async ({ sessionId, expression, expressions, frameIndex, threadId, maxChars, sideEffects }) => {
       const list = expressions ?? (expression !== undefined ? [expression] : []);
       if (!list.length) throw new DebugError('INVALID_ARGUMENT', 'Nothing to evaluate.', 'Pass expression, or expressions: [...].');
       const session = manager.get(sessionId);
@@ -173,7 +174,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       const views: EvaluationView[] = [];
       for (const e of list) {
         // One expression that fails is the call's error; in a batch it is that expression's answer.
-        const r = await inspector.evaluate(frameId, e, Number.POSITIVE_INFINITY).catch((error: unknown) => {
+        const r = await inspector.evaluate(frameId, e, Number.POSITIVE_INFINITY, sideEffects === undefined ? undefined : { sideEffects }).catch((error: unknown) => {
           if (!expressions) throw error;
           return toDebugError(error);
         });

@@ -9,6 +9,13 @@ export const sessionIdInput = z
 /** How long a call may wait, in ms; the defaults are in the server's instructions. */
 export const timeoutInput = z.number().int().min(0).max(3_600_000).optional();
 
+/**
+ * A target's name (DEBUGBRIDGE_TARGETS): the program runs there, through `debugbridge agent`, and
+ * paths stay local ones. No description: the tool list is near its budget, and a wrong name is
+ * answered with the names there are.
+ */
+export const targetInput = z.string().min(1).optional();
+
 export const stateSchema = z.enum(['initializing', 'running', 'stopped', 'exited', 'failed', 'terminated']);
 
 export const sourceLineSchema = z.object({ line: z.number(), text: z.string(), current: z.boolean() });

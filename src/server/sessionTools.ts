@@ -9,7 +9,7 @@ import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
 import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, requireKnownOptions, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
-import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput, waitResultShape } from './schemas.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, targetInput, timeoutInput, waitResultShape } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool, type ToolContext } from './toolKit.js';
 
@@ -139,10 +139,12 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         waitForStop: z.boolean().optional(),
         timeoutMs: timeoutInput,
         options: z.record(z.string(), z.unknown()).optional(),
+        target: targetInput,
       },
       output: startedShape,
     },
     async (args, ctx) => {
+      if (args.target) manager.targets.definition(args.target);
       if (args.pid === undefined && args.port === undefined) {
         throw new DebugError('INVALID_ARGUMENT', 'Attach needs a pid or a port.', 'Pass pid (dotnet) or host + port (python, node).');
       }
@@ -161,6 +163,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
           exceptions: exceptionConfig(args.exceptions),
           options: args.options ?? {},
           attach: { pid: args.pid, host: args.host ?? (args.port !== undefined ? '127.0.0.1' : undefined), port: args.port },
+          ...(args.target ? { target: args.target } : {}),
         },
         breakpointRequests(manager, args, cwd),
       );
@@ -214,7 +217,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       input: {},
       output: {
         sessions: z.array(
-          z.object({ sessionId: z.string(), language: z.string(), program: z.string(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional(), exitSignal: z.string().optional() }),
+          z.object({ sessionId: z.string(), language: z.string(), program: z.string(), target: z.string().optional(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional(), exitSignal: z.string().optional() }),
         ),
         recoverable: z.array(z.object({ sessionId: z.string(), language: z.string(), program: z.string(), breakpoints: z.number() })),
         unlisted: z.number().describe('Ended sessions not listed, still readable by id (session_state, session_output).'),
@@ -229,13 +232,13 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const unlisted = ended.length - Math.min(ended.length, LISTED_ENDED);
       const sessions = listed.map((s) => {
         const snap = s.snapshot();
-        return { sessionId: s.id, language: snap.language, program: snap.program, state: snap.state, pid: snap.pid, exitCode: snap.exitCode, exitSignal: snap.exitSignal };
+        return { sessionId: s.id, language: snap.language, program: snap.program, target: s.config.target, state: snap.state, pid: snap.pid, exitCode: snap.exitCode, exitSignal: snap.exitSignal };
       });
       const recoverable = manager.recoverableSessions().slice(0, LISTED_RECOVERABLE);
       const recoverableRows = recoverable.map((r) => ({ sessionId: r.sessionId, language: r.config.language, program: r.config.program, breakpoints: r.breakpoints.length }));
       const released = manager.released().count;
       const how = (s: (typeof sessions)[number]) => (s.exitCode !== undefined || s.exitSignal ? ` (${s.exitSignal ?? `exit ${s.exitCode}`})` : '');
-      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${how(s)} ${s.language} ${s.program}`);
+      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${how(s)} ${s.language} ${s.program}${s.target ? ` on ${s.target}` : ''}`);
       const rec = recoverableRows.map((r) => `${r.sessionId} recoverable (${r.breakpoints} breakpoints) ${r.language} ${r.program} — session_restart brings it back`);
       const more = manager.recoverableSessions().length - recoverable.length;
       const notes = [

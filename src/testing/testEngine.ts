@@ -270,8 +270,8 @@ export class TestEngine implements Engine {
   variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
     return this.inner.variables(ref, start, count);
   }
-  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
-    return this.inner.evaluate(expression, frameId, context);
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover', options?: { sideEffects?: boolean }): Promise<EvaluateResult> {
+    return this.inner.evaluate(expression, frameId, context, options);
   }
   textSlice(expression: string, start: number, end: number): string {
     return this.inner.textSlice(expression, start, end);
