@@ -16,6 +16,7 @@ import type {
   LaunchConfig,
   LaunchResult,
   PendingTaskReport,
+  RunVerdict,
   ScopeInfo,
   StepKind,
   StopReason,
@@ -37,6 +38,8 @@ export type EngineEvent =
       hitBreakpointIds?: number[];
       description?: string;
       exception?: ExceptionInfo;
+      /** The stop's current frame when it is not the innermost with source (core/currentFrame.ts). */
+      frameIndex?: number;
     }
   | { type: 'continued'; threadId?: number; allThreadsContinued?: boolean }
   | { type: 'output'; category: 'stdout' | 'stderr' | 'console'; text: string }
@@ -47,6 +50,8 @@ export type EngineEvent =
   | { type: 'thread'; reason: 'started' | 'exited'; threadId: number; name?: string }
   | { type: 'process'; pid?: number; name?: string }
   | { type: 'exited'; exitCode?: number; signal?: string }
+  /** How the run judges itself (a test run's verdict), once known: before `exited`, or when the run is ended early. */
+  | { type: 'verdict'; verdict: RunVerdict }
   /** The debug session is over (after `exited`, or alone when the runtime went away). */
   | { type: 'terminated' }
   /** The engine broke (adapter crashed, transport lost): the session fails with this message. */

@@ -124,7 +124,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     async ({ sessionId, frameIndex, threadId, path, ref, scope, depth, start, count, maxChars }) => {
       const session = manager.get(sessionId);
       const inspector = session.inspector();
-      const frameId = await session.frameId(frameIndex ?? 0, threadId);
+      const frameId = await session.frameId(frameIndex, threadId);
       const budget = maxChars ?? DEFAULT_MAX_CHARS;
       const answer = await inspector.variables({ frameId, path, ref, scope, depth: depth ?? 1, start: start ?? 0, count: count ?? 50, maxChars: Math.max(100, budget - NOTES_CHARS) });
       const query = { frameIndex, threadId, path, ref, scope, depth, count, maxChars };
@@ -168,7 +168,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       if (!list.length) throw new DebugError('INVALID_ARGUMENT', 'Nothing to evaluate.', 'Pass expression, or expressions: [...].');
       const session = manager.get(sessionId);
       const inspector = session.inspector();
-      const frameId = await session.frameId(frameIndex ?? 0, threadId);
+      const frameId = await session.frameId(frameIndex, threadId);
       const room = Math.max(100, Math.floor(((maxChars ?? DEFAULT_MAX_CHARS) - NOTES_CHARS) / list.length) - 40);
       const slice = inspector.textSlice.bind(inspector);
       const views: EvaluationView[] = [];
@@ -210,7 +210,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       if (!target) throw new DebugError('INVALID_ARGUMENT', 'Say what to set.', 'Pass name (a local) or path (e.g. order.total).');
       const session = manager.get(sessionId);
       const inspector = session.inspector();
-      const frameId = await session.frameId(frameIndex ?? 0, threadId);
+      const frameId = await session.frameId(frameIndex, threadId);
       const r = await inspector.setVariable(frameId, target, value);
       await session.refreshStop();
       return {

@@ -57,12 +57,16 @@ export const exceptionSchema = z.object({
     .optional(),
   moreFrames: z.number().optional(),
   throwSource: z.array(sourceLineSchema).optional(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  valuesExpression: z.object({ expected: z.string(), actual: z.string() }).optional(),
 });
 
 export const stopSchema = z.object({
   reason: z.string(),
   threadId: z.number(),
   threadName: z.string().optional(),
+  frameIndex: z.number().describe('Current frame (inspect_stack index); the default of frame-taking calls.'),
   frame: frameSchema,
   source: z.array(sourceLineSchema).optional(),
   hitBreakpointIds: z.array(z.number()),
@@ -110,6 +114,13 @@ export const hangSchema = z.object({
     .optional(),
 });
 
+/** A test run's verdict: passed, failed (with the runner's failure report), no test, or did not run. */
+export const verdictSchema = z.object({
+  status: z.enum(['passed', 'failed', 'no tests', 'error']),
+  counts: z.string().optional(),
+  failureSummary: z.string().optional(),
+});
+
 export const waitResultShape = {
   ...sessionScoped,
   status: z.enum(['stopped', 'exited', 'timeout', 'blocked']),
@@ -117,6 +128,7 @@ export const waitResultShape = {
   exitCode: z.number().optional(),
   exitSignal: z.string().optional().describe('The signal that killed the program (e.g. SIGKILL), when one did.'),
   outputTail: z.string().optional(),
+  verdict: verdictSchema.optional(),
   error: z.string().optional(),
   waitedMs: z.number(),
   hang: hangSchema.optional(),

@@ -8,8 +8,8 @@ import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
 import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, requireKnownOptions, resolveCwd, startOrExplain } from './launchArgs.js';
-import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
-import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, targetInput, timeoutInput, waitResultShape } from './schemas.js';
+import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderVerdict, renderWait } from './render.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, targetInput, timeoutInput, verdictSchema, waitResultShape } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool, type ToolContext } from './toolKit.js';
 
@@ -188,6 +188,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         exitCode: z.number().optional(),
         exitSignal: z.string().optional(),
         error: z.string().optional(),
+        verdict: verdictSchema.optional(),
         run: z.number(),
       },
       annotations: { readOnlyHint: true },
@@ -197,12 +198,13 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const s = session.snapshot();
       let text: string;
       if (s.stop) text = renderWait(s.sessionId, { status: 'stopped', stop: s.stop, state: s.state, waitedMs: 0 });
+      else if (s.state === 'exited' && s.verdict) text = `[${s.sessionId}] ${renderVerdict(s.verdict, s.exitCode, undefined)}`;
       else if (s.state === 'exited') text = `[${s.sessionId}] The program ${describeExit(s.exitCode, s.exitSignal)}.`;
       else if (s.state === 'failed') text = `[${s.sessionId}] failed: ${s.error}`;
       else text = `[${s.sessionId}] ${s.state}${s.pid ? ` (pid ${s.pid})` : ''}: ${s.program}`;
       return {
         text,
-        data: { sessionId: s.sessionId, state: s.state, language: s.language, program: s.program, pid: s.pid, stop: s.stop ? stopView(s.stop) : undefined, exitCode: s.exitCode, exitSignal: s.exitSignal, error: s.error, run: s.run },
+        data: { sessionId: s.sessionId, state: s.state, language: s.language, program: s.program, pid: s.pid, stop: s.stop ? stopView(s.stop) : undefined, exitCode: s.exitCode, exitSignal: s.exitSignal, error: s.error, verdict: s.verdict, run: s.run },
       };
     },
   );
@@ -263,6 +265,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         exitCode: z.number().optional(),
         exitSignal: z.string().optional(),
         outputTail: z.string(),
+        verdict: verdictSchema.optional(),
         wasRunning: z.boolean().describe('The program was still running: the session terminated it (exitCode comes from that) or, with detach, left it running.'),
       },
       annotations: { destructiveHint: true, idempotentHint: true },
@@ -271,8 +274,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const session = manager.get(sessionId);
       const end = await session.end(detach ?? false);
       manager.persist();
-      const { exitCode, exitSignal, outputTail, wasRunning } = end;
-      return { text: renderSessionEnd(session.id, { ...end, detached: detach ?? false }), data: { sessionId: session.id, state: session.state, exitCode, exitSignal, outputTail, wasRunning } };
+      const { exitCode, exitSignal, outputTail, wasRunning, verdict } = end;
+      return { text: renderSessionEnd(session.id, { ...end, detached: detach ?? false }), data: { sessionId: session.id, state: session.state, exitCode, exitSignal, outputTail, verdict, wasRunning } };
     },
   );
 
