@@ -15,6 +15,7 @@ import type {
   FunctionBreakpointSpec,
   LaunchConfig,
   LaunchResult,
+  PendingTaskReport,
   RunVerdict,
   ScopeInfo,
   StepKind,
@@ -150,6 +151,11 @@ export interface Engine {
    * need not be stopped). Without it the core reads threads() and stackTrace() of each.
    */
   threadDumps?(levels: number): Promise<ThreadDump[]>;
+  /**
+   * Async work that no thread runs (a .NET program's suspended async methods), read while stopped,
+   * after threadDumps: each awaiting chain with what its innermost await waits on, and deadlocks.
+   */
+  pendingTasks?(levels: number): Promise<PendingTaskReport>;
 
   /** Ends the debuggee. Resolves when it is gone. */
   terminate(): Promise<void>;

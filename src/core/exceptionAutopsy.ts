@@ -18,7 +18,10 @@ const LISTED_USER_FRAMES = 8;
 const STACK_TEXT_CHARS = 2_000;
 
 export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo[]; totalFrames?: number }, stopped: StopFrame): ExceptionAutopsy {
-  const autopsy: ExceptionAutopsy = { ...info };
+  const { path, ...rest } = info;
+  const autopsy: ExceptionAutopsy = { ...rest };
+  // The way it came, then the awaiting callers of where it is now (the thread's own frames are that way, run in reverse).
+  if (path?.length) stack = { frames: [...path, ...stack.frames.filter((f) => f.async)] };
   if (info.message !== undefined) autopsy.message = capText(info.message, MESSAGE_CHARS);
   if (info.stackTrace !== undefined) autopsy.stackTrace = capText(info.stackTrace, STACK_TEXT_CHARS);
   if (info.causes?.length) {

@@ -11,8 +11,8 @@ export class FrameCache {
 
   constructor(private readonly engine: () => Engine) {}
 
-  seed(threadId: number, frames: FrameInfo[]): void {
-    this.byThread.set(threadId, { frames });
+  seed(threadId: number, frames: FrameInfo[], total?: number): void {
+    this.byThread.set(threadId, { frames, total });
   }
 
   clear(): void {

@@ -1,9 +1,10 @@
 /**
  * The hang report: every thread's stack in one answer, identical stacks grouped with a count, what
- * each thread waits on and which thread holds it, and the cycles among those waits (deadlocks).
+ * each thread waits on and which thread holds it, and the cycles among those waits (deadlocks); where
+ * the engine reads them, the async chains no thread runs, grouped the same way, and their deadlocks.
  */
 import type { Engine } from './engine.js';
-import type { FrameInfo, HeldLock, ThreadDump, ThreadWait } from './types.js';
+import type { AsyncDeadlock, AwaitWait, FrameInfo, HeldLock, PendingTaskReport, ThreadDump, ThreadWait } from './types.js';
 
 /** Frames per thread in a hang report. */
 export const HANG_FRAMES = 12;
@@ -18,12 +19,30 @@ export interface StackGroup {
   error?: string;
 }
 
+/** Pending async chains with the same frames and the same wait. */
+export interface TaskGroup {
+  count: number;
+  frames: FrameInfo[];
+  waitsOn: AwaitWait;
+  blockedThreadIds?: number[];
+}
+
 export interface HangReport {
   threads: ThreadDump[];
   /** Deadlocked groups first, then in thread order. */
   groups: StackGroup[];
   /** Each cycle of threads that wait on one another, by thread id. */
   deadlocks: number[][];
+  /** Async chains no thread runs, the largest groups first (engines that read them). */
+  tasks?: TaskGroup[];
+  tasksOmitted?: number;
+  tasksUnavailable?: string;
+  asyncDeadlocks?: AsyncDeadlock[];
+}
+
+/** The async work no thread runs, for engines that read it; a failure leaves it out of the report. */
+export async function readPendingTasks(engine: Engine, levels: number): Promise<PendingTaskReport | undefined> {
+  return engine.pendingTasks ? engine.pendingTasks(levels).catch((e: unknown) => ({ tasks: [], deadlocks: [], unavailable: (e as Error).message })) : undefined;
 }
 
 /** The engine's own dumps, or (for engines without them) the stacks a stopped program gives. */
@@ -46,7 +65,7 @@ export async function readStacks(engine: Pick<Engine, 'threads' | 'stackTrace'>,
   );
 }
 
-export function buildHangReport(dumps: ThreadDump[]): HangReport {
+export function buildHangReport(dumps: ThreadDump[], pending?: PendingTaskReport): HangReport {
   const threads = withOwners(dumps);
   const deadlocks = waitCycles(threads);
   const locked = new Set(deadlocks.flat());
@@ -61,8 +80,30 @@ export function buildHangReport(dumps: ThreadDump[]): HangReport {
       groups.set(key, { threadIds: [t.id], names: [t.name], frames: t.frames, totalFrames: t.totalFrames, wait: t.wait, holds: t.holds, error: t.error });
     }
   }
-  const ordered = [...groups.values()].sort((a, b) => Number(b.threadIds.some((id) => locked.has(id))) - Number(a.threadIds.some((id) => locked.has(id))));
-  return { threads, groups: ordered, deadlocks };
+  const blocked = new Set((pending?.deadlocks ?? []).flatMap((d) => (d.threadId !== undefined ? [d.threadId] : [])));
+  const stuck = (g: StackGroup) => Number(g.threadIds.some((id) => locked.has(id) || blocked.has(id)));
+  const ordered = [...groups.values()].sort((a, b) => stuck(b) - stuck(a));
+  return { threads, groups: ordered, deadlocks, ...(pending ? taskGroups(pending) : {}) };
+}
+
+function taskGroups(pending: PendingTaskReport): Pick<HangReport, 'tasks' | 'tasksOmitted' | 'tasksUnavailable' | 'asyncDeadlocks'> {
+  const groups = new Map<string, TaskGroup>();
+  for (const task of pending.tasks) {
+    const key = JSON.stringify([task.frames.map((f) => [f.name, f.file, f.line]), task.waitsOn.kind, task.waitsOn.object]);
+    const group = groups.get(key);
+    if (group) {
+      group.count++;
+      if (task.blockedThreadIds?.length) group.blockedThreadIds = [...new Set([...(group.blockedThreadIds ?? []), ...task.blockedThreadIds])];
+    } else {
+      groups.set(key, { count: 1, frames: task.frames, waitsOn: task.waitsOn, ...(task.blockedThreadIds?.length ? { blockedThreadIds: task.blockedThreadIds } : {}) });
+    }
+  }
+  return {
+    tasks: [...groups.values()].sort((a, b) => b.count - a.count),
+    ...(pending.omitted ? { tasksOmitted: pending.omitted } : {}),
+    ...(pending.unavailable ? { tasksUnavailable: pending.unavailable } : {}),
+    ...(pending.deadlocks.length ? { asyncDeadlocks: pending.deadlocks } : {}),
+  };
 }
 
 /**

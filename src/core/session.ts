@@ -11,7 +11,7 @@ import type { Engine, EngineEvent, EngineFactory, LiveEditRequest, LogLevel } fr
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
 import { FrameStep } from './frameStep.js';
-import { buildHangReport, HANG_FRAMES, readThreadDumps, type HangReport } from './hangReport.js';
+import { buildHangReport, HANG_FRAMES, readPendingTasks, readThreadDumps, type HangReport } from './hangReport.js';
 import { Inspector } from './inspector.js';
 import { startEngine } from './engineStart.js';
 import { describeEvent, describeExit } from './eventSummary.js';
@@ -317,7 +317,8 @@ export class Session {
   /** Every thread's stack and what it waits on, grouped (read while running where the engine can). */
   async hangReport(levels = HANG_FRAMES): Promise<HangReport> {
     this.machine.require(['stopped', 'running'], 'read the threads\' stacks');
-    return buildHangReport(await readThreadDumps(this.engine, levels));
+    const dumps = await readThreadDumps(this.engine, levels);
+    return buildHangReport(dumps, await readPendingTasks(this.engine, levels));
   }
 
   /** Moves the next statement to `line` of the top frame, or runs a frame again from its start; answers the new position. */
@@ -416,9 +417,9 @@ export class Session {
     const current = this.stop;
     if (!current) return;
     this.frames.clear();
-    const { stop, frames } = await this.annotator.reread(current);
+    const { stop, frames, totalFrames } = await this.annotator.reread(current);
     this.machine.stopReread(stop);
-    this.frames.seed(stop.threadId, frames);
+    this.frames.seed(stop.threadId, frames, totalFrames);
   }
 
   /** The watches' values at the current stop (after watches were added); undefined when not stopped. */
@@ -506,7 +507,7 @@ export class Session {
         if (!this.machine.isLatest(seq)) return;
         const frames = built.frames;
         this.machine.stopRead(seq, stop);
-        this.frames.seed(stop.threadId, frames);
+        this.frames.seed(stop.threadId, frames, built.totalFrames);
         if (seq === 1) this.timings.mark('firstStopBuiltMs');
         const where = `${stop.frame.name} (${stop.frame.file ?? '?'}:${stop.frame.line})`;
         this.record({ type: 'stopped', summary: `Stopped (${stop.reason}) in ${where}, thread ${stop.threadId}`, data: { reason: stop.reason, threadId: stop.threadId, hitBreakpointIds: stop.hitBreakpointIds } });

@@ -54,7 +54,7 @@ export class StopAnnotator {
       exception: stop.exception,
       frameIndex: stop.frameIndex,
     });
-    return { stop: await this.annotate(built.stop, built.frames, false), frames: built.frames };
+    return { stop: await this.annotate(built.stop, built.frames, false), frames: built.frames, totalFrames: built.totalFrames };
   }
 
   /** The watches' values at the current stop (after watches were added). */

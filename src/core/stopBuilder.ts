@@ -22,6 +22,8 @@ export interface BuiltStop {
   stop: Stop;
   /** The top frames fetched while building, kept so the current frame needs no second round trip. */
   frames: FrameInfo[];
+  /** How many frames the thread has, when the engine says. */
+  totalFrames?: number;
 }
 
 export async function buildStop(engine: Engine, event: StoppedEvent): Promise<BuiltStop> {
@@ -53,7 +55,7 @@ export async function buildStop(engine: Engine, event: StoppedEvent): Promise<Bu
     if (locals.omitted) stop.localsOmitted = locals.omitted;
   }
   if (exception) stop.exception = event.reason === 'exception' ? exceptionAutopsy(exception, stack, stop.frame) : exception;
-  return { stop, frames };
+  return { stop, frames, totalFrames: stack.totalFrames };
 }
 
 async function exceptionDetails(engine: Engine, event: StoppedEvent) {

@@ -129,6 +129,40 @@ export interface ThreadDump {
   error?: string;
 }
 
+/** What the innermost await of a pending async chain waits on. */
+export interface AwaitWait {
+  kind: 'delay' | 'io' | 'task' | 'semaphore' | 'promise' | 'yield' | 'resuming' | 'deadlock' | 'other';
+  /** What it is, as the runtime or the program names it (`Task.Delay(30000 ms)`, `TaskCompletionSource<int>`). */
+  object?: string;
+}
+
+/** An async call chain no thread runs: methods suspended at their awaits, innermost first (.NET tasks). */
+export interface PendingTask {
+  frames: FrameInfo[];
+  waitsOn: AwaitWait;
+  /** Threads that block on a task of this chain (`.Result`, `.Wait()`). */
+  blockedThreadIds?: number[];
+}
+
+/** Async work that can never finish: tasks that await one another, or a thread blocking on a task that needs it. */
+export interface AsyncDeadlock {
+  kind: 'cycle' | 'syncOverAsync';
+  /** `cycle`: each frame awaits the next, the last awaits the first; `syncOverAsync`: the chain the thread blocks on, innermost first. */
+  frames: FrameInfo[];
+  /** `syncOverAsync`: the blocked thread, and the SynchronizationContext the chain must resume on. */
+  threadId?: number;
+  context?: string;
+}
+
+export interface PendingTaskReport {
+  tasks: PendingTask[];
+  deadlocks: AsyncDeadlock[];
+  /** Chains left out past the report's cap. */
+  omitted?: number;
+  /** Why the pending tasks could not be read (the runtime's heap was not walkable at that moment). */
+  unavailable?: string;
+}
+
 export interface FrameInfo {
   /** Engine frame handle, valid while the thread stays stopped. */
   id: number;
@@ -193,6 +227,12 @@ export interface ExceptionInfo {
   thrownAt?: { file?: string; line: number; column?: number };
   /** What led to it, nearest first: .NET InnerException, Python __cause__ / __context__, JS `cause`. */
   causes?: ExceptionCause[];
+  /**
+   * The frames it came through, the throw site first, when the thread's stack no longer holds them:
+   * a .NET exception that crossed awaits (the awaited methods had already returned their tasks). The
+   * autopsy's stack starts with them.
+   */
+  path?: FrameInfo[];
   /** A failed assertion's expected and actual values (capped), where known. */
   expected?: string;
   actual?: string;

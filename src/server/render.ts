@@ -190,7 +190,7 @@ function frameText(f: { name: string; file?: string; line: number }): string {
 }
 
 /** One entry of a folded stack (core/frameFolding.ts); `×N` after an entry: it stands for N frames in a row. */
-function renderStackEntry(entry: StackEntry): string {
+export function renderStackEntry(entry: StackEntry): string {
   const times = (n = 1) => (n > 1 ? ` ×${n}` : '');
   if (entry.external) return `[External Code]${times(entry.external)}`;
   return `${frameText(entry)}${times(entry.times)}${entry.async ? ' [async]' : ''}`;

@@ -96,6 +96,22 @@ export const hangSchema = z.object({
     }),
   ),
   deadlocks: z.array(z.array(z.number())),
+  tasks: z
+    .array(
+      z.object({
+        count: z.number(),
+        frames: z.array(frameSchema.extend({ async: z.boolean().optional() })),
+        waitsOn: z.object({ kind: z.string(), object: z.string().optional() }),
+        blockedThreadIds: z.array(z.number()).optional(),
+      }),
+    )
+    .optional()
+    .describe('Async chains no thread runs (.NET), innermost frame first, identical chains counted.'),
+  tasksOmitted: z.number().optional(),
+  tasksUnavailable: z.string().optional(),
+  asyncDeadlocks: z
+    .array(z.object({ kind: z.enum(['cycle', 'syncOverAsync']), frames: z.array(frameSchema), threadId: z.number().optional(), context: z.string().optional() }))
+    .optional(),
 });
 
 /** A test run's verdict: passed, failed (with the runner's failure report), no test, or did not run. */

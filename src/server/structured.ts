@@ -4,6 +4,7 @@ import { columnLabel, traceColumns } from '../core/traceLog.js';
 import type { Session } from '../core/session.js';
 import type { HangReport } from '../core/hangReport.js';
 import type { Stop, WaitResult } from '../core/sessionTypes.js';
+import type { FrameInfo } from '../core/types.js';
 
 export function breakpointView(b: BreakpointRecord) {
   const status = statusOf(b);
@@ -52,8 +53,13 @@ export function waitView(session: Session, r: WaitResult) {
 
 /** The groups carry every thread; frame handles are left out (they do not outlive the answer). */
 export function hangView(report: HangReport) {
+  const plain = (frames: FrameInfo[]) => frames.map(({ name, file, line, column }) => ({ name, file, line, column }));
   return {
-    groups: report.groups.map((g) => ({ ...g, frames: g.frames.map(({ name, file, line, column }) => ({ name, file, line, column })) })),
+    groups: report.groups.map((g) => ({ ...g, frames: plain(g.frames) })),
     deadlocks: report.deadlocks,
+    tasks: report.tasks?.map((t) => ({ ...t, frames: t.frames.map(({ name, file, line, column, async }) => ({ name, file, line, column, async })) })),
+    tasksOmitted: report.tasksOmitted,
+    tasksUnavailable: report.tasksUnavailable,
+    asyncDeadlocks: report.asyncDeadlocks?.map((d) => ({ ...d, frames: plain(d.frames) })),
   };
 }

@@ -310,6 +310,10 @@ export class TestEngine implements Engine {
   threadDumps(levels: number): Promise<ThreadDump[]> {
     return readThreadDumps(this.inner, levels);
   }
+  get pendingTasks(): Engine['pendingTasks'] {
+    const inner = this.inner;
+    return inner.pendingTasks && ((levels) => inner.pendingTasks!(levels));
+  }
   scopes(frameId: number): Promise<ScopeInfo[]> {
     return this.inner.scopes(frameId);
   }

@@ -39,3 +39,45 @@ describe('hang report', () => {
     expect(text).toMatch(/… \d+ more threads left out \(size cap\): inspect_stack \{ threadId \}/);
   });
 });
+
+describe('hang report: async chains no thread runs', () => {
+  const awaiting = (name: string, line: number): FrameInfo => ({ id: 0, name, file: '/app/Dock.cs', line, column: 9, async: true });
+  const poll = { frames: [awaiting('Dock.PollAsync', 22)], waitsOn: { kind: 'delay' as const, object: 'Task.Delay(300000 ms)' } };
+
+  it('groups identical chains with their count, the largest first, and names the threads blocking on one', () => {
+    const receive = { frames: [awaiting('Dock.ReceiveAsync', 12), awaiting('Program.Main', 20)], waitsOn: { kind: 'promise' as const, object: 'TaskCompletionSource<int>.Task' }, blockedThreadIds: [1] };
+    const report = buildHangReport([{ id: 1, name: 'Main Thread', frames: [], wait: { kind: 'task', object: 'Program.Main' } }], { tasks: [receive, poll, poll, poll], deadlocks: [] });
+    expect(report.tasks?.map((t) => t.count)).toEqual([3, 1]);
+    const text = renderHangReport(report);
+    expect(text).toContain('4 pending async chains no thread runs (innermost await first):\n3 × awaits Task.Delay(300000 ms)\n  Dock.PollAsync (Dock.cs:22) [async]');
+    expect(text).toContain('1 × awaits TaskCompletionSource<int>.Task, not completed; thread 1 (Main Thread) blocks on it\n  Dock.ReceiveAsync (Dock.cs:12) [async]\n  Program.Main (Dock.cs:20) [async]');
+  });
+
+  it('names async deadlocks first: tasks awaiting one another, and a thread blocking on a task that needs it', () => {
+    const report = buildHangReport([{ id: 1, name: 'Main Thread', frames: [], wait: { kind: 'task', object: 'Shelf.CountAsync' } }], {
+      tasks: [],
+      deadlocks: [
+        { kind: 'cycle', frames: [awaiting('Catalog.LoadPricesAsync', 23), awaiting('Catalog.LoadStockAsync', 30)] },
+        { kind: 'syncOverAsync', threadId: 1, context: 'Ui.Dispatcher', frames: [awaiting('Shelf.CountAsync', 9)] },
+      ],
+    });
+    const lines = renderHangReport(report).split('\n');
+    expect(lines[1]).toBe('DEADLOCK: Catalog.LoadPricesAsync (Dock.cs:23) awaits Catalog.LoadStockAsync (Dock.cs:30) awaits Catalog.LoadPricesAsync: the tasks wait on one another.');
+    expect(lines[2]).toBe(
+      "DEADLOCK: thread 1 (Main Thread) blocks (.Result / .Wait()) on Shelf.CountAsync (Dock.cs:9), which can resume only on that thread's SynchronizationContext (Ui.Dispatcher): sync over async.",
+    );
+  });
+
+  it('keeps the chains within a size cap of their own and says how many it left out, and why none could be read', () => {
+    const distinct = Array.from({ length: 100 }, (_, i) => ({ frames: [awaiting(`Worker${i}.RunAsync`, i + 1), awaiting('Program.Main', 5)], waitsOn: { kind: 'io' as const, object: 'Socket' } }));
+    const text = renderHangReport(buildHangReport([], { tasks: distinct, deadlocks: [], omitted: 7 }));
+    expect(text.length).toBeLessThan(3500);
+    expect(text).toMatch(/… \d+ more chains left out \(size cap\)\.$/);
+    expect(renderHangReport(buildHangReport([], { tasks: [], deadlocks: [], unavailable: 'the heap cannot be walked' }))).toContain('(pending async tasks: the heap cannot be walked)');
+  });
+
+  it('says how many chains the time limit left unread when it left none to show', () => {
+    const text = renderHangReport(buildHangReport([], { tasks: [], deadlocks: [], omitted: 6 }));
+    expect(text).toContain('6 pending async chains no thread runs, not read (time limit): inspect_threads { stacks: true } reads them again.');
+  });
+});

@@ -71,7 +71,7 @@ struct ICorDebugAppDomainEnum;
 struct ICorDebugAssemblyEnum;
 struct ICorDebugBlockingObjectEnum;
 struct ICorDebugExceptionObjectCallStackEnum;
-struct ICorDebugHeapEnum;                // not declared (ICorDebugProcess5 heap walking)
+struct ICorDebugHeapEnum;
 struct ICorDebugHeapSegmentEnum;         // not declared
 struct ICorDebugGCReferenceEnum;         // not declared
 struct ICorDebugErrorInfoEnum;           // deprecated, not declared
@@ -299,6 +299,11 @@ struct COR_TYPEID {  // passed by value (ICorDebugProcess5): two 64-bit integers
   uint64_t token1;
   uint64_t token2;
 };
+struct COR_HEAPOBJECT {
+  CORDB_ADDRESS address;
+  uint64_t size;
+  COR_TYPEID type;
+};
 struct COR_HEAPINFO {
   BOOL areGCStructuresValid;
   DWORD pointerSize;
@@ -334,7 +339,7 @@ static_assert(sizeof(CorDebugStepReason) == 4 && sizeof(CorDebugRegister) == 4 &
               "idl enums are 32 bits");
 static_assert(sizeof(COR_DEBUG_IL_TO_NATIVE_MAP) == 12 && sizeof(COR_DEBUG_STEP_RANGE) == 8, "idl struct layout");
 static_assert(sizeof(CorDebugEHClause) == 28 && sizeof(COR_VERSION) == 16 && sizeof(COR_HEAPINFO) == 20, "idl struct layout");
-static_assert(sizeof(COR_TYPEID) == 16 && sizeof(COR_ARRAY_LAYOUT) == 48 && sizeof(COR_TYPE_LAYOUT) == 32, "idl struct layout");
+static_assert(sizeof(COR_TYPEID) == 16 && sizeof(COR_HEAPOBJECT) == 32 && sizeof(COR_ARRAY_LAYOUT) == 48 && sizeof(COR_TYPE_LAYOUT) == 32, "idl struct layout");
 static_assert(sizeof(void*) != 8 || (sizeof(CodeChunkInfo) == 16 && sizeof(COR_ACTIVE_FUNCTION) == 32 &&
                                      sizeof(CorDebugBlockingObject) == 16 &&
                                      sizeof(CorDebugExceptionObjectStackFrame) == 24 && sizeof(COR_FIELD) == 32),

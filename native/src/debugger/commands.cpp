@@ -7,6 +7,7 @@
 #include "../util/json.h"
 #include "enc_commands.h"
 #include "eval_commands.h"
+#include "heap_commands.h"
 #include "object_reader.h"
 #include "stack_walker.h"
 #include "thread_commands.h"
@@ -204,6 +205,8 @@ const std::unordered_map<std::string, Command>& Table() {
       {"currentException", CurrentException},
       {"returnValue", ReturnValue},
       {"blockingObjects", BlockingObjects},
+      {"threadObject", ThreadObject},
+      {"heapObjects", HeapObjects},
       {"setIp", SetIp},
       {"keep", Keep},
       {"unkeep", Unkeep},

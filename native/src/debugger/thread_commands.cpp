@@ -56,6 +56,17 @@ void BlockingObjects(DebugSession& s, const Args& a, Reply& reply) {
   reply.Ok(JsonObject().Raw("waits", waits + "]").Done());
 }
 
+void ThreadObject(DebugSession& s, const Args& a, Reply& reply) {
+  ComPtr<ICorDebugThread> thread;
+  Status status = s.Thread(a["threadId"].Uint(), thread);
+  if (!status.Ok()) return reply.Fail(status);
+  if (!s.Stopped()) return reply.Fail("NOT_STOPPED", "a thread's object can be read only while the program is stopped");
+  ComPtr<ICorDebugValue> object;
+  HRESULT hr = thread->GetObject(object.Out());
+  if (Failed(hr) || !object) return reply.Fail("NO_VALUE", "the thread has no managed Thread object yet", hr);
+  reply.Ok(JsonObject().Raw("value", ValueJson(s.Values(), object, s.ModulesView(), DebugSession::kMaxStringChars)).Done());
+}
+
 void SetIp(DebugSession& s, const Args& a, Reply& reply) {
   ComPtr<ICorDebugThread> thread;
   Status status = s.Thread(a["threadId"].Uint(), thread);

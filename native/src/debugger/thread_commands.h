@@ -10,6 +10,8 @@ namespace dbg {
 
 /** {threadId} → {waits: [{reason: "lock" | "wait", timeout, owner?, value}]} */
 void BlockingObjects(DebugSession& s, const Args& a, Reply& reply);
+/** {threadId} → {value} (the thread's System.Threading.Thread object: its name, its SynchronizationContext) */
+void ThreadObject(DebugSession& s, const Args& a, Reply& reply);
 /** {threadId, ilOffset, check?} → {} (check: only whether the move is allowed) */
 void SetIp(DebugSession& s, const Args& a, Reply& reply);
 

@@ -142,12 +142,32 @@ void Fields(DebugSession& s, const Args& a, Reply& reply) {
   auto target = Target(s.Values().Get(static_cast<int>(a["h"].Int())));
   ComPtr<ICorDebugObjectValue> object;
   if (!target || Failed(target.As(IID_ICorDebugObjectValue, object))) return reply.Fail("NO_VALUE", "the value is not an object (or is gone)");
+  auto read = [&](const ComPtr<ICorDebugObjectValue>& from, const Args& f, ComPtr<ICorDebugValue>& value) {
+    auto cls = ClassOf(s, f);
+    return cls ? from->GetFieldValue(cls.Get(), f["field"].Uint(), value.Out()) : E_FAIL;
+  };
   std::string out = "[";
   for (const auto& f : a["fields"].Items()) {
     if (out.size() > 1) out += ",";
-    auto cls = ClassOf(s, f);
     ComPtr<ICorDebugValue> value;
-    HRESULT hr = cls ? object->GetFieldValue(cls.Get(), f["field"].Uint(), value.Out()) : E_FAIL;
+    HRESULT hr = E_FAIL;
+    if (f["path"].Has()) {
+      // A field of a field of …: each step reads from the object (or struct) the step before gave.
+      ComPtr<ICorDebugObjectValue> at = object;
+      const auto& steps = f["path"].Items();
+      for (size_t i = 0; i < steps.size(); ++i) {
+        value.Reset();
+        hr = read(at, steps[i], value);
+        if (Failed(hr) || !value || i + 1 == steps.size()) break;
+        auto next = Target(value);
+        if (!next || Failed(next.As(IID_ICorDebugObjectValue, at))) {
+          hr = E_FAIL;
+          break;
+        }
+      }
+    } else {
+      hr = read(object, f, value);
+    }
     out += Failed(hr) || !value ? JsonObject().Int("error", static_cast<uint32_t>(hr)).Done() : Describe(s, value);
   }
   reply.Ok(JsonObject().Raw("values", out + "]").Done());

@@ -12,7 +12,10 @@ namespace dbg {
 void FrameValues(DebugSession& s, const Args& a, Reply& reply);
 /** {threadId, frameIndex, kind: "local" | "argument", index} → {value} (one variable: cheaper than all of them) */
 void Variable(DebugSession& s, const Args& a, Reply& reply);
-/** {h, fields: [{module, type, field}]} → {values: [value | {error}]} (instance fields, declaring type by token) */
+/**
+ * {h, fields: [{module, type, field} | {path: [{module, type, field}, …]}]} → {values: [value | {error}]}
+ * (instance fields, declaring type by token; a path reads a field of the object the step before gave)
+ */
 void Fields(DebugSession& s, const Args& a, Reply& reply);
 /** {module, type, field, threadId, frameIndex, h?} → {value} (h: an object whose exact type instantiates a generic type) */
 void StaticField(DebugSession& s, const Args& a, Reply& reply);

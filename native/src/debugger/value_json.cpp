@@ -75,12 +75,17 @@ std::string ChainJson(ComPtr<ICorDebugType> type, const ModuleTable& modules) {
 std::string ValueJson(ValueTable& table, ComPtr<ICorDebugValue> value, const ModuleTable& modules, uint32_t maxChars) {
   JsonObject json;
   json.Int("h", table.Add(value));
-  // An object's address tells two references to the same object apart (`a == b` in expressions).
+  // An object's address tells two references to the same object apart (`a == b` in expressions); an
+  // object the runtime handed over itself (a thread's blocking object, a heap walk's) has one too.
   ComPtr<ICorDebugReferenceValue> reference;
+  ComPtr<ICorDebugHeapValue> heapObject;
   CORDB_ADDRESS address = 0;
-  if (!Failed(value.As(IID_ICorDebugReferenceValue, reference)) && !Failed(reference->GetValue(&address)) && address) {
-    json.Str("addr", std::to_string(address));
+  if (!Failed(value.As(IID_ICorDebugReferenceValue, reference))) {
+    if (Failed(reference->GetValue(&address))) address = 0;
+  } else if (!Failed(value.As(IID_ICorDebugHeapValue, heapObject)) && Failed(value->GetAddress(&address))) {
+    address = 0;
   }
+  if (address) json.Str("addr", std::to_string(address));
   bool boxed = false;
   ComPtr<ICorDebugValue> target = Target(value, &boxed);
   if (!target) {

@@ -20,6 +20,7 @@ import type {
   LaunchResult,
   ScopeInfo,
   StepKind,
+  PendingTaskReport,
   ThreadDump,
   ThreadInfo,
   VariableInfo,
@@ -229,6 +230,10 @@ export class DotnetEngine implements Engine {
   }
   threadDumps(levels: number): Promise<ThreadDump[]> {
     return this.request('threadDumps', [levels]);
+  }
+  pendingTasks(levels: number): Promise<PendingTaskReport> {
+    // The host bounds its heap walk and reads itself (PENDING_TASKS_BUDGET_MS); this is the margin past it.
+    return this.request('pendingTasks', [levels], this.timeouts.commandMs + 10_000);
   }
 
   jump(threadId: number, file: string, line: number): Promise<void> {

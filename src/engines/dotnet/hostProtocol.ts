@@ -17,6 +17,7 @@ import type {
   FunctionBreakpointSpec,
   ScopeInfo,
   StepKind,
+  PendingTaskReport,
   ThreadDump,
   ThreadInfo,
   VariableInfo,
@@ -60,6 +61,7 @@ export interface HostApi {
   stackTrace(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }>;
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
   threadDumps(levels: number): Promise<ThreadDump[]>;
+  pendingTasks(levels: number): Promise<PendingTaskReport>;
   scopes(frameId: number): Promise<ScopeInfo[]>;
   variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]>;
   evaluate(expression: string, frameId: number | undefined, options?: EvaluateOptions): Promise<EvaluateResult>;

@@ -15,6 +15,7 @@ import type {
   ExceptionInfo,
   FrameInfo,
   FunctionBreakpointSpec,
+  PendingTaskReport,
   ScopeInfo,
   StepKind,
   ThreadDump,
@@ -23,6 +24,10 @@ import type {
 } from '../../../core/types.js';
 import type { EvaluateOptions, HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
+import { AsyncChains } from './asyncChain.js';
+import { exceptionPath } from './asyncExceptionPath.js';
+import { AsyncTaskReader } from './asyncTaskReader.js';
+import { PendingTasks, type PendingTaskGraph } from './pendingTasks.js';
 import { BreakpointBook } from './breakpointBook.js';
 import { BreakpointRules } from './breakpointRules.js';
 import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
@@ -54,6 +59,10 @@ export class DotnetDebugger implements HostApi {
   );
   private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native, this.stack);
   private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection);
+  private readonly asyncChains = new AsyncChains(new AsyncTaskReader(this.inspection.reader, () => this.native), this.modules, () => this.native);
+  private readonly pending = new PendingTasks(this.asyncChains, this.modules, () => this.native);
+  /** The heap's pending async methods, read once per stop (the hang report's threads and tasks both use them). */
+  private taskGraph?: Promise<PendingTaskGraph>;
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
   private readonly enc = new EditAndContinue(() => this.native, this.modules, this.stack, () => this.inspection.funcEval);
   /** The program was stopped for an edit, not by a stop the session knows of. */
@@ -72,7 +81,9 @@ export class DotnetDebugger implements HostApi {
   private reportedStop = false;
   private stopThread = 0;
 
-  constructor(private readonly emit: (event: HostEvent) => void) {}
+  constructor(private readonly emit: (event: HostEvent) => void) {
+    this.stack.followAwaiters(this.asyncChains);
+  }
 
   // ---- requests ----
 
@@ -171,16 +182,30 @@ export class DotnetDebugger implements HostApi {
     if (!this.reportedStop) throw new DebugError('INVALID_STATE', 'the threads\' stacks are read while the program is stopped', 'Pause it (execution_pause): its answer carries them.');
     const native = this.requireNative();
     const threads = await this.threads();
+    const graph = await this.tasks().catch(() => undefined);
     return Promise.all(
       threads.map(async ({ id, name }) => {
         try {
           const { frames, totalFrames } = await this.stack.frames(id, 0, levels);
-          return { id, name, frames, totalFrames, wait: await threadWait(native, id, frames) };
+          return { id, name, frames, totalFrames, wait: await threadWait(native, id, frames, (lock) => graph?.blockedOn(lock)) };
         } catch (e) {
           return { id, name, frames: [], error: (e as Error).message };
         }
       }),
     );
+  }
+
+  /** The async methods no thread runs: read from the heap while the program is stopped. */
+  async pendingTasks(): Promise<PendingTaskReport> {
+    if (!this.reportedStop) throw new DebugError('INVALID_STATE', 'pending tasks are read while the program is stopped', 'Pause it (execution_pause): its answer carries them.');
+    const graph = await this.tasks();
+    const threads = await this.threads();
+    return graph.report(await this.pending.blockedThreads(graph, threads.map((t) => t.id)));
+  }
+
+  private tasks(): Promise<PendingTaskGraph> {
+    this.taskGraph ??= this.pending.scan();
+    return this.taskGraph;
   }
 
   async exceptionInfo(): Promise<ExceptionInfo | undefined> {
@@ -414,6 +439,7 @@ export class DotnetDebugger implements HostApi {
     const userUnhandled = event.kind === 'catchHandlerFound';
     const causes = await innerExceptions(this.requireNative(), this.inspection.reader, event.threadId, MAX_CAUSES + 1).catch(() => []);
     const info: ExceptionInfo = { type: event.type || undefined, message: event.message || undefined, kind: userUnhandled ? 'userUnhandled' : event.kind, ...(causes.length ? { causes } : {}) };
+    Object.assign(info, await this.awaitedFrom(event.threadId));
     if (userUnhandled) this.userUnhandled = info;
     await this.stepper.cancel();
     this.lastException = info;
@@ -422,6 +448,25 @@ export class DotnetDebugger implements HostApi {
       exception: info,
       description: `${what}: ${event.type}${event.message ? `: ${event.message}` : ''}`,
     });
+  }
+
+  /**
+   * An exception an async method took from a task it awaited was thrown elsewhere, in methods that
+   * have returned since: where, and the way it came (its stack trace), when that is not here.
+   */
+  private async awaitedFrom(threadId: number): Promise<Pick<ExceptionInfo, 'path' | 'thrownAt'>> {
+    // Taken from a task, it is thrown again by the runtime's awaiter (external code) inside the
+    // awaiting method; thrown by the user's code itself, it is where it was thrown.
+    const { frames } = await this.stack.frames(threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[] }));
+    if (!frames[0] || frames[0].id > 0) return {};
+    const top = frames.find((f) => f.id > 0 && !f.async);
+    const handle = top && this.stack.handle(top.id);
+    if (!top || !handle || !this.asyncChains.isAsyncBody(handle.module, handle.methodToken)) return {};
+    const { reader, funcEval } = this.inspection;
+    const path = await exceptionPath(this.requireNative(), reader, funcEval, threadId).catch(() => []);
+    const thrown = path.find((f) => f.file);
+    if (!thrown || (thrown.file === top.file && thrown.line === top.line)) return {};
+    return { path, thrownAt: { file: thrown.file, line: thrown.line } };
   }
 
   /** Whether a held exception event is a stop the user asked for. */
@@ -457,6 +502,7 @@ export class DotnetDebugger implements HostApi {
 
   private stopped(reason: string, threadId: number, extra: { hitBreakpointIds?: number[]; description?: string; exception?: ExceptionInfo }): void {
     this.stack.clear();
+    this.taskGraph = undefined;
     this.reportedStop = true;
     this.stopThread = threadId;
     this.inspection.exceptionThread = reason === 'exception' ? threadId : undefined;
@@ -467,6 +513,7 @@ export class DotnetDebugger implements HostApi {
   /** Frames and values read at a stop are gone once the program runs. */
   private resumed(): void {
     this.stack.clear();
+    this.taskGraph = undefined;
     this.inspection.clear();
   }
 

@@ -25,7 +25,7 @@ export interface NativeCommands {
   cancelStep: [object, object];
   frameValues: [{ threadId: number; frameIndex: number }, { arguments: (NativeValue | null)[]; locals: (NativeValue | null)[] }];
   variable: [{ threadId: number; frameIndex: number; kind: 'local' | 'argument'; index: number }, { value: NativeValue }];
-  fields: [{ h: number; fields: FieldRef[] }, { values: (NativeValue | { error: number })[] }];
+  fields: [{ h: number; fields: (FieldRef | { path: FieldRef[] })[] }, { values: (NativeValue | { error: number })[] }];
   staticField: [FieldRef & { threadId: number; frameIndex: number; h?: number }, { value: NativeValue }];
   items: [{ h: number; start: number; count: number }, { values: (NativeValue | null)[]; count: number }];
   declaredTypes: [{ hs: number[] }, { types: (NativeType | null)[] }];
@@ -57,6 +57,11 @@ export interface NativeCommands {
   keep: [{ h: number }, { kept: number }];
   unkeep: [{ kept: number }, object];
   sameObject: [{ h: number; kept: number }, { same: boolean }];
+  threadObject: [{ threadId: number }, { value: NativeValue }];
+  heapObjects: [
+    { classes: { module: number; token: number }[]; max?: number; timeoutMs?: number },
+    { valid: boolean; complete?: boolean; objects: NativeValue[]; matched: number; scanned: number },
+  ];
   enableEnc: [{ module: number }, { enabled: boolean }];
   applyChanges: [{ module: number; metadata: string; il: string }, object];
   remap: [{ threadId: number; ilOffset: number }, object];

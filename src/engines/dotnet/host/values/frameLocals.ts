@@ -3,7 +3,8 @@
  * the locals in scope at the frame's IL offset (PDB slot names). What the compiler moved into
  * classes shows under its source name too: an async method's or iterator's hoisted locals
  * (`<total>5__2` → `total`), a lambda's captured variables (display-class fields, `CS$<>8__locals`
- * flattened) and the outer `this` (`<>4__this`).
+ * flattened) and the outer `this` (`<>4__this`). A logical frame of an awaiting async method has no
+ * native frame: its variables are all hoisted, read from its state machine.
  */
 import { parameterNames } from '../../symbols/typeMembers.js';
 import { tokenRid } from '../../symbols/tableSchema.js';
@@ -30,6 +31,7 @@ export class FrameLocals {
    * two at every hit); undefined when the frame has no such name.
    */
   async find(frame: FrameHandle, name: string): Promise<NativeValue | undefined> {
+    if (frame.stateMachine) return (await this.read(frame)).find((c) => c.name === name)?.value;
     const native = this.native();
     const place = this.locate(frame, name);
     if (!native || !place) return undefined;
@@ -43,7 +45,7 @@ export class FrameLocals {
    */
   locate(frame: FrameHandle, name: string): { kind: 'local' | 'argument'; index: number } | 'captured' | undefined {
     const symbols = this.modules.get(frame.module)?.symbols;
-    if (!symbols) return undefined;
+    if (!symbols || frame.stateMachine) return undefined;
     const method = symbols.metadata.method(tokenRid(frame.methodToken));
     const isStatic = (method.flags & METHOD_STATIC) !== 0;
     const typeName = symbols.metadata.type(method.declaringType).name;
@@ -59,6 +61,7 @@ export class FrameLocals {
   }
 
   async read(frame: FrameHandle): Promise<Child[]> {
+    if (frame.stateMachine) return dedupe(await this.flatten(frame.stateMachine, 0));
     const native = this.native();
     const symbols = this.modules.get(frame.module)?.symbols;
     if (!native || !symbols) return [];

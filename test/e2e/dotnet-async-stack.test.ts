@@ -1,0 +1,164 @@
+/**
+ * The logical call stack of .NET async methods through the real MCP server: below the physical frames
+ * of a method the thread pool resumed come the methods awaiting it, by name and the line of their
+ * `await`, marked [async], followed through a pooled ValueTask, Task.WhenAll, Task.WhenAny,
+ * ContinueWith and ConfigureAwait(false); their values are their hoisted locals; an exception's stop
+ * shows the chain to its catch.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { McpTestClient } from '../../src/demo/mcpClient.js';
+import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
+import { buildFixture } from '../fixtures/dotnet/fixtures.js';
+import { fixtureSource } from '../fixtures/dotnet/markers.js';
+import { requireRuntime } from '../support/runtimes.js';
+import { stopActiveSessions } from '../support/sessions.js';
+
+const dotnet = findDotnet();
+const run = process.platform === 'linux' && requireRuntime('dotnet', dotnet !== undefined);
+
+interface Frame {
+  index: number;
+  name: string;
+  file?: string;
+  line: number;
+  async?: boolean;
+}
+interface Entry {
+  index: number;
+  name: string;
+  file?: string;
+  line: number;
+  external?: number;
+  times?: number;
+  async?: boolean;
+}
+interface Stop {
+  reason: string;
+  frame: { name: string; file?: string; line: number };
+  exception?: { type?: string; kind?: string; frames?: Entry[]; thrownAt?: { file?: string; line: number } };
+}
+interface Wait {
+  sessionId: string;
+  status: string;
+  stop?: Stop;
+}
+interface Variables {
+  variables: { name: string; value: string }[];
+}
+
+describe.runIf(run)('.NET async: the logical call stack', () => {
+  let client: McpTestClient;
+  let shipping: string;
+  const rates = fixtureSource('shipping', 'RateCard.cs');
+  const quotes = fixtureSource('shipping', 'QuoteService.cs');
+  const relay = fixtureSource('shipping', 'Relay.cs');
+  const program = fixtureSource('shipping', 'Program.cs');
+
+  beforeAll(async () => {
+    shipping = buildFixture('shipping');
+    client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-dotnet-async-stack-')) } });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+  afterEach(() => stopActiveSessions(client));
+
+  async function launch(args: string[], options: Record<string, unknown>): Promise<Wait> {
+    const r = await client.call<Wait>('session_launch', { program: shipping, args, waitForStop: true, timeoutMs: 60_000, ...options });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured.status, r.text).toBe('stopped');
+    return r.structured;
+  }
+
+  async function stack(sessionId: string, query: Record<string, unknown> = {}): Promise<{ text: string; frames: Frame[]; totalFrames?: number }> {
+    const r = await client.call<{ frames: Frame[]; totalFrames?: number }>('inspect_stack', { sessionId, ...query });
+    expect(r.isError, r.text).toBe(false);
+    return { text: r.text, ...r.structured };
+  }
+
+  async function locals(sessionId: string, frameIndex: number): Promise<Record<string, string>> {
+    const r = await client.call<Variables>('inspect_variables', { sessionId, frameIndex });
+    expect(r.isError, r.text).toBe(false);
+    return Object.fromEntries(r.structured.variables.map((v) => [v.name, v.value]));
+  }
+
+  describe('awaiting callers below the resumed method', () => {
+    it('follows a pooled ValueTask, Task.WhenAll and ConfigureAwait(false) up to Main, each at the line of its await', async () => {
+      const { sessionId } = await launch(['quotes'], { breakpoints: [{ file: rates.path, line: rates.line('price'), condition: 'kilometres == 1450' }] });
+      const { text, frames } = await stack(sessionId, { count: 40 });
+      expect(frames[0]).toMatchObject({ name: 'Shipping.RateCard.PriceAsync', line: rates.line('price') });
+      expect(frames[0]!.async).toBeUndefined();
+      const logical = frames.filter((f) => f.async && f.file);
+      expect(logical.map((f) => [f.name, f.line])).toEqual([
+        ['Shipping.QuoteService.QuoteAsync', quotes.line('price-await')],
+        ['Shipping.QuoteService.QuoteAllAsync', quotes.line('when-all')],
+        ['Shipping.Program.Main', program.line('main-await')],
+      ]);
+      expect(text).toMatch(/Shipping\.QuoteService\.QuoteAsync \(QuoteService\.cs:\d+\) \[async\]/);
+    });
+
+    it('follows a ContinueWith and Task.WhenAny up to the method awaiting the first label', async () => {
+      // The first quote to reach its price: no quote has completed, so no label and no WhenAny either.
+      const { sessionId } = await launch(['fastest'], { breakpoints: [{ file: rates.path, line: rates.line('price') }] });
+      const { frames } = await stack(sessionId, { count: 40 });
+      expect(frames.filter((f) => f.async && f.file).map((f) => [f.name, f.line])).toEqual([
+        ['Shipping.QuoteService.QuoteAsync', quotes.line('price-await')],
+        ['Shipping.QuoteService.FastestAsync', quotes.line('when-any')],
+        ['Shipping.Program.Main', program.line('fastest-await')],
+      ]);
+    });
+
+    it('reads an awaiting frame\'s hoisted locals and arguments under their source names, and evaluates in it', async () => {
+      const { sessionId } = await launch(['quotes'], { breakpoints: [{ file: rates.path, line: rates.line('price'), condition: 'kilometres == 1450' }] });
+      const { frames } = await stack(sessionId, { count: 40 });
+      const quote = frames.find((f) => f.name === 'Shipping.QuoteService.QuoteAsync')!;
+      expect(await locals(sessionId, quote.index)).toMatchObject({ city: '"Porto"', kilometres: '1450' });
+      const all = frames.find((f) => f.name === 'Shipping.QuoteService.QuoteAllAsync')!;
+      expect((await locals(sessionId, all.index)).pending).toBe('Count = 3');
+      const evaluated = await client.call<{ value: string }>('inspect_evaluate', { sessionId, expression: 'city.Length + kilometres', frameIndex: quote.index });
+      expect(evaluated.structured.value, evaluated.text).toBe('1455');
+    });
+
+    it('folds twenty awaiting calls of one method into one entry, and pages through them', async () => {
+      const { sessionId } = await launch(['relay'], { breakpoints: [{ file: relay.path, line: relay.line('last-depot') }] });
+      const first = await stack(sessionId);
+      expect(first.text).toMatch(/Shipping\.Relay\.ForwardAsync \(Relay\.cs:\d+\) ×\d+ \[async\]/);
+      expect(first.text).toMatch(/… \d+ more frames/);
+      const all = await stack(sessionId, { start: 0, count: 40 });
+      const depots = all.frames.filter((f) => f.async && f.name === 'Shipping.Relay.ForwardAsync');
+      expect(depots).toHaveLength(20);
+      expect(depots.every((f) => f.line === relay.line('forward'))).toBe(true);
+      expect(all.frames.at(-1)).toMatchObject({ name: 'Shipping.Program.Main', line: program.line('relay-await'), async: true });
+      expect(await locals(sessionId, depots[0]!.index)).toMatchObject({ depots: '1' });
+      expect(await locals(sessionId, depots[19]!.index)).toMatchObject({ depots: '20' });
+    });
+  });
+
+  describe('exceptions that cross awaits', () => {
+    it('a throw caught in an awaiting caller: the stop at the throw shows the chain up to the catching method', async () => {
+      const { stop } = await launch(['refused'], { exceptions: 'all' });
+      expect(stop).toMatchObject({ reason: 'exception', frame: { name: 'Shipping.RateCard.DistanceAsync', line: rates.line('unknown-city') } });
+      const chain = (stop!.exception!.frames ?? []).filter((e) => e.async).map((e) => [e.name, e.line]);
+      expect(chain).toEqual([
+        ['Shipping.QuoteService.QuoteAsync', quotes.line('distance-await')],
+        ['Shipping.QuoteService.TryQuoteAsync', quotes.line('try-await')],
+        ['Shipping.Program.Main', program.line('refused-await')],
+      ]);
+    });
+
+    it('unhandled in the awaiting callers: the stop tells where it was thrown and the awaits it came through', async () => {
+      const { stop } = await launch(['lost'], {});
+      expect(stop).toMatchObject({ reason: 'exception', exception: { type: 'Shipping.UnknownCityException' } });
+      expect(stop!.exception!.thrownAt).toMatchObject({ file: rates.path, line: rates.line('unknown-city') });
+      const path = (stop!.exception!.frames ?? []).filter((e) => e.file).map((e) => [e.name, e.line]);
+      expect(path).toEqual([
+        ['Shipping.RateCard.DistanceAsync', rates.line('unknown-city')],
+        ['Shipping.QuoteService.QuoteAsync', quotes.line('distance-await')],
+        ['Shipping.Program.Main', program.line('lost-await')],
+      ]);
+    });
+  });
+});
