@@ -196,6 +196,7 @@ const std::unordered_map<std::string, Command>& Table() {
       {"newString", NewString},
       {"abortEval", AbortEval},
       {"setValue", SetValue},
+      {"valueBytes", ValueBytes},
       {"currentException", CurrentException},
       {"returnValue", ReturnValue},
       {"blockingObjects", BlockingObjects},

@@ -44,7 +44,8 @@ export interface NativeCommands {
   ];
   newString: [{ threadId: number; text: string }, EvalOutcome];
   abortEval: [{ rude: boolean }, object];
-  setValue: [{ target: SetTarget; source: CallArg }, object];
+  setValue: [{ target: SetTarget; source: CallArg | { bytes: string } }, object];
+  valueBytes: [{ h: number } | { target: SetTarget }, { bytes: string }];
   currentException: [{ threadId: number }, { value: NativeValue }];
   returnValue: [{ threadId: number; frameIndex: number; ilOffset: number }, { value: NativeValue }];
   blockingObjects: [{ threadId: number }, { waits: { reason: 'lock' | 'wait'; timeout: number; owner?: number; value?: NativeValue }[] }];
