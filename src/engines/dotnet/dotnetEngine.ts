@@ -28,7 +28,7 @@ import { loadAddon, type DotnetAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
 import { Debuggee, type ExitStatus } from './debuggee.js';
 import { HostConnection } from './debuggerHost.js';
-import type { HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
+import type { ConditionStats, HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
 import { resolveExecutable } from './program.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
@@ -60,6 +60,7 @@ export class DotnetEngine implements Engine {
   private readonly stderrTail: string[] = [];
   private readonly pending = new Map<string, number>();
   private access: string | undefined;
+  private conditions: ConditionStats = { filters: 0, evaluatedInHost: 0 };
 
   constructor(private readonly context: EngineContext) {}
 
@@ -263,7 +264,7 @@ export class DotnetEngine implements Engine {
       adapterStderr: [...this.stderrTail],
       pendingRequests: [...this.pending.entries()].map(([command, since]) => ({ command, ageMs: now - since })),
       pid: this.pid,
-      details: { access: this.access, modules: this.modules, stopped: this.stopped, exited: this.finished },
+      details: { access: this.access, modules: this.modules, stopped: this.stopped, exited: this.finished, conditions: this.conditions },
     };
   }
 
@@ -328,6 +329,9 @@ export class DotnetEngine implements Engine {
       case 'stopped':
         this.stopped = true;
         break;
+      case 'conditionStats':
+        this.conditions = { filters: event.filters, evaluatedInHost: event.evaluatedInHost };
+        return;
       case 'module':
         if (event.reason === 'new') this.modules++;
         break;

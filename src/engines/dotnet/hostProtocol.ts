@@ -59,8 +59,18 @@ export interface HostApi {
 
 export type HostMethod = keyof HostApi;
 
-/** The runtime reported the process gone (the server learns the exit code from the debuggee's keeper). */
-export type HostEvent = EngineEvent | { type: 'runtimeExited' };
+/**
+ * Beside the engine's events: the runtime reported the process gone (the server learns the exit code
+ * from the debuggee's keeper); how breakpoint conditions are being decided (session_diagnostics).
+ */
+export type HostEvent = EngineEvent | { type: 'runtimeExited' } | ({ type: 'conditionStats' } & ConditionStats);
+
+export interface ConditionStats {
+  /** Breakpoints whose conditions the debugger thread decides (hit filters). */
+  filters: number;
+  /** Conditions the host evaluated in JavaScript: the hits no filter decided. */
+  evaluatedInHost: number;
+}
 
 export interface HostError {
   message: string;

@@ -260,6 +260,7 @@ export class DotnetDebugger implements HostApi {
       case 'exited':
         this.exited = true;
         this.entryLoaded.resolve();
+        this.emitConditionStats();
         this.emit({ type: 'runtimeExited' });
         return;
       case 'debuggerError':
@@ -314,7 +315,7 @@ export class DotnetDebugger implements HostApi {
       const where = this.rules.needsFrame(ids) ? this.breakpoints.whereIs(nativeId) : undefined;
       const frame = where && { threadId, nativeIndex: 0, ...where };
       const decision = await this.rules.decide(ids, frame);
-      if (!decision.description && users.length === owners.length) await this.rules.learn(nativeId, ids, frame);
+      if (!decision.description && users.length === owners.length && (await this.rules.learn(nativeId, ids, frame))) this.emitConditionStats();
       for (const line of decision.logs) this.emit({ type: 'output', category: 'console', text: `${line}\n` });
       for (const trace of decision.traces) this.emit({ type: 'trace', breakpointId: trace.id, threadId, values: trace.values });
       if (decision.stop.length === 0 && !owners.some((o) => o.kind === 'internal')) {
@@ -407,7 +408,12 @@ export class DotnetDebugger implements HostApi {
     this.stopThread = threadId;
     this.inspection.exceptionThread = reason === 'exception' ? threadId : undefined;
     this.inspection.returnSite = reason === 'step' ? this.stepper.returnSite : undefined;
+    this.emitConditionStats();
     this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
+  }
+
+  private emitConditionStats(): void {
+    this.emit({ type: 'conditionStats', ...this.rules.stats() });
   }
 
   /** Frames and values read at a stop are gone once the program runs. */

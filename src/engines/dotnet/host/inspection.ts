@@ -96,6 +96,7 @@ export class Inspection {
     if (!native) return undefined;
     const reads: ConditionReads = {
       locate: (name) => this.locals.locate(frame, name),
+      captured: (name) => this.locals.capturedPath(frame, name),
       variable: async (place) => (await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place })).value,
       field: async (object, name) => {
         const field = this.reader.fieldRef(object, name);
