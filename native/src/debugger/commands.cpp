@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "../util/json.h"
+#include "../util/log.h"
 #include "object_reader.h"
 #include "stack_walker.h"
 #include "thread_commands.h"
@@ -27,7 +28,7 @@ void AttachAtStartup(DebugSession& s, const Args& a, Reply& reply) {
   std::string access;
   Status status = s.AttachAtStartup(a["pid"].Uint(), static_cast<int>(a["resumeFd"].Int(-1)),
                                     static_cast<int>(a["timeoutMs"].Int(30000)), a["dbgshimPath"].Str(), access);
-  Answer(reply, status, JsonObject().Int("pid", a["pid"].Uint()).Str("access", access).Done());
+  Answer(reply, status, JsonObject().Int("pid", a["pid"].Uint()).Str("access", access).Raw("marks", StartupMarksJson()).Done());
 }
 
 void AttachRunning(DebugSession& s, const Args& a, Reply& reply) {

@@ -45,6 +45,7 @@ class DebugSession final : public CallbackHandler {
   DebugSession(std::shared_ptr<WorkQueue> queue, EventSink sink);
   ~DebugSession() override;
 
+  /** `resumeFd` < 0: the launcher prepared the startup handshake and the program runs already. */
   Status AttachAtStartup(uint32_t pid, int resumeFd, int timeoutMs, const std::string& dbgshimPath, std::string& access);
   Status AttachRunning(uint32_t pid, int timeoutMs, const std::string& dbgshimPath, std::string& access);
   SessionOptions& Options() { return options_; }
@@ -106,6 +107,8 @@ class DebugSession final : public CallbackHandler {
   bool ReportDeferredHit();
   /** A hit of breakpoint `id` whose filter finds its condition false: it need not reach JavaScript. */
   bool FilteredOut(int id, ICorDebugThread* thread);
+  /** A module of the shared framework's folder, with no symbols beside it: not held when it loads. */
+  bool IsFrameworkModule(const std::string& path);
   /** Keeps the process stopped in the current callback until JavaScript continues. */
   void Hold(const Controller& owner);
   /** Before the process may run: its cached memory is forgotten (see debuggee_memory_cache.h). */
@@ -126,6 +129,7 @@ class DebugSession final : public CallbackHandler {
   bool exited_ = false;
   bool detached_ = false;
   ModuleTable modules_;
+  std::string frameworkDir_;
   BreakpointTable breakpoints_;
   StepController stepper_;
   ValueTable values_;

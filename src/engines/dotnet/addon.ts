@@ -16,8 +16,13 @@ export interface SpawnedDebuggee {
   keeperPid: number;
   stdoutFd: number;
   stderrFd: number;
+  /** -1 once the debuggee runs (startNow). */
   resumeFd: number;
   statusFd: number;
+  /** startNow: the startup handshake was prepared and the debuggee runs (for discardStartup). */
+  startupKey?: string;
+  /** startNow: why the handshake could not be prepared (the debuggee still waits for the host). */
+  startupError?: string;
 }
 
 /** One debuggee on the native debugger thread (host/nativeSession.ts gives its commands types). */
@@ -29,7 +34,13 @@ export interface NativeSession {
 
 export interface DotnetAddon {
   initialize(errorClass: typeof NativeError): void;
-  spawnSuspended(options: { file: string; argv: string[]; env: string[]; cwd: string }): SpawnedDebuggee;
+  /**
+   * `startNow` (Linux): the runtime-startup handshake is prepared here and the program runs at once,
+   * its runtime waiting for the debugger host, which then only opens the handshake.
+   */
+  spawnSuspended(options: { file: string; argv: string[]; env: string[]; cwd: string; startNow?: boolean }): SpawnedDebuggee;
+  /** Removes a prepared startup handshake no debugger took (Linux). */
+  discardStartup?(pid: number, startupKey: string): void;
   reapKeeper(keeperPid: number): boolean;
   Session: new (onEvent: (json: string) => void) => NativeSession;
   /** Whether the addon can reach a runtime without dbgshim on this OS (Linux). */

@@ -38,6 +38,11 @@ function usable(host: ChildProcess | undefined): boolean {
   return !!host && host.exitCode === null && host.signalCode === null && host.connected;
 }
 
+/** Starts a host ahead of a launch when none waits (the first launch of this process): it boots while the program starts. */
+export function readyHost(): void {
+  prepareSpare();
+}
+
 /** A ready host if there is one, else a new one. */
 function takeHost(): ChildProcess {
   const host = spare && usable(spare) ? spare : startHost();

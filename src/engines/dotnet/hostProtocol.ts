@@ -3,6 +3,7 @@
  * answered by DotnetDebugger) and its events (engine events, plus the runtime's own exit notice).
  */
 import type { EngineEvent } from '../../core/engine.js';
+import type { StartupTimes } from './startupTimeline.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
@@ -23,6 +24,8 @@ export interface StartOptions {
   pid: number;
   /** The program's own assembly (launch): the answer waits until its breakpoints are bound. */
   entryAssembly?: string;
+  /** Launch: the server prepared the runtime-startup handshake and the program already runs. */
+  startupPrepared?: boolean;
   timeoutMs: number;
   dbgshimPath?: string;
   breakpoints: BreakpointSpec[];
@@ -34,6 +37,8 @@ export interface StartOptions {
 export interface StartResult {
   access: string;
   breakpoints: BreakpointBinding[];
+  /** Where the start's time went in the host (session_diagnostics). */
+  startup: StartupTimes;
 }
 
 export interface HostApi {
@@ -61,9 +66,10 @@ export type HostMethod = keyof HostApi;
 
 /**
  * Beside the engine's events: the runtime reported the process gone (the server learns the exit code
- * from the debuggee's keeper); how breakpoint conditions are being decided (session_diagnostics).
+ * from the debuggee's keeper); how breakpoint conditions are being decided, and the host's start-up
+ * times as of the first stop (session_diagnostics).
  */
-export type HostEvent = EngineEvent | { type: 'runtimeExited' } | ({ type: 'conditionStats' } & ConditionStats);
+export type HostEvent = EngineEvent | { type: 'runtimeExited' } | ({ type: 'conditionStats' } & ConditionStats) | { type: 'startupTimes'; times: StartupTimes };
 
 export interface ConditionStats {
   /** Breakpoints whose conditions the debugger thread decides (hit filters). */

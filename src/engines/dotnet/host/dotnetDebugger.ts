@@ -22,6 +22,7 @@ import type {
   VariableInfo,
 } from '../../../core/types.js';
 import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
+import { StartupTimeline } from '../startupTimeline.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
 import { BreakpointBook } from './breakpointBook.js';
 import { BreakpointRules } from './breakpointRules.js';
@@ -66,12 +67,14 @@ export class DotnetDebugger implements HostApi {
   /** A stop was reported and the program has not been resumed since. */
   private reportedStop = false;
   private stopThread = 0;
+  private readonly startup = new StartupTimeline();
 
   constructor(private readonly emit: (event: HostEvent) => void) {}
 
   // ---- requests ----
 
   async start(options: StartOptions): Promise<StartResult> {
+    this.startup.mark('hostStart');
     this.options = options;
     this.pid = options.pid;
     this.exceptions = options.exceptions;
@@ -84,12 +87,13 @@ export class DotnetDebugger implements HostApi {
       await this.breakpoints.setFunctions(options.functionBreakpoints);
       await native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
       return options.mode === 'launch'
-        ? native.call('attachAtStartup', { pid: options.pid, resumeFd: RESUME_RELAY_FD, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
+        ? native.call('attachAtStartup', { pid: options.pid, resumeFd: options.startupPrepared ? -1 : RESUME_RELAY_FD, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
         : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
     });
+    this.startup.merge(result.marks);
     // The answer says where the breakpoints bound: wait for the program's module (bounded).
     await Promise.race([this.entryLoaded.promise, sleep(options.mode === 'launch' ? ENTRY_MODULE_WAIT_MS : 2_000)]);
-    return { access: result.access, breakpoints: this.breakpoints.bindings() };
+    return { access: result.access, breakpoints: this.breakpoints.bindings(), startup: this.startup.current };
   }
 
   setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
@@ -236,7 +240,7 @@ export class DotnetDebugger implements HostApi {
         this.emit({ type: 'process', pid: event.pid });
         return;
       case 'module':
-        if (event.reason === 'load') return this.moduleLoaded(event.handle, event.path, event.held);
+        if (event.reason === 'load') return this.moduleLoaded(event);
         this.breakpoints.moduleUnloaded(event.handle);
         this.emit({ type: 'module', reason: 'removed', name: this.modules.remove(event.handle)?.name ?? `module ${event.handle}` });
         return;
@@ -269,17 +273,18 @@ export class DotnetDebugger implements HostApi {
     }
   }
 
-  private async moduleLoaded(handle: number, path: string, held: boolean): Promise<void> {
+  private async moduleLoaded({ handle, path, held, framework }: Extract<NativeEvent, { event: 'module'; reason: 'load' }>): Promise<void> {
     try {
-      await this.prepareModule(handle, path);
+      const prepare = () => this.prepareModule(handle, path, framework);
+      await (held ? this.startup.heldLoad(prepare) : prepare());
     } finally {
       // Whatever failed, the program must not stay held in LoadModule.
       if (held) await this.native?.call('release', {}).catch(() => undefined);
     }
   }
 
-  private async prepareModule(handle: number, path: string): Promise<void> {
-    const module = this.modules.add(handle, path);
+  private async prepareModule(handle: number, path: string, framework: boolean): Promise<void> {
+    const module = this.modules.add(handle, path, framework);
     this.emit({ type: 'module', reason: 'new', name: module.name, path });
     if (module.symbols) {
       await this.requireNative().call('setUserCode', {
@@ -291,7 +296,10 @@ export class DotnetDebugger implements HostApi {
       for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
       await this.placeEntry(module);
     }
-    if (this.isEntryModule(module)) this.entryLoaded.resolve();
+    if (this.isEntryModule(module)) {
+      this.startup.mark('entryModule');
+      this.entryLoaded.resolve();
+    }
   }
 
   private isEntryModule(module: LoadedModule): boolean {
@@ -409,6 +417,10 @@ export class DotnetDebugger implements HostApi {
     this.inspection.exceptionThread = reason === 'exception' ? threadId : undefined;
     this.inspection.returnSite = reason === 'step' ? this.stepper.returnSite : undefined;
     this.emitConditionStats();
+    if (!this.startup.marks.stopDecided) {
+      this.startup.mark('stopDecided');
+      this.emit({ type: 'startupTimes', times: this.startup.current });
+    }
     this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
   }
 

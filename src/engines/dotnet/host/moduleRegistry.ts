@@ -3,8 +3,7 @@
  * when it has symbols (a Portable PDB beside it or embedded); the shared framework never does, so its
  * files are not even opened until a type name needs their metadata.
  */
-import { existsSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename } from 'node:path';
 import type { AssemblyMetadata } from '../symbols/assemblyMetadata.js';
 import type { ModuleSymbols } from '../symbols/moduleSymbols.js';
 import { loadModuleSymbols } from '../symbols/symbolLoader.js';
@@ -23,13 +22,11 @@ export interface LoadedModule {
 
 export class ModuleRegistry {
   private readonly modules = new Map<number, LoadedModule>();
-  /** The shared framework's folder: System.Private.CoreLib is the first module to load. */
-  private frameworkDir?: string;
 
-  add(handle: number, path: string): LoadedModule {
-    this.frameworkDir ??= dirname(path);
+  /** `framework`: of the shared framework's folder, which ships no symbols (the debugger thread tells). */
+  add(handle: number, path: string, framework = false): LoadedModule {
     const module: LoadedModule = { handle, path, name: basename(path) };
-    if (this.mayHaveSymbols(path)) {
+    if (!framework) {
       const loaded = loadModuleSymbols(path);
       if (loaded.symbols) module.symbols = loaded.symbols;
       else module.note = loaded.reason;
@@ -96,11 +93,5 @@ export class ModuleRegistry {
       default:
         return 'object';
     }
-  }
-
-  /** The shared framework never ships symbols: skip opening its files at every launch. */
-  private mayHaveSymbols(path: string): boolean {
-    if (this.frameworkDir && dirname(path) === this.frameworkDir && !existsSync(path.replace(/\.dll$/i, '.pdb'))) return false;
-    return true;
   }
 }

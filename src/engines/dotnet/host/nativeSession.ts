@@ -8,8 +8,9 @@ import type { NativeValue } from './values/nativeValue.js';
 
 /** What each native command takes and answers. */
 export interface NativeCommands {
-  attachAtStartup: [{ pid: number; resumeFd: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string }];
-  attachRunning: [{ pid: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string }];
+  /** `marks`: moments of the handshake, ms since the epoch. */
+  attachAtStartup: [{ pid: number; resumeFd: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string; marks?: Record<string, number> }];
+  attachRunning: [{ pid: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string; marks?: Record<string, number> }];
   configure: [{ stopOnFirstChance?: boolean; stopOnUnhandled?: boolean; holdModuleLoads?: boolean }, object];
   continue: [object, { continued: boolean }];
   release: [object, { released: boolean }];
