@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { findDotnet } = await import(join(root, 'dist', 'engines', 'dotnet', 'runtimeEnv.js'));
-const { McpTestClient } = await import(join(root, 'dist', 'demo', 'mcpClient.js'));
+export const { McpTestClient } = await import(join(root, 'dist', 'demo', 'mcpClient.js'));
 
 export const runs = Number(process.env.BENCH_RUNS ?? 7);
 export const dotnet = findDotnet();

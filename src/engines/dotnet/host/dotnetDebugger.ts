@@ -23,6 +23,7 @@ import type {
 } from '../../../core/types.js';
 import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
 import { StartupTimeline } from '../startupTimeline.js';
+import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
 import { BreakpointBook } from './breakpointBook.js';
 import { BreakpointRules } from './breakpointRules.js';
@@ -80,6 +81,8 @@ export class DotnetDebugger implements HostApi {
     this.exceptions = options.exceptions;
     const native = new Native((event) => this.onNative(event));
     this.native = native;
+    // The program's own symbols are read while its runtime starts, not while it waits in its module load.
+    if (options.entryAssembly) setImmediate(() => loadModuleSymbols(options.entryAssembly!).symbols?.nonUserMethodTokens());
     const result = await this.inOrder(async () => {
       const byFile = new Map<string, BreakpointSpec[]>();
       for (const spec of options.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
