@@ -69,6 +69,8 @@ export class DotnetDebugger implements HostApi {
   private reportedStop = false;
   private stopThread = 0;
   private readonly startup = new StartupTimeline();
+  /** The first framework module: System.Private.CoreLib. */
+  private frameworkLibrary?: string;
 
   constructor(private readonly emit: (event: HostEvent) => void) {}
 
@@ -299,9 +301,14 @@ export class DotnetDebugger implements HostApi {
       for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
       await this.placeEntry(module);
     }
+    if (framework) this.frameworkLibrary ??= path;
     if (this.isEntryModule(module)) {
       this.startup.mark('entryModule');
       this.entryLoaded.resolve();
+      // System.Private.CoreLib's metadata names the framework's values (decimal, DateTime, List…) at
+      // the first stop: it is read while the program runs there, not while the stop is built.
+      const library = this.frameworkLibrary;
+      if (library) setImmediate(() => this.modules.metadata(library));
     }
   }
 

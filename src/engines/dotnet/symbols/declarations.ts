@@ -28,9 +28,8 @@ export function methodSignature(meta: AssemblyMetadata, methodRid: number): Meth
 /** The interfaces a type declares it implements (not those of its base types). */
 export function implementedInterfaces(meta: AssemblyMetadata, typeRid: number): TypeSig[] {
   const out: TypeSig[] = [];
-  for (let rid = 1; rid <= meta.tables.rowCount(Table.InterfaceImpl); rid++) {
+  for (const rid of meta.tables.rowsWhere(Table.InterfaceImpl, 'type', typeRid)) {
     const row = meta.tables.row(Table.InterfaceImpl, rid);
-    if (row.type !== typeRid) continue;
     const coded = decodeCoded(row.interface!, Coded.TypeDefOrRef);
     if (coded.table === Table.TypeSpec) out.push(readType(new BlobReader(meta.tables.blob(meta.tables.row(Table.TypeSpec, coded.rid).signature!))));
     else out.push({ kind: 'class', token: token(coded.table, coded.rid) });
