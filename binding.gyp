@@ -21,6 +21,8 @@
         "native/src/debugger/step_controller.cpp",
         "native/src/debugger/thread_commands.cpp",
         "native/src/debugger/type_json.cpp",
+        "native/src/debugger/enc_commands.cpp",
+        "native/src/debugger/eval_commands.cpp",
         "native/src/debugger/eval_runner.cpp",
         "native/src/debugger/value_commands.cpp",
         "native/src/debugger/value_json.cpp",

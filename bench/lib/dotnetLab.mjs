@@ -40,8 +40,8 @@ export async function timed(work) {
 export const verdict = (ok) => (ok ? 'PASS' : 'MISS');
 
 /** The server over stdio, and a call that throws on an error answer. */
-export async function connect() {
-  const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-bench-')) } });
+export async function connect(env = {}) {
+  const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-bench-')), ...env } });
   const call = async (tool, args) => {
     const r = await client.call(tool, args, { timeoutMs: 600_000 });
     if (r.isError) throw new Error(`${tool}: ${r.text}`);

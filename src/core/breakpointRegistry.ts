@@ -4,6 +4,7 @@
  * pending. Ids are never reused within a session.
  */
 import { DebugError } from './errors.js';
+import { traceColumns, type TraceItem } from './traceLog.js';
 import type { BreakpointBinding, BreakpointSpec, FunctionBreakpointSpec } from './types.js';
 
 export interface BreakpointRequest {
@@ -15,9 +16,11 @@ export interface BreakpointRequest {
   hitCondition?: string;
   logMessage?: string;
   /** A trace breakpoint: these expressions are recorded at each hit and the program runs on. */
-  trace?: string[];
+  trace?: TraceItem[];
   /** A trace keeps this many hits, then its breakpoint is disarmed. */
   maxHits?: number;
+  /** false: kept, but not armed in the runtime. */
+  enabled?: boolean;
 }
 
 export interface BreakpointRecord extends BreakpointRequest {
@@ -46,6 +49,29 @@ export function statusOf(record: BreakpointRecord): BreakpointStatus {
   return record.binding.verified ? 'verified' : 'unverified';
 }
 
+/**
+ * The checks every breakpoint passes, however it was given (set, edited, or with a launch): a line
+ * (file + line) or a function, never both; a trace on a line without a log message; maxHits with a trace.
+ */
+export function checkBreakpoint(request: BreakpointRequest): void {
+  const line = request.file !== undefined || request.line !== undefined || request.column !== undefined;
+  if (request.function !== undefined && line) {
+    throw new DebugError('INVALID_ARGUMENT', 'A breakpoint is a line (file + line, column) or a function, not both.', 'Pass file + line, or function alone.');
+  }
+  if (request.function === undefined && (!request.file || !request.line)) {
+    throw new DebugError('INVALID_ARGUMENT', 'A breakpoint needs file and line, or function.', 'Pass file + line (1-based), or function.');
+  }
+  if (request.trace?.length && (request.function !== undefined || request.logMessage !== undefined)) {
+    throw new DebugError('INVALID_ARGUMENT', 'A trace goes on a line breakpoint without logMessage.', 'Pass file + line with trace, and no function or logMessage.');
+  }
+  if (request.maxHits !== undefined && !request.trace?.length) {
+    throw new DebugError('INVALID_ARGUMENT', 'maxHits is how many hits a trace records: it needs trace.', 'Pass trace with it; to stop only at some hits, pass hitCondition (e.g. ">= 5").');
+  }
+}
+
+/** An edit's value that clears a field: an empty string or list. */
+const cleared = (value: unknown) => value === '' || (Array.isArray(value) && value.length === 0);
+
 export class BreakpointRegistry {
   private readonly records = new Map<number, BreakpointRecord>();
   private nextId = 1;
@@ -58,6 +84,7 @@ export class BreakpointRegistry {
   }
 
   add(request: BreakpointRequest, temporary = false): BreakpointRecord {
+    if (!temporary) checkBreakpoint(request);
     const record: BreakpointRecord = {
       ...request,
       id: this.nextId++,
@@ -69,12 +96,38 @@ export class BreakpointRegistry {
     return record;
   }
 
-  /** Setting a line breakpoint where the user has one updates that one (its trace starts again). */
+  /** Setting a line breakpoint where the user has one (same line and column) updates that one (its trace starts again). */
   set(request: BreakpointRequest): BreakpointRecord {
-    const existing = request.file && request.line ? this.findAt(request.file, request.line) : undefined;
+    checkBreakpoint(request);
+    const existing = request.file && request.line ? this.findAt(request.file, request.line, request.column) : undefined;
     if (!existing || existing.temporary) return this.add(request);
     Object.assign(existing, request, { traceDone: undefined });
     return existing;
+  }
+
+  /**
+   * Changes breakpoint `id` in place: each field given replaces the old one, an empty string or list
+   * clears it. Answers the record and where it was before (a move sends both files again).
+   */
+  edit(id: number, changes: BreakpointRequest): { record: BreakpointRecord; before: BreakpointRecord } {
+    const record = this.records.get(id);
+    if (!record || record.temporary) {
+      throw new DebugError('BREAKPOINT_NOT_FOUND', `No breakpoint #${id}.`, 'Call breakpoint_list for the ids; leave id out to set a new breakpoint.');
+    }
+    const merged: BreakpointRecord = { ...record };
+    for (const [key, value] of Object.entries(changes) as [keyof BreakpointRequest, unknown][]) {
+      if (value === undefined) continue;
+      (merged as unknown as Record<string, unknown>)[key] = cleared(value) ? undefined : value;
+    }
+    if (merged.kind === 'function' ? changes.file !== undefined || changes.line !== undefined : changes.function !== undefined) {
+      throw new DebugError('INVALID_ARGUMENT', `#${id} is a ${record.kind} breakpoint and stays one.`, 'Remove it and set the other kind anew.');
+    }
+    if (!merged.trace) merged.maxHits = undefined;
+    checkBreakpoint(merged);
+    const before = { ...record };
+    const moved = merged.file !== record.file || merged.line !== record.line || merged.column !== record.column;
+    Object.assign(record, merged, { traceDone: undefined }, moved ? { binding: undefined } : {});
+    return { record, before };
   }
 
   /** The user's breakpoints the selection takes; none is an error that says how to find them. */
@@ -92,9 +145,9 @@ export class BreakpointRegistry {
     return chosen;
   }
 
-  /** An existing line breakpoint at the same place, so setting it twice updates instead of doubling. */
-  findAt(file: string, line: number): BreakpointRecord | undefined {
-    return this.all().find((r) => r.kind === 'line' && r.file === file && (r.line === line || r.binding?.line === line));
+  /** An existing line breakpoint at the same place (line, and column when either has one), so setting it twice updates instead of doubling. */
+  findAt(file: string, line: number, column?: number): BreakpointRecord | undefined {
+    return this.all().find((r) => r.kind === 'line' && r.file === file && (r.line === line || r.binding?.line === line) && r.column === column);
   }
 
   get(id: number): BreakpointRecord | undefined {
@@ -117,7 +170,7 @@ export class BreakpointRegistry {
 
   lineSpecs(file?: string): BreakpointSpec[] {
     return this.all()
-      .filter((r) => r.kind === 'line' && r.file && r.line && !r.traceDone && (file === undefined || r.file === file))
+      .filter((r) => r.kind === 'line' && r.file && r.line && !r.traceDone && r.enabled !== false && (file === undefined || r.file === file))
       .map((r) => ({
         id: r.id,
         file: r.file!,
@@ -126,13 +179,13 @@ export class BreakpointRegistry {
         condition: r.condition,
         hitCondition: r.hitCondition,
         logMessage: r.logMessage,
-        trace: r.trace,
+        trace: r.trace?.length ? traceColumns(r.trace) : undefined,
       }));
   }
 
   functionSpecs(): FunctionBreakpointSpec[] {
     return this.all()
-      .filter((r) => r.kind === 'function')
+      .filter((r) => r.kind === 'function' && r.enabled !== false)
       .map((r) => ({ id: r.id, function: r.function!, condition: r.condition, hitCondition: r.hitCondition }));
   }
 

@@ -55,6 +55,33 @@ export type EngineEventType = EngineEvent['type'];
 
 export type LogLevel = 'debug' | 'info' | 'warning' | 'error';
 
+/** Live edit: which source files to apply. */
+export interface LiveEditRequest {
+  /** Absolute paths; undefined: every changed source the program loaded. */
+  files?: string[];
+}
+
+/** What became of one file's edit. */
+export interface LiveEditChange {
+  /** Absolute path. */
+  file: string;
+  status: 'applied' | 'refused' | 'unchanged';
+  /** What changed, in the runtime's terms: "Cart.total (function body)", "new function discount". */
+  items: string[];
+  /** A refusal in the runtime's terms (e.g. Roslyn's "ENC0023: ..."). */
+  reason?: string;
+  /** e.g. "changing a class into a struct needs a restart: session_restart". */
+  nextStep?: string;
+}
+
+export interface LiveEditResult {
+  changes: LiveEditChange[];
+  /** Frames still running old code. */
+  staleFrames: Array<{ threadId: number; name: string; file?: string; line?: number }>;
+  /** e.g. "restarted frame #0 handle (shop.js:12)". */
+  notes: string[];
+}
+
 /** What the core hands an engine when it creates one. */
 export interface EngineContext {
   emit(event: EngineEvent): void;
@@ -104,6 +131,11 @@ export interface Engine {
   jump?(threadId: number, file: string, line: number): Promise<void>;
   /** Runs a frame again from its start; the new position comes as a stop. Absent where the runtime cannot. */
   restartFrame?(threadId: number, frameId: number): Promise<void>;
+  /**
+   * Applies the source edits made on disk to the running program (stopped or running). Absent
+   * where the runtime cannot: the session then answers UNSUPPORTED with the engine's name.
+   */
+  applyChanges?(request: LiveEditRequest): Promise<LiveEditResult>;
   /** Details of the exception the thread stopped on, if the runtime has more than the stop event said. */
   exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined>;
   /**
@@ -130,9 +162,17 @@ export interface EngineFactory {
   /** File extensions (with dot) this engine debugs, used to pick an engine from a program path. */
   readonly extensions: string[];
   readonly capabilities: EngineCapabilities;
+  /** The launch and attach `options` this engine reads; another key is refused. Undefined: any. */
+  readonly options?: readonly string[];
   /** Whether the runtime and its adapter work on this machine, and how to fix it if not. */
   detect(options?: Record<string, unknown>): Promise<Availability>;
   /** Whether this engine claims a program path that the extension does not decide (e.g. a project folder). */
   claims?(program: string): boolean;
+  /**
+   * Readies what makes the next launch of this runtime quick (a spare adapter, a ready debuggee, a
+   * debugger host) at low priority, so it never slows a call. Called once the runtime is in play
+   * (its project files in the working folder, or a session of it ran); never throws.
+   */
+  prepare?(options?: Record<string, unknown>): Promise<void>;
   create(context: EngineContext): Engine;
 }

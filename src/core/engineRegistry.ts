@@ -63,13 +63,14 @@ export class EngineRegistry {
     return pending;
   }
 
-  /** Probes these runtimes in the background so the first launch does not wait for it. */
-  prewarm(languages: readonly string[]): void {
-    setTimeout(() => {
-      void (async () => {
-        for (const language of languages) await this.detect(language);
-      })();
-    }, 0).unref();
+  /** Probes the runtime, then lets its engine ready what makes a launch quick (readiness.ts says when). Never throws. */
+  async prepare(language: string): Promise<void> {
+    try {
+      if (!(await this.detect(language)).available) return;
+      await (await this.load(language)).prepare?.();
+    } catch {
+      // Readying is an optimisation: a launch that finds nothing ready starts the normal way.
+    }
   }
 
   private async importFactory(language: string): Promise<EngineFactory> {

@@ -7,7 +7,7 @@
 import { BreakpointRegistry, type BreakpointRecord, type BreakpointRequest, type BreakpointSelection } from './breakpointRegistry.js';
 import { BreakpointSync } from './breakpointSync.js';
 import { CursorLog } from './cursorLog.js';
-import type { Engine, EngineEvent, EngineFactory, LogLevel } from './engine.js';
+import type { Engine, EngineEvent, EngineFactory, LiveEditRequest, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
 import { buildHangReport, HANG_FRAMES, readThreadDumps, type HangReport } from './hangReport.js';
@@ -24,6 +24,7 @@ import { TraceLog } from './traceLog.js';
 import { TraceRecorder } from './traceRecorder.js';
 import { WatchList, type WatchValue } from './watchList.js';
 import { planJump, type JumpTarget } from './jumpPlan.js';
+import { applyLiveEdit, type LiveEditAnswer } from './liveEdit.js';
 import { waitForPause } from './pauseFallback.js';
 import { RunTimings } from './runTimings.js';
 import type { ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
@@ -184,6 +185,8 @@ export class Session {
     this.breakpoints.resetBindings();
     this.annotator.reset();
     this.traces.reset();
+    // Traces given with the launch (or kept from a stored session) get their tables here.
+    for (const record of this.breakpoints.all(false)) if (record.trace?.length && !this.traces.get(record.id)) this.traceRecorder.arm(record);
     this.machine.newRun();
     this.exitCodeValue = undefined;
     this.exitSignalValue = undefined;
@@ -314,6 +317,12 @@ export class Session {
     return this.sync.withOneShot(file, line, () => this.continue({ ...options, wait: true }));
   }
 
+  /** Applies the source edits made on disk to the running program (stopped or running); see liveEdit.ts. */
+  applyChanges(request: LiveEditRequest, signal?: AbortSignal): Promise<LiveEditAnswer> {
+    const host = { engine: () => this.engine, engineName: this.factory.displayName, machine: this.machine, breakpoints: this.breakpoints, sync: this.sync, refreshStop: () => this.refreshStop(), record: (e: SessionEvent) => this.record(e) };
+    return applyLiveEdit(host, request, signal);
+  }
+
   // ── breakpoints ────────────────────────────────────────────────────────────────────────────
 
   async setBreakpoint(request: BreakpointRequest): Promise<BreakpointRecord> {
@@ -322,6 +331,18 @@ export class Session {
     if (this.engineInstance && this.active) await this.sync.send(record);
     this.hooks.changed(this);
     return this.breakpoints.get(record.id)!;
+  }
+
+  /** Changes breakpoint `id` in place; a new trace starts a new table. */
+  async editBreakpoint(id: number, changes: BreakpointRequest): Promise<BreakpointRecord> {
+    const { record, before } = this.breakpoints.edit(id, changes);
+    if (changes.trace !== undefined || changes.maxHits !== undefined) this.traceRecorder.arm(record);
+    if (this.engineInstance && this.active) {
+      if (before.file && before.file !== record.file) await this.sync.file(before.file);
+      await this.sync.send(record);
+    }
+    this.hooks.changed(this);
+    return record;
   }
 
   async removeBreakpoints(select: BreakpointSelection): Promise<BreakpointRecord[]> {

@@ -1,85 +1,78 @@
 /**
- * All sessions of this server: creating them (engine picked by language, up to a cap of live
- * ones), finding them (the id is implied when only one is active), persisting them, ending the ones
- * left idle, letting ended ones go (the last few stay readable, then a one-line summary), and
- * ending them all when the server goes.
+ * One client's sessions: creating them (engine picked by language, up to a cap of live ones over
+ * all clients), finding them (the id is implied when only one is active), listing them, and what
+ * is kept of ended ones. Ids are the client's own (`python-1` for each client); another client's
+ * session is found only by its whole id (`python-1@3fa2c1`), never by default. The pool
+ * (sessionPool.ts) holds every client's sessions; `forClient` gives another client's view of it.
  */
 import { existsSync } from 'node:fs';
 import type { BreakpointRecord, BreakpointRequest } from './breakpointRegistry.js';
-import type { EngineFactory, LogLevel } from './engine.js';
-import { EngineRegistry } from './engineRegistry.js';
+import type { EngineFactory } from './engine.js';
+import type { EngineRegistry } from './engineRegistry.js';
 import { DebugError } from './errors.js';
 import { describeExit } from './eventSummary.js';
-import { PathPolicy } from './pathPolicy.js';
+import type { PathPolicy } from './pathPolicy.js';
 import { Session } from './session.js';
 import type { SessionConfig } from './sessionConfig.js';
-import { limitsFromEnv, type SessionLimits } from './sessionLimits.js';
-import { SessionStore, type StoredSession } from './sessionStore.js';
+import type { SessionLimits } from './sessionLimits.js';
+import { DEFAULT_CLIENT, NAMED_CHOICES, SessionPool, wholeId, type EndedSummary, type Notifier, type PooledSession, type SessionClient, type SessionPoolOptions } from './sessionPool.js';
+import type { StoredSession } from './sessionStore.js';
 
-export interface SessionManagerOptions {
-  registry?: EngineRegistry;
-  store?: SessionStore;
-  paths?: PathPolicy;
-  limits?: Partial<SessionLimits>;
-  log?: (level: LogLevel, message: string) => void;
-}
-
-export type Notifier = (session: Session, level: LogLevel, message: string) => void;
-
-/** What is kept of an ended session once it is let go. */
-export interface EndedSummary {
-  sessionId: string;
-  language: string;
-  program: string;
-  state: string;
-  exitCode?: number;
-  exitSignal?: string;
-  error?: string;
-  endedAt: number;
-}
-
-/** Ended sessions kept whole (output, events, restartable) — as many as can be live at once; older ones leave a summary. */
-const KEPT_ENDED_SESSIONS = 32;
-const KEPT_SUMMARIES = 50;
-/** Sessions named in an error that lists the choices. */
-const NAMED_CHOICES = 8;
+export type { EndedSummary, Notifier, SessionClient } from './sessionPool.js';
+export type SessionManagerOptions = SessionPoolOptions;
 
 export class SessionManager {
-  readonly registry: EngineRegistry;
-  readonly paths: PathPolicy;
-  private readonly sessions = new Map<string, Session>();
-  private readonly recoverable = new Map<string, StoredSession>();
-  private readonly store: SessionStore;
-  private readonly notifiers = new Set<Notifier>();
-  private readonly summaries = new Map<string, EndedSummary>();
-  private releasedCount = 0;
-  private counter = 0;
-  private readonly log: (level: LogLevel, message: string) => void;
-  readonly limits: SessionLimits;
-  private idleTimer?: NodeJS.Timeout;
+  private readonly pool: SessionPool;
+  /** Read at each use: a daemon connection learns its client when it initializes. */
+  private readonly clientOf: () => SessionClient;
 
-  constructor(options: SessionManagerOptions = {}) {
-    this.registry = options.registry ?? new EngineRegistry();
-    this.store = options.store ?? new SessionStore();
-    this.paths = options.paths ?? PathPolicy.fromEnv();
-    this.limits = { ...limitsFromEnv(), ...options.limits };
-    this.log = options.log ?? (() => undefined);
-    for (const stored of this.store.adoptOrphans()) this.recoverable.set(stored.sessionId, stored);
-    if (this.recoverable.size) this.persist();
+  constructor(options: SessionManagerOptions = {}, pool?: SessionPool, client: () => SessionClient = () => DEFAULT_CLIENT) {
+    this.pool = pool ?? new SessionPool(options);
+    this.clientOf = client;
   }
 
-  /** Returns the unsubscribe: the shell daemon connects a server per client, on one manager. */
+  /** The same sessions as another client sees them. */
+  forClient(client: () => SessionClient): SessionManager {
+    return new SessionManager({}, this.pool, client);
+  }
+
+  get client(): SessionClient {
+    return this.clientOf();
+  }
+  get registry(): EngineRegistry {
+    return this.pool.registry;
+  }
+  get paths(): PathPolicy {
+    return this.pool.paths;
+  }
+  get limits(): SessionLimits {
+    return this.pool.limits;
+  }
+
+  private owns(entry: { client: SessionClient }): boolean {
+    return entry.client.key === this.client.key;
+  }
+
+  /** Notifications of this client's sessions; returns the unsubscribe. */
   onNotify(notifier: Notifier): () => void {
-    this.notifiers.add(notifier);
-    return () => this.notifiers.delete(notifier);
+    return this.pool.onNotify((session, level, message) => {
+      const client = this.pool.clientOf(session);
+      if (client && this.owns({ client })) notifier(session, level, message);
+    });
   }
 
+  /** This client's sessions. */
   list(): Session[] {
-    return [...this.sessions.values()];
+    return [...this.pool.sessions.values()].filter((e) => this.owns(e)).map((e) => e.session);
+  }
+
+  /** Every client's sessions, by whole id (the daemon's status). */
+  everyClient(): (PooledSession & { wholeId: string })[] {
+    return [...this.pool.sessions.entries()].map(([id, e]) => ({ ...e, wholeId: id }));
   }
 
   recoverableSessions(): StoredSession[] {
-    return [...this.recoverable.values()];
+    return [...this.pool.recoverable.values()].filter((r) => this.owns(r)).map((r) => r.stored);
   }
 
   /** Checks the program path (a file, or a project folder) and makes it absolute against cwd. */
@@ -92,121 +85,63 @@ export class SessionManager {
   }
 
   /**
-   * Creates a session (not started yet) with its initial breakpoints. `engineFactory` replaces the
-   * language's own, e.g. a test run's engine that wraps it.
+   * Creates a session of this client (not started yet) with its initial breakpoints.
+   * `engineFactory` replaces the language's own, e.g. a test run's engine that wraps it.
    */
   async create(config: SessionConfig, breakpoints: BreakpointRequest[], reuseId?: string, stored?: BreakpointRecord[], engineFactory?: EngineFactory): Promise<Session> {
     const factory = engineFactory ?? (await this.registry.load(config.language));
-    this.requireRoomForOneMore();
-    const id = reuseId ?? this.nextId(config.language);
-    const session = new Session(id, config, factory, {
-      notify: (s, level, message) => this.notify(s, level, message),
-      changed: () => this.persist(),
-      ended: () => this.retireEnded(),
-      log: this.log,
-    }, stored);
+    const client = this.client;
+    this.pool.requireRoomForOneMore((e) => this.owns(e));
+    const id = reuseId ?? this.pool.nextId(config.language, client);
+    const session = new Session(
+      id,
+      config,
+      factory,
+      {
+        notify: (s, level, message) => this.pool.notify(s, level, message),
+        changed: () => this.pool.persist(),
+        ended: () => this.pool.retireEnded(),
+        log: this.pool.log,
+      },
+      stored,
+    );
     for (const bp of breakpoints) session.breakpoints.add(bp);
-    this.sessions.set(id, session);
-    this.recoverable.delete(id);
-    this.summaries.delete(id);
-    this.persist();
-    this.watchIdleSessions();
+    // A test run is one request's run (debug_test), not a program to bring back after the server.
+    this.pool.add(session, client, { recoverable: !engineFactory });
     return session;
   }
 
-  /** Live sessions (starting, running or stopped). */
+  /** This client's live sessions (starting, running or stopped). */
   live(): Session[] {
     return this.list().filter((s) => s.active);
   }
 
-  /** How many ended sessions were let go, and the latest summaries of them. */
+  /** How many of this client's ended sessions were let go, and the latest summaries of them. */
   released(): { count: number; latest: EndedSummary[] } {
-    return { count: this.releasedCount, latest: [...this.summaries.values()].reverse() };
+    return { count: this.pool.releasedCount.get(this.client.key) ?? 0, latest: [...this.pool.summaries.values()].filter((s) => this.owns(s)).reverse() };
   }
 
-  private requireRoomForOneMore(): void {
-    const live = this.live();
-    if (live.length < this.limits.maxSessions) return;
-    const now = Date.now();
-    const byIdle = live.sort((a, b) => a.lastActivity - b.lastActivity);
-    const named = byIdle.slice(0, NAMED_CHOICES).map((s) => `${s.id} (${s.state}, idle ${formatDuration(now - s.lastActivity)}, ${s.config.program})`);
-    const more = byIdle.length > named.length ? `; ${byIdle.length - named.length} more in session_list` : '';
-    throw new DebugError(
-      'SESSION_LIMIT',
-      `${live.length} sessions are live, the most this server runs at once (DEBUGBRIDGE_MAX_SESSIONS=${this.limits.maxSessions}).`,
-      `Stop the ones you no longer need with session_stop, longest idle first: ${named.join('; ')}${more}.`,
-    );
-  }
-
-  /** Ended sessions beyond the last few are let go; a summary of each stays for a while. */
-  private retireEnded(): void {
-    const ended = this.list()
-      .filter((s) => s.endedAt !== undefined)
-      .sort((a, b) => a.endedAt! - b.endedAt!);
-    for (const session of ended.slice(0, Math.max(0, ended.length - KEPT_ENDED_SESSIONS))) {
-      const snap = session.snapshot();
-      this.sessions.delete(session.id);
-      this.releasedCount++;
-      this.summaries.set(session.id, {
-        sessionId: session.id,
-        language: snap.language,
-        program: snap.program,
-        state: snap.state,
-        exitCode: snap.exitCode,
-        exitSignal: snap.exitSignal,
-        error: snap.error,
-        endedAt: session.endedAt!,
-      });
-      if (this.summaries.size > KEPT_SUMMARIES) this.summaries.delete(this.summaries.keys().next().value!);
-    }
-  }
-
-  /** Ends live sessions no call has touched for `idleMs`, with a notification; the timer runs while any is live. */
-  private watchIdleSessions(): void {
-    const idleMs = this.limits.idleMs;
-    if (!idleMs || this.idleTimer) return;
-    this.idleTimer = setInterval(() => {
-      const live = this.live();
-      if (!live.length) {
-        clearInterval(this.idleTimer);
-        this.idleTimer = undefined;
-        return;
-      }
-      const now = Date.now();
-      for (const session of live) {
-        const idleFor = now - session.lastActivity;
-        // A start in progress is a call in progress (bounded by its own timeout).
-        if (idleFor < idleMs || session.state === 'initializing') continue;
-        const attached = !!session.config.attach;
-        session.touch(); // ended once, not at every tick while it ends
-        void session.end(attached).then(
-          () => this.notify(session, 'warning', `Session ${session.id} was idle for ${formatDuration(idleFor)} and has ended (${attached ? 'detached; the program runs on' : 'its program was terminated'}). DEBUGBRIDGE_IDLE_TIMEOUT sets the idle time.`),
-          (e: unknown) => this.log('warning', `ending idle session ${session.id}: ${(e as Error).message}`),
-        );
-      }
-    }, Math.min(Math.max(idleMs / 4, 50), 30_000));
-    this.idleTimer.unref();
-  }
-
-  private notify(session: Session, level: LogLevel, message: string): void {
-    for (const n of this.notifiers) n(session, level, message);
-  }
-
-  /** The session by id; with no id, the only active session, or the latest one when none is active. */
+  /** The session by id (this client's, or any client's by its whole id); with no id, this client's only active session, or its latest one when none is active. */
   get(sessionId?: string): Session {
     const session = this.find(sessionId);
     session.touch();
     return session;
   }
 
+  /** A whole id names its client (`python-1@3fa2c1`); a bare one means this client's. */
+  private whole(sessionId: string): string {
+    return sessionId.includes('@') ? sessionId : wholeId(sessionId, this.client);
+  }
+
   private find(sessionId?: string): Session {
     if (sessionId) {
-      const s = this.sessions.get(sessionId);
-      if (s) return s;
-      if (this.recoverable.has(sessionId)) {
+      const id = this.whole(sessionId);
+      const s = this.pool.sessions.get(id);
+      if (s) return s.session;
+      if (this.pool.recoverable.has(id)) {
         throw new DebugError('SESSION_NOT_FOUND', `Session ${sessionId} belonged to a server that has stopped.`, `Call session_restart with sessionId "${sessionId}" to run it again with its breakpoints.`);
       }
-      const summary = this.summaries.get(sessionId);
+      const summary = this.pool.summaries.get(id);
       if (summary) {
         throw new DebugError(
           'SESSION_NOT_FOUND',
@@ -229,37 +164,20 @@ export class SessionManager {
   }
 
   storedSession(sessionId: string): StoredSession | undefined {
-    return this.recoverable.get(sessionId);
+    return this.pool.recoverable.get(this.whole(sessionId))?.stored;
   }
 
   remove(session: Session): void {
-    this.sessions.delete(session.id);
-    this.persist();
+    this.pool.remove(session);
   }
 
-  async disposeAll(): Promise<void> {
-    clearInterval(this.idleTimer);
-    this.idleTimer = undefined;
-    await Promise.allSettled(this.list().map((s) => s.dispose()));
+  /** Ends every client's sessions (the server is going away). */
+  disposeAll(): Promise<void> {
+    return this.pool.disposeAll();
   }
 
   persist(): void {
-    const live: StoredSession[] = this.list()
-      .filter((s) => s.active)
-      .map((s) => ({
-        sessionId: s.id,
-        config: s.config,
-        breakpoints: s.breakpoints.all(false).map(({ binding: _b, hits: _h, ...rest }) => rest),
-        savedAt: Date.now(),
-      }));
-    this.store.save([...live, ...this.recoverable.values()]);
-  }
-
-  private nextId(language: string): string {
-    let id: string;
-    do id = `${language}-${++this.counter}`;
-    while (this.sessions.has(id) || this.recoverable.has(id));
-    return id;
+    this.pool.persist();
   }
 
   private describeChoices(): string {
@@ -271,12 +189,4 @@ export class SessionManager {
     const more = all.length > NAMED_CHOICES ? `; ${all.length - NAMED_CHOICES} more in session_list` : '';
     return `Pass sessionId, one of: ${all.slice(0, NAMED_CHOICES).join('; ')}${more}.`;
   }
-}
-
-
-function formatDuration(ms: number): string {
-  const seconds = Math.round(ms / 1000);
-  if (seconds < 120) return `${seconds} s`;
-  const minutes = Math.round(seconds / 60);
-  return minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`;
 }

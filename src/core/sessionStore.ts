@@ -14,13 +14,19 @@ import type { SessionConfig } from './sessionConfig.js';
 
 export interface StoredSession {
   sessionId: string;
+  /** The shell client it belonged to (the daemon's); none for a server with one client. */
+  client?: { key: string; tag: string };
   config: SessionConfig;
   breakpoints: Omit<BreakpointRecord, 'binding' | 'hits'>[];
   savedAt: number;
+  /** When the server that ran it went away (set when a later server adopts it). */
+  orphanedAt?: number;
 }
 
 /** Sessions of a server that ended longer ago than this are not offered again. */
 export const RECOVERABLE_MS = 3600 * 1000;
+/** The most recent orphans offered again; older ones are let go. */
+export const MAX_RECOVERABLE = 5;
 /** Files untouched this long are removed, whichever folder they belong to. */
 const STALE_MS = 24 * 3600 * 1000;
 
@@ -58,7 +64,10 @@ export class SessionStore {
     return this.file;
   }
 
-  /** Takes over the files of servers of this folder that ended recently; returns their sessions. */
+  /**
+   * Takes over the files of servers of this folder that are gone; returns the sessions they left
+   * alive within the last hour, the most recent few.
+   */
   adoptOrphans(): StoredSession[] {
     let names: string[];
     try {
@@ -84,12 +93,18 @@ export class SessionStore {
         const claimed = `${full}.claimed-${process.pid}`;
         renameSync(full, claimed);
         rmSync(claimed, { force: true });
-        if (age <= RECOVERABLE_MS) adopted.push(...(stored.sessions ?? []));
+        // A session adopted before (and offered again by a server that ended since) keeps its
+        // own time: it does not become recent again with each server that passes it on.
+        const orphanedAt = Date.now() - age;
+        for (const session of stored.sessions ?? []) adopted.push({ ...session, orphanedAt: session.orphanedAt ?? orphanedAt });
       } catch {
         // Unreadable or claimed by another server: not ours.
       }
     }
-    return adopted;
+    return adopted
+      .filter((s) => Date.now() - s.orphanedAt! <= RECOVERABLE_MS)
+      .sort((a, b) => b.orphanedAt! - a.orphanedAt!)
+      .slice(0, MAX_RECOVERABLE);
   }
 
   save(sessions: StoredSession[]): void {

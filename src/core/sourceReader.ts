@@ -110,3 +110,8 @@ export function readSourceLines(file: string): string[] | undefined {
 export function lineAt(file: string | undefined, line: number): string | undefined {
   return file ? readSourceLines(file)?.[line - 1] : undefined;
 }
+
+/** Forgets what was read of `file`: it was edited (a live edit), and a write within the same mtime tick must not show the old text. */
+export function forgetSource(file: string): void {
+  cache.delete(file);
+}

@@ -5,9 +5,9 @@
  * keeps comparing with the same stop before.
  */
 import type { Engine } from './engine.js';
-import { LocalChanges } from './localChanges.js';
+import { activationKey, LocalChanges, nearestCaller } from './localChanges.js';
 import type { Stop } from './sessionTypes.js';
-import { buildStop, type BuiltStop } from './stopBuilder.js';
+import { buildStop, summarizeLocals, type BuiltStop } from './stopBuilder.js';
 import type { FrameInfo } from './types.js';
 import type { WatchList, WatchValue } from './watchList.js';
 
@@ -23,11 +23,24 @@ export class StopAnnotator {
 
   /** `newStop`: the program stopped anew, so this stop's values become the ones to compare with. */
   async annotate(stop: Stop, frames: FrameInfo[], newStop: boolean): Promise<Stop> {
-    if (stop.locals) stop.locals = this.localChanges.mark(stop.frame, stop.locals, newStop);
-    const top = frames.find((f) => f.file) ?? frames[0];
+    const index = Math.max(0, frames.findIndex((f) => f.file));
+    const top = frames[index];
     this.watchFrameId = top?.id;
-    if (this.watches.size) stop.watches = await this.watches.evaluate(this.engine(), top?.id, newStop);
+    const [caller, watches] = await Promise.all([
+      stop.locals && newStop ? this.callerValues(frames, index) : '',
+      this.watches.size ? this.watches.evaluate(this.engine(), top?.id, newStop) : undefined,
+    ]);
+    if (stop.locals) stop.locals = this.localChanges.mark(activationKey(stop.threadId, frames, index), caller, stop.locals, newStop);
+    if (watches) stop.watches = watches;
     return stop;
+  }
+
+  /** The nearest caller's first values, which stay as they are while the stopped call lives ('' where there is no caller to read). */
+  private async callerValues(frames: FrameInfo[], top: number): Promise<string> {
+    const caller = nearestCaller(frames, top);
+    if (!caller) return '';
+    const locals = await summarizeLocals(this.engine(), caller.id);
+    return locals ? JSON.stringify(locals.shown.map((l) => [l.name, l.value])) : '';
   }
 
   /** The same stop built and annotated again: after a value changed, its locals summary is stale. */

@@ -57,7 +57,8 @@ async function exceptionDetails(engine: Engine, event: StoppedEvent) {
   return { ...event.exception, ...info };
 }
 
-async function summarizeLocals(engine: Engine, frameId: number): Promise<{ shown: ValueSummary[]; omitted: number } | undefined> {
+/** A frame's first locals, as the stop shows them. */
+export async function summarizeLocals(engine: Engine, frameId: number): Promise<{ shown: ValueSummary[]; omitted: number } | undefined> {
   try {
     const scopes = await engine.scopes(frameId);
     const scope = scopes.find((s) => !s.expensive);

@@ -7,6 +7,43 @@ export const MAX_TRACE_HITS = 10_000;
 /** Characters of one recorded value. */
 export const TRACE_VALUE_CHARS = 200;
 
+/**
+ * A trace column as the agent gives it: an expression evaluated in the hit's frame, or `frameIndex`
+ * frames up (counting frames with source only, so 1 is the caller whatever runtime code lies
+ * between); `$CALLER` records the calling function and line.
+ */
+export type TraceItem = string | { expression: string; frameIndex?: number };
+
+/** A trace column as engines evaluate it. */
+export interface TraceColumn {
+  expression: string;
+  /** Frames with source up from the hit's own frame (0). */
+  frameIndex: number;
+}
+
+/** The pseudo-expression that records the caller (name and line), as Visual Studio's tracepoints name it. */
+export const CALLER = '$CALLER';
+
+export function traceColumns(items: TraceItem[]): TraceColumn[] {
+  return items.map((item) => (typeof item === 'string' ? { expression: item, frameIndex: 0 } : { expression: item.expression, frameIndex: item.frameIndex ?? 0 }));
+}
+
+/** A column's header: the expression, and the frame when it is not the hit's own. */
+export function columnLabel(column: TraceColumn): string {
+  return column.frameIndex ? `${column.expression} (frame ${column.frameIndex})` : column.expression;
+}
+
+/** The frame a column reads: `$CALLER` names frame 1. */
+export function columnFrame(column: TraceColumn): number {
+  return column.expression === CALLER ? Math.max(1, column.frameIndex) : column.frameIndex;
+}
+
+/** A frame's name and place as the caller column records it. */
+export function callerText(frame: { name: string; file?: string; line: number } | undefined): string {
+  if (!frame) return '(no caller with source)';
+  return `${frame.name} (${frame.file ? frame.file.split(/[\\/]/).pop() : '?'}:${frame.line})`;
+}
+
 export interface TraceValue {
   value?: string;
   type?: string;
@@ -22,6 +59,7 @@ export interface TraceRow {
 
 export interface Trace {
   breakpointId: number;
+  /** The columns' headers. */
   expressions: string[];
   maxHits: number;
   rows: TraceRow[];
@@ -31,8 +69,8 @@ export class TraceLog {
   private readonly traces = new Map<number, Trace>();
 
   /** (Re)starts the trace of a breakpoint: a new set of expressions is a new table. */
-  arm(breakpointId: number, expressions: string[], maxHits = DEFAULT_TRACE_HITS): void {
-    this.traces.set(breakpointId, { breakpointId, expressions, maxHits, rows: [] });
+  arm(breakpointId: number, columns: TraceColumn[], maxHits = DEFAULT_TRACE_HITS): void {
+    this.traces.set(breakpointId, { breakpointId, expressions: columns.map(columnLabel), maxHits, rows: [] });
   }
 
   get(breakpointId: number): Trace | undefined {

@@ -7,8 +7,13 @@
 import type { BreakpointRecord, BreakpointRegistry } from './breakpointRegistry.js';
 import type { Engine } from './engine.js';
 import { toDebugError } from './errors.js';
-import { TRACE_VALUE_CHARS, type TraceLog, type TraceValue } from './traceLog.js';
+import { isExternal } from './frameFolding.js';
+import { CALLER, callerText, columnFrame, TRACE_VALUE_CHARS, traceColumns, type TraceColumn, type TraceLog, type TraceValue } from './traceLog.js';
+import type { FrameInfo } from './types.js';
 import { capText } from './valueText.js';
+
+/** Frames read for a column that names a caller: the frames with source among them are counted. */
+const CALLER_FRAMES = 64;
 
 export interface TraceLinks {
   engine(): Engine;
@@ -26,7 +31,7 @@ export class TraceRecorder {
 
   /** A breakpoint was set: with trace expressions it starts a new table, without it has none. */
   arm(record: BreakpointRecord): void {
-    if (record.trace?.length) this.traces.arm(record.id, record.trace, record.maxHits);
+    if (record.trace?.length) this.traces.arm(record.id, traceColumns(record.trace), record.maxHits);
     else this.traces.forget(record.id);
   }
 
@@ -37,11 +42,11 @@ export class TraceRecorder {
   async traceAndResume(threadId: number, ids: number[]): Promise<void> {
     const engine = this.links.engine();
     try {
-      const { frames } = await engine.stackTrace(threadId, 0, 1);
-      for (const id of ids) {
-        const expressions = this.breakpoints.get(id)?.trace ?? [];
-        this.record(id, threadId, await evaluateTrace(engine, frames[0]?.id, expressions));
-      }
+      const columns = ids.map((id) => traceColumns(this.breakpoints.get(id)?.trace ?? []));
+      const deepest = Math.max(0, ...columns.flat().map(columnFrame));
+      const { frames } = await engine.stackTrace(threadId, 0, deepest ? CALLER_FRAMES : 1);
+      const counted = framesWithSource(frames);
+      for (const [i, id] of ids.entries()) this.record(id, threadId, await evaluateTrace(engine, counted, columns[i]));
     } catch (e) {
       this.links.warn(`trace at ${ids.map((id) => `#${id}`).join(', ')} not recorded: ${(e as Error).message}`);
     } finally {
@@ -59,12 +64,24 @@ export class TraceRecorder {
   }
 }
 
-/** Evaluates a trace's expressions in a frame; a failing one records its error instead. */
-async function evaluateTrace(engine: Engine, frameId: number | undefined, expressions: string[]): Promise<TraceValue[]> {
+/** The frames a column's frameIndex counts: the hit's own, then the callers with source (runtime code between is not counted). */
+function framesWithSource(frames: FrameInfo[]): FrameInfo[] {
+  return frames.filter((f, i) => i === 0 || (!isExternal(f) && f.presentationHint !== 'label'));
+}
+
+/** Evaluates a trace's columns, each in its frame; a failing one records its error instead. */
+async function evaluateTrace(engine: Engine, frames: FrameInfo[], columns: TraceColumn[]): Promise<TraceValue[]> {
   const values: TraceValue[] = [];
-  for (const expression of expressions) {
+  for (const column of columns) {
+    const frame = frames[columnFrame(column)];
     try {
-      const r = await engine.evaluate(expression, frameId, 'watch');
+      if (column.expression === CALLER) {
+        values.push({ value: callerText(frame) });
+        continue;
+      }
+      if (!frame) throw new Error(`no frame ${column.frameIndex} with source (the hit's stack has ${frames.length})`);
+      if (frame.async) throw new Error(`frame ${column.frameIndex} (${frame.name}) awaits: an async caller keeps no values`);
+      const r = await engine.evaluate(column.expression, frame.id, 'watch');
       values.push({ value: capText(r.value, TRACE_VALUE_CHARS), type: r.type });
     } catch (e) {
       values.push({ value: capText(toDebugError(e).message, TRACE_VALUE_CHARS), error: true });

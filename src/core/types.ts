@@ -1,3 +1,5 @@
+import type { TraceColumn } from './traceLog.js';
+
 /**
  * The runtime-neutral vocabulary shared by the core and every engine.
  * Lines and columns are 1-based everywhere. File paths are absolute.
@@ -29,8 +31,8 @@ export interface BreakpointSpec {
   condition?: string;
   hitCondition?: string;
   logMessage?: string;
-  /** Record these expressions at each hit instead of stopping (an engine may do it itself and emit `trace`). */
-  trace?: string[];
+  /** Record these columns at each hit instead of stopping (an engine may do it itself and emit `trace`). */
+  trace?: TraceColumn[];
 }
 
 export interface FunctionBreakpointSpec {

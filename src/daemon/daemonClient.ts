@@ -17,7 +17,8 @@ import { LineTransport } from '../server/lineTransport.js';
 import { loadCatalog } from '../server/toolCatalog.js';
 import { VERSION } from '../version.js';
 import { ensurePrivateDir, type DaemonPaths } from './daemonPaths.js';
-import { STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
+import { clientKey } from './clientKey.js';
+import { CLIENT_CAPABILITY, INPUT_SCHEMA_METHOD, STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
 
 const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
@@ -67,7 +68,8 @@ export class DaemonClient {
     await client.transport.start();
     client.initialized = await client.request<InitializeResult>('initialize', {
       protocolVersion: PROTOCOL_VERSION,
-      capabilities: {},
+      // The daemon keeps each client's sessions apart (clientKey.ts says who this command is).
+      capabilities: { experimental: { [CLIENT_CAPABILITY]: clientKey() } },
       clientInfo: { name: 'debugbridge-shell', version: VERSION },
     });
     await client.transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
@@ -85,6 +87,11 @@ export class DaemonClient {
 
   call(name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     return this.request<CallToolResult>('tools/call', { name, arguments: args });
+  }
+
+  /** A tool's whole input schema, examples included (tools/list answers a compact one). */
+  async inputSchema(name: string): Promise<Record<string, unknown>> {
+    return (await this.request<{ inputSchema: Record<string, unknown> }>(INPUT_SCHEMA_METHOD, { name })).inputSchema;
   }
 
   status(): Promise<DaemonStatus> {

@@ -7,39 +7,60 @@
 import type { Server, Socket } from 'node:net';
 import { z } from 'zod';
 import { EngineRegistry } from '../core/engineRegistry.js';
-import { SessionManager } from '../core/sessionManager.js';
+import { SessionManager, type SessionClient } from '../core/sessionManager.js';
+import { DEFAULT_CLIENT } from '../core/sessionPool.js';
 import { createServer } from '../server/createServer.js';
 import { LineTransport } from '../server/lineTransport.js';
 import { stderrLogger } from '../server/stdioServer.js';
 import { loadCatalog } from '../server/toolCatalog.js';
+import { fullInputSchema } from '../server/toolListing.js';
 import { VERSION } from '../version.js';
 import type { DaemonPaths } from './daemonPaths.js';
-import { DEFAULT_IDLE_MS, STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
+import { CLIENT_CAPABILITY, DEFAULT_IDLE_MS, INPUT_SCHEMA_METHOD, STATUS_METHOD, STOP_METHOD, type DaemonStatus } from './daemonProtocol.js';
 
 const StatusRequest = z.object({ method: z.literal(STATUS_METHOD) });
 const StopRequest = z.object({ method: z.literal(STOP_METHOD) });
+const ClientCapability = z.object({ key: z.string().min(1), tag: z.string().min(1) });
+const InputSchemaRequest = z.object({ method: z.literal(INPUT_SCHEMA_METHOD), params: z.object({ name: z.string() }) });
+
+/** The client a command named (clientKey.ts); one that names none shares the default client. */
+function clientFrom(capability: unknown): SessionClient {
+  const parsed = ClientCapability.safeParse(capability);
+  return parsed.success ? parsed.data : DEFAULT_CLIENT;
+}
 
 /** Serves on `listener`, which listens on the daemon's socket, until the daemon stops. */
 export function serveDaemon(listener: Server, paths: DaemonPaths): void {
   const log = stderrLogger((process.env.DEBUGBRIDGE_LOG as never) ?? 'info');
   const idleMs = Number(process.env.DEBUGBRIDGE_DAEMON_IDLE_MS) || DEFAULT_IDLE_MS;
   const startedAt = Date.now();
-  const registry = new EngineRegistry();
-  registry.prewarm(['python']);
-  const manager = new SessionManager({ log, registry });
+  // Nothing is readied ahead: the daemon serves many folders, and each engine readies its next
+  // launch after a session of its own (core/readiness.ts).
+  const manager = new SessionManager({ log, registry: new EngineRegistry() });
   const catalog = loadCatalog(VERSION);
   const clients = new Set<Socket>();
   let lastClientAt = Date.now();
 
-  const status = (): DaemonStatus => ({
-    pid: process.pid,
-    version: VERSION,
-    startedAt,
-    socket: paths.socket,
-    sessions: manager.list().length,
-    activeSessions: manager.list().filter((s) => s.active).length,
-    idleShutdownMs: idleMs,
-  });
+  const status = (client?: SessionClient): DaemonStatus => {
+    const every = manager.everyClient();
+    const clients = new Map<string, NonNullable<DaemonStatus['clients']>[number]>();
+    for (const { session, client: owner, wholeId } of every) {
+      const entry = clients.get(owner.key) ?? { ...owner, sessions: [] };
+      entry.sessions.push({ id: wholeId, state: session.state, language: session.config.language, program: session.config.program });
+      clients.set(owner.key, entry);
+    }
+    return {
+      pid: process.pid,
+      version: VERSION,
+      startedAt,
+      socket: paths.socket,
+      sessions: every.length,
+      activeSessions: every.filter((e) => e.session.active).length,
+      idleShutdownMs: idleMs,
+      client,
+      clients: [...clients.values()],
+    };
+  };
 
   let stopping: Promise<void> | undefined;
   const stop = (why: string) =>
@@ -62,8 +83,16 @@ export function serveDaemon(listener: Server, paths: DaemonPaths): void {
       clients.delete(socket);
       lastClientAt = Date.now();
     });
-    const server = createServer(manager, VERSION, catalog?.tools);
-    server.server.setRequestHandler(StatusRequest, () => status());
+    // Each command says which client it is when it initializes; its tools see that client's sessions.
+    let client: SessionClient | undefined;
+    const clientOf = (): SessionClient => {
+      const capabilities = server.server.getClientCapabilities();
+      if (client || !capabilities) return client ?? DEFAULT_CLIENT;
+      return (client = clientFrom(capabilities.experimental?.[CLIENT_CAPABILITY]));
+    };
+    const server = createServer(manager.forClient(clientOf), VERSION, catalog?.tools);
+    server.server.setRequestHandler(StatusRequest, () => status(clientOf()));
+    server.server.setRequestHandler(InputSchemaRequest, (request) => ({ inputSchema: fullInputSchema(server, request.params.name) ?? {} }));
     server.server.setRequestHandler(StopRequest, () => {
       // Answer first: the client waits for the process to be gone.
       setImmediate(() => void stop('daemon stop'));

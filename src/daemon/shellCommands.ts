@@ -10,6 +10,7 @@ import { VERSION } from '../version.js';
 import { buildArguments, describeTool, splitCallArgv, type InputSchema } from './callArgs.js';
 import { DaemonClient } from './daemonClient.js';
 import { daemonPaths } from './daemonPaths.js';
+import type { DaemonStatus } from './daemonProtocol.js';
 
 export const EXIT = { ok: 0, toolError: 1, usage: 2, noDaemon: 3 } as const;
 
@@ -51,7 +52,8 @@ export async function runCall(argv: string[], io: Io = stdio): Promise<number> {
     }
     const schema = tool.inputSchema as InputSchema;
     if (command.help) {
-      io.out.write(describeTool({ ...tool, inputSchema: schema }));
+      const whole = (await client.inputSchema(tool.name).catch(() => undefined)) as InputSchema | undefined;
+      io.out.write(describeTool({ ...tool, inputSchema: whole?.properties ? whole : schema }));
       return EXIT.ok;
     }
     const args = buildArguments(tool.name, command.words, schema);
@@ -115,6 +117,8 @@ export async function runDaemonCommand(argv: string[], io: Io = stdio): Promise<
           [
             `debugbridge daemon ${s.version}: running (pid ${s.pid}) for ${minutes(Date.now() - s.startedAt)}`,
             `sessions: ${s.activeSessions} running, ${s.sessions} in all`,
+            ...(s.client ? [`this shell is client ${s.client.key} (ids end @${s.client.tag} for other clients)`] : []),
+            ...clientLines(s),
             `socket: ${s.socket}`,
             `log: ${paths.log}`,
             `ends after ${minutes(s.idleShutdownMs)} without a client`,
@@ -134,6 +138,14 @@ export async function runDaemonCommand(argv: string[], io: Io = stdio): Promise<
     io.err.write(`${toDebugError(e).toText()}\n`);
     return EXIT.noDaemon;
   }
+}
+
+/** Each client's sessions by whole id: another client's session is reached on purpose with one of these. */
+function clientLines(s: DaemonStatus): string[] {
+  return (s.clients ?? []).flatMap((c) => [
+    `client ${c.key || '(unnamed)'}${c.key === s.client?.key ? ' (this shell)' : ''}:`,
+    ...c.sessions.map((session) => `  ${session.id} ${session.state} ${session.language} ${session.program}`),
+  ]);
 }
 
 function textOf(result: CallToolResult): string {

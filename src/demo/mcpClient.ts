@@ -49,6 +49,8 @@ export class McpTestClient {
       wrapper.logs.push(n.params);
     });
     await client.connect(transport);
+    // As every MCP client does before its first call (the server readies runtimes only after it).
+    await client.listTools();
     return wrapper;
   }
 

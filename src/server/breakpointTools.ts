@@ -4,11 +4,11 @@ import { z } from 'zod';
 import { DebugError } from '../core/errors.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { DEFAULT_WAIT_MS } from './executionTools.js';
-import { exceptionConfig, resolveFile } from './launchArgs.js';
-import { DEFAULT_TRACE_HITS, MAX_TRACE_HITS } from '../core/traceLog.js';
+import { breakpointRequest, exceptionConfig, resolveFile } from './launchArgs.js';
+import { DEFAULT_TRACE_HITS } from '../core/traceLog.js';
 import { renderBreakpoint, renderBreakpoints, renderWait } from './render.js';
 import { DEFAULT_MAX_CHARS, renderTrace } from './renderAnswers.js';
-import { breakpointViewSchema, maxCharsInput, sessionIdInput, sessionScoped, timeoutInput, waitResultShape } from './schemas.js';
+import { breakpointFields, breakpointViewSchema, maxCharsInput, sessionIdInput, sessionScoped, timeoutInput, waitResultShape } from './schemas.js';
 import { breakpointView, waitView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
@@ -19,34 +19,15 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     {
       title: 'Set a breakpoint',
       description:
-        'Line (file + line) or function breakpoint. hitCondition: "3", ">= 3", "% 2". logMessage logs {expr}; ' +
-        `trace records expressions (breakpoint_trace reads them; maxHits default ${DEFAULT_TRACE_HITS}); neither stops.`,
-      input: {
-        sessionId: sessionIdInput,
-        file: z.string().optional(),
-        line: z.number().int().min(1).optional(),
-        column: z.number().int().min(1).optional(),
-        function: z.string().optional(),
-        condition: z.string().optional(),
-        hitCondition: z.string().optional(),
-        logMessage: z.string().optional(),
-        trace: z.array(z.string().min(1)).min(1).max(10).optional(),
-        maxHits: z.number().int().min(1).max(MAX_TRACE_HITS).optional(),
-      },
+        'Line (file + line) or function breakpoint; with id, edits that one (an empty value clears a field). hitCondition: "3", ">= 3", "% 2". logMessage logs {expr}. ' +
+        `trace records values per hit without stopping (breakpoint_trace; maxHits default ${DEFAULT_TRACE_HITS}): expressions, {frameIndex, expression} in a caller (frames with source counted), "$CALLER".`,
+      input: { sessionId: sessionIdInput, id: z.number().int().optional(), ...breakpointFields },
       output: { ...sessionScoped, breakpoint: breakpointViewSchema },
     },
-    async ({ sessionId, file, line, column, function: fn, condition, hitCondition, logMessage, trace, maxHits }) => {
+    async ({ sessionId, id, ...fields }) => {
       const session = manager.get(sessionId);
-      if (!fn && (!file || !line)) {
-        throw new DebugError('INVALID_ARGUMENT', 'A breakpoint needs file and line, or function.', 'Pass file + line (1-based), or function.');
-      }
-      if (trace && (fn || logMessage !== undefined)) {
-        throw new DebugError('INVALID_ARGUMENT', 'A trace goes on a line breakpoint without logMessage.', 'Pass file + line with trace, and no function or logMessage.');
-      }
-      const tracing = { trace, maxHits: trace ? maxHits : undefined };
-      const record = await session.setBreakpoint(
-        fn ? { function: fn, condition, hitCondition } : { file: resolveFile(manager, file!, session.config.cwd, 'breakpoint file'), line, column, condition, hitCondition, logMessage, ...tracing },
-      );
+      const request = breakpointRequest(manager, fields, session.config.cwd);
+      const record = id === undefined ? await session.setBreakpoint(request) : await session.editBreakpoint(id, request);
       return { text: `[${session.id}] ${renderBreakpoint(record)}`, data: { sessionId: session.id, state: session.state, breakpoint: breakpointView(record) } };
     },
   );
@@ -127,8 +108,8 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     'breakpoint_trace',
     {
       title: 'Trace of a breakpoint',
-      description: 'Rows a trace breakpoint recorded (hit, thread, values), paged with start.',
-      input: { sessionId: sessionIdInput, id: z.number().int(), start: z.number().int().min(0).optional(), maxChars: maxCharsInput },
+      description: 'Rows a trace breakpoint recorded (hit, values), paged with start; threads: true adds the thread of each.',
+      input: { sessionId: sessionIdInput, id: z.number().int(), start: z.number().int().min(0).optional(), threads: z.boolean().optional(), maxChars: maxCharsInput },
       output: {
         ...sessionScoped,
         id: z.number(),
@@ -140,12 +121,12 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
       },
       annotations: { readOnlyHint: true },
     },
-    async ({ sessionId, id, start, maxChars }) => {
+    async ({ sessionId, id, start, threads, maxChars }) => {
       const session = manager.get(sessionId);
       const trace = session.traces.get(id);
       if (!trace) throw new DebugError('BREAKPOINT_NOT_FOUND', `Breakpoint #${id} has no trace.`, 'breakpoint_set with trace: [...] makes one; breakpoint_list shows the ids.');
       const from = start ?? 0;
-      const table = renderTrace(session.breakpoints.get(id), trace, from, (maxChars ?? DEFAULT_MAX_CHARS) - session.id.length - 3);
+      const table = renderTrace(session.breakpoints.get(id), trace, from, (maxChars ?? DEFAULT_MAX_CHARS) - session.id.length - 3, threads);
       return {
         text: `[${session.id}] ${table.text}`,
         data: {

@@ -3,7 +3,7 @@
  */
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { BreakpointRequest } from '../core/breakpointRegistry.js';
+import { checkBreakpoint, type BreakpointRequest } from '../core/breakpointRegistry.js';
 import { DebugError, toDebugError, type ErrorCode } from '../core/errors.js';
 import type { Session } from '../core/session.js';
 import type { SessionConfig } from '../core/sessionConfig.js';
@@ -26,7 +26,7 @@ export const launchInput = {
   exceptionTypes: z.array(z.string()).optional().describe('dotnet: only these types.'),
   timeoutMs: timeoutInput,
   pythonPath: z.string().optional().describe('python with debugpy.'),
-  runtimeExecutable: z.string().optional().describe('node/dotnet executable.'),
+  runtimeExecutable: z.string().optional().describe('node executable.'),
   options: z.record(z.string(), z.unknown()).optional(),
 };
 
@@ -42,11 +42,25 @@ export function resolveFile(manager: SessionManager, file: string, cwd: string, 
   return manager.paths.resolve(file, cwd, what, 'file');
 }
 
-export function breakpointRequests(manager: SessionManager, args: Pick<LaunchArgs, 'breakpoints' | 'functionBreakpoints'>, cwd: string): BreakpointRequest[] {
-  return [
-    ...(args.breakpoints ?? []).map((b) => ({ ...b, file: resolveFile(manager, b.file, cwd, 'breakpoint file') })),
-    ...(args.functionBreakpoints ?? []).map((f) => ({ function: f })),
-  ];
+/** A breakpoint as the agent gave it, its file absolute (relative to cwd) and the fields it left out dropped. */
+export function breakpointRequest(manager: SessionManager, fields: BreakpointRequest, cwd: string): BreakpointRequest {
+  const request = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as BreakpointRequest;
+  if (request.file) request.file = resolveFile(manager, request.file, cwd, 'breakpoint file');
+  return request;
+}
+
+/** The breakpoints of a launch, attach, probe or test: each is checked as breakpoint_set checks it. */
+export function breakpointRequests(manager: SessionManager, args: { breakpoints?: BreakpointRequest[]; functionBreakpoints?: string[] }, cwd: string): BreakpointRequest[] {
+  const requests = [...(args.breakpoints ?? []).map((b) => breakpointRequest(manager, b, cwd)), ...(args.functionBreakpoints ?? []).map((f) => ({ function: f }))];
+  requests.forEach((request, i) => {
+    try {
+      checkBreakpoint(request);
+    } catch (e) {
+      const error = toDebugError(e);
+      throw new DebugError(error.code, `breakpoints[${i}]: ${error.message}`, error.hint);
+    }
+  });
+  return requests;
 }
 
 /** The working folder argument (default: the server's). */
@@ -68,6 +82,7 @@ export async function launchSession(manager: SessionManager, args: LaunchArgs, s
   const options: Record<string, unknown> = { ...args.options };
   if (args.pythonPath) options.pythonPath = args.pythonPath;
   if (args.runtimeExecutable) options.runtimeExecutable = args.runtimeExecutable;
+  await requireKnownOptions(manager, language, options);
   for (const key of EXECUTABLE_OPTIONS) {
     const value = options[key];
     if (typeof value === 'string' && /[\\/]/.test(value)) manager.paths.requireAllowed(resolve(cwd, value), key, { followLinks: false });
@@ -85,6 +100,14 @@ export async function launchSession(manager: SessionManager, args: LaunchArgs, s
   const session = await manager.create(config, breakpointRequests(manager, args, cwd));
   await startOrExplain(manager, session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, signal);
   return session;
+}
+
+/** Engine options the engine does not read are refused, like any unknown argument (pythonPath and runtimeExecutable are options too). */
+export async function requireKnownOptions(manager: SessionManager, language: string, options: Record<string, unknown>): Promise<void> {
+  const known = (await manager.registry.load(language)).options;
+  const unknown = known && Object.keys(options).filter((key) => !known.includes(key));
+  if (!unknown?.length) return;
+  throw new DebugError('INVALID_ARGUMENT', `${unknown.map((k) => `options.${k}`).join(', ')}: not an option of ${language}, which takes: ${known!.join(', ') || 'none'}.`, 'Leave it out, or check the language.');
 }
 
 /** Failures that say nothing ran: the session is dropped, there is nothing to diagnose. */

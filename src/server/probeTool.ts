@@ -9,8 +9,9 @@ import { describeExit } from '../core/eventSummary.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { DEFAULT_WAIT_MS } from './executionTools.js';
 import { launchInput, launchSession } from './launchArgs.js';
-import { renderStop } from './render.js';
-import { stopSchema } from './schemas.js';
+import { DEFAULT_MAX_CHARS, renderTrace } from './renderAnswers.js';
+import { renderProbe, type ProbeHit } from './renderProbe.js';
+import { maxCharsInput, stopSchema } from './schemas.js';
 import { stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
@@ -20,6 +21,12 @@ const { stopOnEntry: _entry, functionBreakpoints: _functions, exceptionTypes: _t
 /** Characters of hits (text and structured) one probe answer collects at most. */
 const PROBE_ANSWER_CHARS = 160_000;
 
+/** A hit as the structured answer keeps it: the stop without its source lines, its locals when asked for. */
+function probeView(hit: ProbeHit, locals: boolean) {
+  const { source: _source, locals: stopLocals, localsOmitted, ...stop } = stopView(hit.stop);
+  return { stop: locals ? { ...stop, locals: stopLocals, localsOmitted } : stop, values: hit.values };
+}
+
 export function registerProbeTool(server: McpServer, manager: SessionManager): void {
   defineTool(
     server,
@@ -27,12 +34,14 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
     {
       title: 'Probe a run',
       description:
-        `Launches (as session_launch), captures locals and expressions at each hit, ends after maxHits (default ${DEFAULT_MAX_HITS}) or the exit; answers it all.`,
+        `Launches (as session_launch), evaluates expressions at each hit until maxHits (default ${DEFAULT_MAX_HITS}) or the exit; answers a table, a row per hit (locals: true adds the locals).`,
       input: {
         ...probeLaunchInput,
         breakpoints: launchInput.breakpoints.unwrap().min(1),
         expressions: z.array(z.string()).optional(),
+        locals: z.boolean().optional(),
         maxHits: z.number().int().min(1).max(200).optional(),
+        maxChars: maxCharsInput,
       },
       output: {
         sessionId: z.string(),
@@ -54,8 +63,8 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
       const timeoutMs = args.timeoutMs ?? DEFAULT_WAIT_MS;
       const deadline = Date.now() + timeoutMs;
       const session = await launchSession(manager, args, ctx.signal);
-      const hits: { stop: ReturnType<typeof stopView>; values: { expression: string; value?: string; type?: string; error?: string }[] }[] = [];
-      const texts: string[] = [];
+      const withLocals = args.locals ?? !args.expressions?.length;
+      const hits: ProbeHit[] = [];
       let status: 'exited' | 'maxHits' | 'timeout' | 'sizeCap' = 'timeout';
       let size = 0;
       try {
@@ -78,14 +87,13 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
               values.push({ expression, error: toDebugError(e).message });
             }
           }
-          hits.push({ stop: stopView(r.stop), values });
-          texts.push(`Hit ${hits.length}: ${renderStop(r.stop)}${values.map((v) => `\n  ${v.expression} = ${v.error ? `<error: ${v.error}>` : `${v.value}${v.type ? ` (${v.type})` : ''}`}`).join('')}`);
+          hits.push({ stop: r.stop, values });
           ctx.progress(`hit ${hits.length}`);
           if (hits.length >= maxHits) {
             status = 'maxHits';
             break;
           }
-          size += texts[texts.length - 1].length + JSON.stringify(hits[hits.length - 1]).length;
+          size += JSON.stringify(probeView(hits[hits.length - 1], withLocals)).length;
           if (size > PROBE_ANSWER_CHARS) {
             status = 'sizeCap';
             break;
@@ -106,8 +114,14 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
         timeout: `No more stops within ${timeoutMs} ms.`,
       }[status];
       const tail = session.output.tail();
-      const text = `[${session.id}] ${hits.length} hit${hits.length === 1 ? '' : 's'}. ${end}\n${texts.join('\n\n')}${tail.trim() ? `\noutput (last lines):\n${tail.trimEnd()}` : ''}`;
-      return { text, data: { sessionId: session.id, state: session.state, status, hits, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: tail } };
+      const maxChars = args.maxChars ?? DEFAULT_MAX_CHARS;
+      const traces = session.breakpoints.all(false).flatMap((b) => {
+        const trace = session.traces.get(b.id);
+        return trace ? [renderTrace(b, trace, 0, Math.floor(maxChars / 2)).text] : [];
+      });
+      const text = renderProbe({ sessionId: session.id, hits, expressions: args.expressions ?? [], locals: withLocals, end, outputTail: tail, traces, maxChars });
+      const data = hits.map((h) => probeView(h, withLocals));
+      return { text, data: { sessionId: session.id, state: session.state, status, hits: data, exitCode: session.exitCode, exitSignal: session.exitSignal, outputTail: tail } };
     },
   );
 }

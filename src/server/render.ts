@@ -5,6 +5,7 @@
 import { basename } from 'node:path';
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
 import { describeExit } from '../core/eventSummary.js';
+import { columnLabel, traceColumns } from '../core/traceLog.js';
 import { foldFrames, isExternal, type StackEntry } from '../core/frameFolding.js';
 import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
@@ -101,8 +102,7 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
           : result.state === 'terminated'
             ? 'ended'
             : describeExit(result.exitCode, result.exitSignal);
-      const tail = result.outputTail?.trim() ? `\noutput (last lines):\n${indent(result.outputTail.trimEnd())}` : '';
-      return `[${sessionId}] The program ${how}.${tail}`;
+      return `[${sessionId}] The program ${how}.${outputTailText(result.outputTail)}`;
     }
     case 'blocked':
       return `[${sessionId}] No thread could be stopped: each waits outside the program's code (below, where). The pause stays asked for: a thread that wakes stops; session_stop ends the program.`;
@@ -120,24 +120,35 @@ export function renderSessionEnd(sessionId: string, end: { detached: boolean; wa
   if (!end.wasRunning) how = `Session ended; the program had already ${known ? describeExit(end.exitCode, end.exitSignal).replace(/^was /, 'been ') : 'ended'}.`;
   else if (end.detached) how = 'Detached; the program runs on.';
   else how = `Stopped: the session ended the program by terminating it${known ? ` (${termination} is that termination, not the program's own exit)` : ''}.`;
-  const tail = end.outputTail.trim() ? `\noutput (last lines):\n${end.outputTail.trimEnd()}` : '';
-  return `[${sessionId}] ${how}${tail}`;
+  return `[${sessionId}] ${how}${outputTailText(end.outputTail)}`;
+}
+
+/** A line breakpoint's place: file:line, and :column where one was asked for (two on one line differ by it). */
+function breakpointPlace(b: BreakpointRecord): string {
+  return `${where(b.file, b.line ?? 0)}${b.column ? `:${b.column}` : ''}`;
+}
+
+/** The program's last output where an answer ends a run (an exit, session_stop, a probe): one form, indented. */
+export function outputTailText(tail: string | undefined): string {
+  return tail?.trim() ? `\noutput (last lines):\n${indent(tail.trimEnd())}` : '';
 }
 
 export function renderBreakpoint(b: BreakpointRecord): string {
-  const what = b.kind === 'function' ? `function ${b.function}` : where(b.file, b.line ?? 0);
+  const what = b.kind === 'function' ? `function ${b.function}` : breakpointPlace(b);
   const extras = [
     b.condition ? `if ${b.condition}` : '',
     b.hitCondition ? `hit ${b.hitCondition}` : '',
     b.logMessage ? `log "${b.logMessage}"` : '',
   ].filter(Boolean);
   const status = statusOf(b);
-  const moved = b.binding?.line && b.line && b.binding.line !== b.line ? `, moved to line ${b.binding.line}` : '';
+  const movedColumn = b.column && b.binding?.column && b.binding.column !== b.column;
+  const moved = b.binding?.line && b.line && (b.binding.line !== b.line || movedColumn) ? `, moved to ${movedColumn ? `${b.binding.line}:${b.binding.column}` : `line ${b.binding.line}`}` : '';
   const boundAt = b.kind === 'function' && b.binding?.verified && b.binding.line ? ` at ${where(b.binding.file, b.binding.line)}` : '';
   const why = b.binding?.message && status !== 'verified' ? `: ${b.binding.message}` : '';
-  if (b.trace?.length) extras.push(`trace ${b.trace.join(', ')}${b.traceDone ? ', done' : ''}`);
+  if (b.trace?.length) extras.push(`trace ${traceColumns(b.trace).map(columnLabel).join(', ')}${b.traceDone ? ', done' : ''}`);
   const hits = b.hits ? `, ${b.hits} hit${b.hits === 1 ? '' : 's'}` : '';
-  return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${status}${boundAt}${moved}${why}${hits}`;
+  const disabled = b.enabled === false ? 'disabled, ' : '';
+  return `#${b.id} ${what}${extras.length ? ` (${extras.join(', ')})` : ''} — ${disabled}${status}${boundAt}${moved}${why}${hits}`;
 }
 
 export function renderBreakpoints(list: BreakpointRecord[]): string {
@@ -199,24 +210,35 @@ export function renderVariables(answer: VariablesAnswer, start: number, query: R
   const pageNote = next !== undefined ? `\n…${left}: inspect_variables ${JSON.stringify({ ...query, start: next })}` : '';
   const long = vars.find((v) => / more chars\)$/.test(v.value));
   const longNote = long ? `\n(values ending "more chars)" are cut: inspect_evaluate ${JSON.stringify({ expression: long.path })} reads one whole)` : '';
-  const others = scopes.filter((s) => s.name !== container).map((s) => s.name);
-  const scopeNote = others.length ? `\nother scopes: ${others.join(', ')} (pass scope)` : '';
+  // The frame's other scopes, when a scope was listed (not the children of a value).
+  const others = query.path === undefined && query.ref === undefined ? scopes.filter((s) => s.name !== container).map((s) => s.name) : [];
+  const scopeNote = others.length ? `\nother scopes: ${others.join(', ')} (inspect_variables ${JSON.stringify({ ...query, start: undefined, scope: others[0] })}${others.length > 1 ? ' reads the first' : ''})` : '';
   const expandNote = vars.some((v) => v.hasChildren) ? '\n(+ = has children: pass its path, e.g. path: "' + vars.find((v) => v.hasChildren)!.path + '")' : '';
   return fitText(`${container}:\n${body}${cutNote}${pageNote}${longNote}${expandNote}${scopeNote}`, maxChars, 'inspect_variables with start, path or a larger maxChars');
 }
 
-export function renderLanguages(rows: { language: string; displayName: string; availability: Availability; capabilities?: EngineCapabilities }[]): string {
-  return rows
-    .map(({ language, displayName, availability: a, capabilities: c }) => {
-      if (!a.available || !c) return `${language} (${displayName}): NOT AVAILABLE — ${a.reason ?? 'unknown reason'}${a.install ? `\n  fix: ${a.install}` : ''}`;
-      const caps = Object.entries(c)
-        .filter(([k, v]) => typeof v === 'boolean' && v && k !== 'stepBack')
-        .map(([k]) => k);
-      const filters = c.exceptionFilters.length ? `\n  exception filters: ${c.exceptionFilters.map((f) => f.id).join(', ')}` : '';
-      const notes = c.notes?.length ? `\n  notes: ${c.notes.join(' ')}` : '';
-      return `${language} (${displayName}): available${a.version ? `, ${a.version}` : ''}${a.detail ? ` — ${a.detail}` : ''}\n  can: ${caps.join(', ')}${filters}${notes}`;
-    })
-    .join('\n');
+type LanguageRow = { language: string; displayName: string; availability: Availability; capabilities?: EngineCapabilities };
+
+/** One line a runtime: what debugs it here, or why nothing does and the fix; `details` adds what each engine can do. */
+export function renderLanguages(rows: LanguageRow[], details = false): string {
+  const lines = rows.map((row) => (details ? languageDetails(row) : languageLine(row)));
+  return details ? lines.join('\n') : `${lines.join('\n')}\n(languages_list {"details":true}: what each engine can do)`;
+}
+
+function languageLine({ language, availability: a }: LanguageRow): string {
+  if (!a.available) return `${language}: not available — ${a.reason ?? 'unknown reason'}${a.install ? ` Fix: ${a.install}` : ''}`;
+  const where = a.detail?.split(';')[0];
+  return `${language}: ${where ?? ''}${a.version ? ` (${a.version})` : ''}`;
+}
+
+function languageDetails({ language, displayName, availability: a, capabilities: c }: LanguageRow): string {
+  if (!a.available || !c) return `${language} (${displayName}): NOT AVAILABLE — ${a.reason ?? 'unknown reason'}${a.install ? `\n  fix: ${a.install}` : ''}`;
+  const caps = Object.entries(c)
+    .filter(([k, v]) => typeof v === 'boolean' && v && k !== 'stepBack')
+    .map(([k]) => k);
+  const filters = c.exceptionFilters.length ? `\n  exception filters: ${c.exceptionFilters.map((f) => f.id).join(', ')}` : '';
+  const notes = c.notes?.length ? `\n  notes: ${c.notes.join(' ')}` : '';
+  return `${language} (${displayName}): available${a.version ? `, ${a.version}` : ''}${a.detail ? ` — ${a.detail}` : ''}\n  can: ${caps.join(', ')}${filters}${notes}`;
 }
 
 export function renderEvents(events: { seq: number; at: number; value: SessionEvent }[], dropped: number): string {

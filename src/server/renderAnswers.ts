@@ -103,28 +103,36 @@ export function renderEvaluations(sessionId: string, views: EvaluationView[]): s
   return `[${sessionId}] ${lines.join('\n')}`;
 }
 
-/** A trace's table: hit, thread, one column per expression; paged from `start` (0-based row). */
-export function renderTrace(record: BreakpointRecord | undefined, trace: Trace, start: number, maxChars: number): { text: string; shown: number; next?: number } {
+/**
+ * A trace's table: hit, one column per expression, and the thread only when asked (`threads`): in
+ * async code the thread changes with every hop and says nothing; the head counts the threads when
+ * hits came from more than one. Paged from `start` (0-based row).
+ */
+export function renderTrace(record: BreakpointRecord | undefined, trace: Trace, start: number, maxChars: number, threads = false): { text: string; shown: number; next?: number } {
   const where = record ? `${record.file ? `${record.file.split(/[\\/]/).pop()}:${record.line}` : record.function}` : 'a removed breakpoint';
   const state = record?.traceDone || trace.rows.length >= trace.maxHits ? `full (maxHits ${trace.maxHits}), breakpoint disarmed` : `recording, up to ${trace.maxHits}`;
-  const head = `Trace #${trace.breakpointId} at ${where}: ${trace.rows.length} hit${trace.rows.length === 1 ? '' : 's'} (${state})\nhit | thread | ${trace.expressions.join(' | ')}`;
+  const threadCount = new Set(trace.rows.map((r) => r.threadId)).size;
+  const onThreads = !threads && threadCount > 1 ? `; ${threadCount} threads (threads: true shows which)` : '';
+  const head = `Trace #${trace.breakpointId} at ${where}: ${trace.rows.length} hit${trace.rows.length === 1 ? '' : 's'} (${state}${onThreads})\nhit | ${threads ? 'thread | ' : ''}${trace.expressions.join(' | ')}`;
   const cap = Math.max(20, Math.floor(maxChars / 4 / Math.max(1, trace.expressions.length)));
-  const cell = (v: { value?: string; error?: boolean }) => {
-    const text = v.error ? `<error: ${v.value}>` : `${v.value}`;
-    return text.length > cap ? `${text.slice(0, cap)}…` : text;
-  };
   const lines: string[] = [];
   let size = head.length;
   let i = start;
   for (; i < trace.rows.length; i++) {
     const row = trace.rows[i];
-    const line = `${row.hit} | ${row.threadId} | ${row.values.map(cell).join(' | ')}`;
+    const line = `${row.hit} | ${threads ? `${row.threadId} | ` : ''}${row.values.map((v) => tableCell(v, cap)).join(' | ')}`;
     if (size + line.length + 1 > maxChars - 120 && lines.length) break;
     lines.push(line);
     size += line.length + 1;
   }
   const next = i < trace.rows.length ? i : undefined;
-  const more = next !== undefined ? `\n… ${trace.rows.length - next} more rows: breakpoint_trace ${JSON.stringify({ id: trace.breakpointId, start: next })}` : '';
+  const more = next !== undefined ? `\n… ${trace.rows.length - next} more rows: breakpoint_trace ${JSON.stringify({ id: trace.breakpointId, start: next, ...(threads ? { threads } : {}) })}` : '';
   const empty = trace.rows.length ? '' : '\n(no hits yet)';
   return { text: `${head}${empty}${lines.length ? `\n${lines.join('\n')}` : ''}${more}`, shown: lines.length, next };
+}
+
+/** A value in a table's cell: an error in angle brackets, cut to `cap` characters. */
+export function tableCell(v: { value?: string; error?: boolean | string }, cap: number): string {
+  const text = v.error ? `<error: ${typeof v.error === 'string' ? v.error : v.value}>` : `${v.value}`;
+  return text.length > cap ? `${text.slice(0, cap)}…` : text;
 }

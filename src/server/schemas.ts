@@ -1,5 +1,6 @@
 /** zod shapes shared by several tools: stops, waits, breakpoints, session identity. */
 import { z } from 'zod';
+import { MAX_TRACE_HITS } from '../core/traceLog.js';
 
 export const sessionIdInput = z
   .string()
@@ -102,10 +103,12 @@ export const breakpointViewSchema = z.object({
   id: z.number(),
   file: z.string().optional(),
   line: z.number().optional(),
+  column: z.number().optional(),
   function: z.string().optional(),
   status: z.enum(['verified', 'pending', 'unverified']),
   verified: z.boolean(),
   actualLine: z.number().optional(),
+  actualColumn: z.number().optional(),
   /** Where it bound, when that is another file than asked (a function breakpoint: the file that defines it). */
   actualFile: z.string().optional(),
   message: z.string().optional(),
@@ -114,17 +117,34 @@ export const breakpointViewSchema = z.object({
   logMessage: z.string().optional(),
   trace: z.array(z.string()).optional(),
   maxHits: z.number().optional(),
+  enabled: z.boolean().optional(),
   hits: z.number(),
 });
 
-export const breakpointInput = z.object({
-  file: z.string(),
-  line: z.number().int().min(1),
+/** A trace column: an expression in the hit's frame, or frameIndex frames up (frames with source counted). */
+export const traceItemInput = z.union([z.string().min(1), z.strictObject({ expression: z.string().min(1), frameIndex: z.number().int().min(0).optional() })]);
+
+/**
+ * What a breakpoint takes, wherever one is given (breakpoint_set, and the breakpoints of
+ * session_launch, session_attach, debug_probe and debug_test): one shape, one set of checks
+ * (server/breakpointArgs.ts).
+ */
+export const breakpointFields = {
+  file: z.string().optional(),
+  line: z.number().int().min(1).optional(),
   column: z.number().int().min(1).optional(),
+  function: z.string().optional(),
   condition: z.string().optional(),
   hitCondition: z.string().optional(),
   logMessage: z.string().optional(),
-});
+  trace: z.array(traceItemInput).max(10).optional(),
+  maxHits: z.number().int().min(1).max(MAX_TRACE_HITS).optional(),
+  enabled: z.boolean().optional(),
+};
+
+export const breakpointInput = z
+  .strictObject(breakpointFields)
+  .meta({ examples: [{ file: 'app.py', line: 12, condition: 'total > 100' }, { file: 'app.py', line: 12, trace: ['total', { frameIndex: 1, expression: 'order.id' }, '$CALLER'] }] });
 
 export const exceptionModeInput = z
   .enum(['none', 'uncaught', 'all'])

@@ -7,7 +7,7 @@ import { describeExit } from '../core/eventSummary.js';
 import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
-import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, resolveCwd, startOrExplain } from './launchArgs.js';
+import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, requireKnownOptions, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
 import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput, waitResultShape } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
@@ -72,8 +72,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     'languages_list',
     {
       title: 'Languages',
-      description: 'Which runtimes work here (or why not, and the fix) and what each engine can do.',
-      input: {},
+      description: 'Which runtimes work here (or why not, and the fix), a line each; details: true adds what each engine can do.',
+      input: { details: z.boolean().optional() },
       output: {
         languages: z.array(
           z.object({
@@ -90,7 +90,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       },
       annotations: { readOnlyHint: true },
     },
-    async () => {
+    async ({ details }) => {
       const rows = await Promise.all(
         BUILT_IN_LANGUAGES.map(async (language) => {
           const [availability, factory] = await Promise.all([manager.registry.detect(language), manager.registry.load(language).catch(() => undefined)]);
@@ -98,7 +98,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         }),
       );
       return {
-        text: renderLanguages(rows),
+        text: renderLanguages(rows, details),
         data: { languages: rows.map((r) => ({ language: r.language, displayName: r.displayName, ...r.availability, capabilities: r.capabilities as Record<string, unknown> | undefined })) },
       };
     },
@@ -148,6 +148,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       }
       const deadline = Date.now() + (args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS);
       const cwd = resolveCwd(manager, args.cwd);
+      await requireKnownOptions(manager, args.language, args.options ?? {});
       const target = args.pid !== undefined ? `pid ${args.pid}` : `${args.host ?? '127.0.0.1'}:${args.port}`;
       const session = await manager.create(
         {

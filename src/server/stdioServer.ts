@@ -12,6 +12,8 @@ import { catalogResponder, loadCatalog } from './toolCatalog.js';
 const LEVELS: LogLevel[] = ['debug', 'info', 'warning', 'error'];
 /** Load the full server this long after start even if the client is quiet. */
 const LOAD_AFTER_MS = 150;
+/** Ready the runtimes in play this long after loading even if the client never lists the tools. */
+const READY_ANYWAY_MS = 2_000;
 
 export function stderrLogger(minimum = (process.env.DEBUGBRIDGE_LOG as LogLevel | undefined) ?? 'warning') {
   const floor = Math.max(0, LEVELS.indexOf(minimum));
@@ -43,30 +45,47 @@ export async function runStdioServer(version: string): Promise<void> {
   process.on('uncaughtException', (e) => log('error', `uncaught: ${e.stack ?? e.message}`));
   process.on('unhandledRejection', (e) => log('error', `unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
 
+  // Readying (core/readiness.ts) waits until the client has what its first call needs: the tool list.
+  let toolsListed = false;
+  let arm: (() => void) | undefined;
+  const readyWhenListed = () => {
+    if (toolsListed) arm?.();
+  };
   let loading: Promise<void> | undefined;
   const load = () =>
     (loading ??= (async () => {
-      const { EngineRegistry } = await import('../core/engineRegistry.js');
+      const [{ EngineRegistry }, { Readiness }, { SessionManager }, { createServer }] = await Promise.all([
+        import('../core/engineRegistry.js'),
+        import('../core/readiness.js'),
+        import('../core/sessionManager.js'),
+        import('./createServer.js'),
+      ]);
       const registry = new EngineRegistry();
-      // Finding a Python with debugpy spawns interpreters (and readies an adapter): start it while
-      // the SDK loads. Node's engine loads meanwhile, not after it (its first launch would pay for
-      // the import and for probing setpriv); .NET's answers at once and would only cost memory unused.
-      registry.prewarm(['python']);
-      registry.prewarm(['node']);
-      const [{ SessionManager }, { createServer }] = await Promise.all([import('../core/sessionManager.js'), import('./createServer.js')]);
+      const readiness = new Readiness(registry);
+      arm = () => readiness.arm(process.cwd());
       const manager = new SessionManager({ log, registry });
       disposeSessions = () => manager.disposeAll();
       const server = createServer(manager, version, catalog?.tools);
       transport.onclose = () => void shutdown('transport closed', 0);
       await server.connect(transport);
+      readyWhenListed();
+      // A client that never lists tools still gets its runtimes readied, a little later.
+      setTimeout(() => arm?.(), READY_ANYWAY_MS).unref();
     })().catch((e: unknown) => {
       // A server that cannot load must not sit silent while the client waits for answers.
       log('error', `cannot start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
       process.exit(1);
     }));
-  // Anything the catalog cannot answer needs the real server; so does a client done listing tools.
   transport.onEarlyMessage = (message, answered) => {
-    if (!answered || ('method' in message && message.method === 'tools/list')) void load();
+    if ('method' in message && message.method === 'tools/list') {
+      // The list is on its way (stdout is synchronous on pipes): load the rest now, ready after it.
+      toolsListed = true;
+      void load().then(readyWhenListed);
+    } else if (!answered && 'id' in message) {
+      // A request the catalog cannot answer needs the real server. Notifications wait: loading
+      // blocks this thread, and the client's tools/list usually follows its `initialized` at once.
+      void load();
+    }
   };
   setTimeout(() => void load(), LOAD_AFTER_MS);
 }

@@ -1,5 +1,6 @@
 /** Core objects → the structuredContent shapes declared in schemas.ts. */
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
+import { columnLabel, traceColumns } from '../core/traceLog.js';
 import type { Session } from '../core/session.js';
 import type { HangReport } from '../core/hangReport.js';
 import type { Stop, WaitResult } from '../core/sessionTypes.js';
@@ -10,17 +11,20 @@ export function breakpointView(b: BreakpointRecord) {
     id: b.id,
     file: b.file,
     line: b.line,
+    column: b.column,
     function: b.function,
     status,
     verified: status === 'verified',
     actualLine: b.binding?.line,
+    actualColumn: b.binding?.column,
     actualFile: b.binding?.file && b.binding.file !== b.file ? b.binding.file : undefined,
     message: b.binding?.message,
     condition: b.condition,
     hitCondition: b.hitCondition,
     logMessage: b.logMessage,
-    trace: b.trace,
+    trace: b.trace ? traceColumns(b.trace).map(columnLabel) : undefined,
     maxHits: b.trace ? b.maxHits : undefined,
+    enabled: b.enabled === false ? false : undefined,
     hits: b.hits,
   };
 }

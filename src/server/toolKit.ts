@@ -39,7 +39,8 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
     {
       title: spec.title,
       description: spec.description,
-      inputSchema: spec.input,
+      // Strict: a key the tool does not know is refused (argumentErrors.ts words it), never dropped.
+      inputSchema: z.strictObject(spec.input),
       outputSchema: spec.output,
       annotations: { title: spec.title, openWorldHint: false, ...spec.annotations },
     },
@@ -109,11 +110,12 @@ function progressReporter(extra: { _meta?: { progressToken?: string | number }; 
 export function codeSdkErrors(server: McpServer): void {
   const target = server as unknown as { createToolError: (message: string) => { content: { type: 'text'; text: string }[]; isError: true } };
   const original = target.createToolError.bind(server);
-  target.createToolError = (message: string) => {
+  target.createToolError = (raw: string) => {
+    const message = raw.replace(/^MCP error -?\d+: /, '');
     if (/^[A-Z_]+: /.test(message)) return original(message);
     const code = /Input validation error|Invalid arguments/.test(message) ? 'INVALID_ARGUMENT' : /Tool .* not found/.test(message) ? 'UNKNOWN_TOOL' : 'INTERNAL';
     const next = code === 'INVALID_ARGUMENT' ? '\nNext: fix the arguments named above (see the tool\'s input schema).' : code === 'UNKNOWN_TOOL' ? '\nNext: call tools/list for the tool names.' : '';
-    return original(`${code}: ${message.replace(/^MCP error -?\d+: /, '')}${next}`);
+    return original(`${code}: ${message}${next}`);
   };
 }
 

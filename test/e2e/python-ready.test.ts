@@ -4,7 +4,7 @@
  * before the first line, and no ready process outlives the server.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,12 +36,16 @@ interface Started {
 type Facts = Record<string, unknown> & { env: Record<string, string> };
 
 const scratch = mkdtempSync(join(tmpdir(), 'dbb-ready-'));
+// A Python project's folder: the server readies Python only where Python is in play.
+writeFileSync(join(scratch, 'pyproject.toml'), '[project]\nname = "scratch"\n');
 const serverEnv = (extra: Record<string, string> = {}) => ({ DEBUGBRIDGE_PYTHON: PYTHON, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(scratch, 'state-')), ...extra });
 const clients: McpTestClient[] = [];
 
-async function server(extra?: Record<string, string>): Promise<McpTestClient> {
+/** A server in a Python project's folder; unless ready debuggees are off, once its first one is up. */
+async function server(extra: Record<string, string> = {}): Promise<McpTestClient> {
   const client = await McpTestClient.start({ env: serverEnv(extra), cwd: scratch });
   clients.push(client);
+  if (extra.DEBUGBRIDGE_READY_DEBUGGEE !== '0') await readyProcesses(client);
   return client;
 }
 

@@ -7,7 +7,7 @@ import { CLI_PATH, McpTestClient } from '../../src/demo/mcpClient.js';
 
 const TOOLS = [
   'languages_list', 'session_launch', 'session_attach', 'session_state', 'session_list', 'session_stop', 'session_restart',
-  'session_output', 'session_events', 'session_diagnostics', 'breakpoint_set', 'breakpoint_remove', 'breakpoint_list',
+  'session_apply_changes', 'session_output', 'session_events', 'session_diagnostics', 'breakpoint_set', 'breakpoint_remove', 'breakpoint_list',
   'breakpoint_exceptions', 'breakpoint_wait', 'execution_continue', 'execution_step', 'execution_pause', 'execution_run_to',
   'execution_jump',
   'inspect_threads', 'inspect_stack', 'inspect_variables', 'inspect_evaluate', 'inspect_set_variable', 'inspect_source', 'debug_probe',
@@ -33,6 +33,10 @@ describe('MCP server surface', () => {
       expect(tool.description?.length, tool.name).toBeGreaterThan(20);
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    // Lean: clients that hand the whole list to the model pay for every byte of it.
+    expect(JSON.stringify(tools).length).toBeLessThanOrEqual(30_000);
+    expect(JSON.stringify(tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema }))).length).toBeLessThanOrEqual(14_000);
+    expect(byName.execution_continue.outputSchema?.properties?.stop).toEqual({ type: 'object', description: expect.stringMatching(/instructions/) });
     expect(byName.inspect_variables.annotations?.readOnlyHint).toBe(true);
     expect(byName.session_stop.annotations?.destructiveHint).toBe(true);
   });

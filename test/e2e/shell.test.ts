@@ -3,19 +3,17 @@
  * daemon that keeps the sessions between them starts on the first call, answers the same text as an
  * MCP client gets, and is gone — with every process it started — after `daemon stop`.
  */
-import { execFile } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import { CLI_PATH, McpTestClient } from '../../src/demo/mcpClient.js';
 import { descendants, isAlive, waitGone } from '../support/processTree.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
 
-const run = promisify(execFile);
 const FIXTURES = fileURLToPath(new URL('../fixtures/e2e/python/', import.meta.url));
 const program = join(FIXTURES, 'workflow.py');
 const line = (marker: string) => markerLine(program, `BP:${marker}`);
@@ -38,15 +36,22 @@ function shellEnv(runtimeDir: string, extra: Record<string, string> = {}): NodeJ
   return { ...process.env, DEBUGBRIDGE_RUNTIME_DIR: runtimeDir, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-shell-state-')), ...extra };
 }
 
-/** One shell command: `debugbridge <args…>` in the fixtures folder. */
-async function debugbridge(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Shell> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI_PATH, ...args], { cwd: FIXTURES, env, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const failed = e as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
+/**
+ * One shell command: `debugbridge <args…>` in the fixtures folder (or `cwd`), in a process session of
+ * its own (no controlling terminal), as an agent's shell tool runs it.
+ */
+async function debugbridge(env: NodeJS.ProcessEnv, ...words: (string | { cwd: string })[]): Promise<Shell> {
+  const args = words.filter((w): w is string => typeof w === 'string');
+  const cwd = words.find((w): w is { cwd: string } => typeof w !== 'string')?.cwd ?? FIXTURES;
+  const child = spawn(process.execPath, [CLI_PATH, ...args], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+  clearTimeout(timer);
+  return { code, stdout, stderr };
 }
 
 /** Live `debugbridge daemon run` processes serving this runtime folder. */
@@ -146,6 +151,86 @@ describe.runIf(onLinux && requireRuntime('python with debugpy', hasDebugpy))('de
     } finally {
       await client.close();
     }
+  });
+
+  it('keeps two clients of the same user apart: each sees and drives its own sessions, a whole id reaches the other\'s', async () => {
+    const alpha = { ...env, DEBUGBRIDGE_CLIENT: 'alpha' };
+    const beta = { ...env, DEBUGBRIDGE_CLIENT: 'beta' };
+    const a = await debugbridge(alpha, 'call', 'session_launch', '--program', 'workflow.py', '--breakpoints', `workflow.py:${line('line_total')}`, '--wait-for-stop');
+    const b = await debugbridge(beta, 'call', 'session_launch', '--program', 'workflow.py', '--breakpoints', `workflow.py:${line('accumulate')}`, '--wait-for-stop');
+    expect(a.stdout).toMatch(/^\[python-1\] Launched/);
+    expect(b.stdout).toMatch(/^\[python-1\] Launched/);
+
+    // Each lists only its own, and a call without sessionId drives its own.
+    const listA = await debugbridge(alpha, 'call', 'session_list');
+    expect(listA.stdout.trim().split('\n')).toEqual([expect.stringMatching(/^python-1 stopped python .*workflow\.py$/)]);
+    expect((await debugbridge(alpha, 'call', 'inspect_stack')).stdout).toMatch(/#0 line_total/);
+    expect((await debugbridge(beta, 'call', 'inspect_stack')).stdout).toMatch(/#0 compute_total/);
+    expect((await debugbridge(beta, 'call', 'inspect_stack', '--session-id', 'python-1')).stdout).toMatch(/#0 compute_total/);
+
+    // A third client sees nothing and is told of no one else's session.
+    const gamma = { ...env, DEBUGBRIDGE_CLIENT: 'gamma' };
+    expect((await debugbridge(gamma, 'call', 'session_list')).stdout).toBe('No sessions. Start one with session_launch.\n');
+    const guess = await debugbridge(gamma, 'call', 'session_state', '--session-id', 'python-1');
+    expect(guess.stderr).toBe('SESSION_NOT_FOUND: No session "python-1".\nNext: Start one with session_launch.\n');
+
+    // The whole id reaches another client's session on purpose; daemon status lists them.
+    const status = await debugbridge(alpha, 'daemon', 'status');
+    expect(status.stdout).toContain('this shell is client env:alpha (ids end @alpha for other clients)');
+    expect(status.stdout).toMatch(/client env:beta:\n {2}python-1@beta stopped python /);
+    expect((await debugbridge(alpha, 'call', 'inspect_stack', '--session-id', 'python-1@beta')).stdout).toMatch(/#0 compute_total/);
+    expect((await debugbridge(alpha, 'call', 'session_stop', '--session-id', 'python-1@beta')).code).toBe(0);
+    expect((await debugbridge(beta, 'call', 'session_state')).stdout).toMatch(/terminated|ended/);
+    expect((await debugbridge(alpha, 'call', 'session_state')).stdout).toMatch(/Stopped at breakpoint #1 in line_total/);
+    await debugbridge(alpha, 'call', 'session_stop');
+  });
+
+  it('without DEBUGBRIDGE_CLIENT and without a terminal, the project folder is the client', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'dbb-shell-other-'));
+    writeFileSync(join(elsewhere, 'tiny.py'), 'print("tiny")\n');
+    const { DEBUGBRIDGE_CLIENT: _, ...plain } = env;
+    const launched = await debugbridge(plain, 'call', 'session_launch', '--program', 'workflow.py', '--breakpoints', `workflow.py:${line('line_total')}`, '--wait-for-stop');
+    expect(launched.code, launched.stderr).toBe(0);
+    // The same folder, a subfolder of the same repository: the same client.
+    expect((await debugbridge(plain, 'call', 'session_list')).stdout).toMatch(/^python-\d+ stopped/);
+    expect((await debugbridge(plain, 'call', 'session_list', { cwd: join(FIXTURES, '..') })).stdout).toMatch(/^python-\d+ stopped/);
+    // Another folder: another client.
+    expect((await debugbridge(plain, 'call', 'session_list', { cwd: elsewhere })).stdout).toBe('No sessions. Start one with session_launch.\n');
+    await debugbridge(plain, 'call', 'session_stop');
+  });
+
+  it('takes a value as written: lists, brackets and quotes', async () => {
+    await debugbridge(env, 'call', 'session_launch', '--program', 'workflow.py', '--breakpoints', `workflow.py:${line('line_total')}`, '--wait-for-stop');
+    const evaluated = await debugbridge(env, 'call', 'inspect_evaluate', '--expressions', 'sorted([85.18, 56.34])', '--expressions', 'item["qty"]', '--expressions', '"a,b".split(",")', '--expressions', "'x' * 2");
+    expect(evaluated.stderr).toBe('');
+    expect(evaluated.stdout).toBe([
+      '[python-1] sorted([85.18, 56.34]) = [56.34, 85.18] (list)',
+      'item["qty"] = 3 (int)',
+      `"a,b".split(",") = ['a', 'b'] (list)`,
+      "'x' * 2 = 'xx' (str)",
+      '',
+    ].join('\n').replace('python-1', /\[(python-\d+)\]/.exec(evaluated.stdout)![1]));
+    const one = await debugbridge(env, 'call', 'inspect_evaluate', '--expression', '[1, 2][::-1]');
+    expect(one.stdout).toMatch(/\[1, 2\]\[::-1\] = \[2, 1\] \(list\)/);
+    await debugbridge(env, 'call', 'session_stop');
+  });
+
+  it('--help shows the fields of nested arguments with their types, an example, and how values are read', async () => {
+    const help = await debugbridge(env, 'call', 'session_launch', '--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/--breakpoints <object\[\]> \(repeatable\)\n +\{ file\?: string, line\?: integer, column\?: integer, function\?: string, condition\?: string, hitCondition\?: string, logMessage\?: string, trace\?: \(string\|object\)\[\], maxHits\?: integer, enabled\?: boolean \}\n +e\.g\. --breakpoints '\{"file":"app\.py","line":12,"condition":"total > 100"\}'/);
+    expect(help.stdout).toContain('Values are taken as written');
+    expect((await debugbridge(env, 'call', 'breakpoint_set', '--help')).stdout).toMatch(/--trace <\(string\|object\)\[\]> \(repeatable\)\n +\{ expression: string, frameIndex\?: integer \}/);
+  });
+
+  it('answers languages_list in a line per runtime', async () => {
+    const short = await debugbridge(env, 'call', 'languages_list');
+    const lines = short.stdout.trim().split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^python: \S*python\S* \(Python [\d.]+, debugpy [^)]+\)$/);
+    expect(lines[3]).toBe('(languages_list {"details":true}: what each engine can do)');
+    expect(short.stdout.length).toBeLessThan(600);
+    expect((await debugbridge(env, 'call', 'languages_list', '--details')).stdout).toMatch(/python \(Python \(debugpy\)\): available.*\n {2}can: conditionalBreakpoints/);
   });
 
   it('ends the sessions it holds, their programs and itself on daemon stop', async () => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engine as pythonEngine } from '../../src/engines/python/index.js';
-import { canRestorePriority } from '../../src/engines/python/processPriority.js';
+import { canRestorePriority } from '../../src/core/processPriority.js';
 import { descendantsOf } from '../../src/engines/python/processTree.js';
 import { readyDebuggeeState } from '../../src/engines/python/readyDebuggee.js';
 import { requireRuntime } from '../support/runtimes.js';

@@ -1,6 +1,7 @@
 /** Pure parts of the answers built for an agent: value cuts, watches, changed locals, trace tables. */
 import { describe, expect, it } from 'vitest';
-import { LocalChanges } from '../../src/core/localChanges.js';
+import { activationKey, LocalChanges, nearestCaller } from '../../src/core/localChanges.js';
+import type { FrameInfo } from '../../src/core/types.js';
 import { TraceLog } from '../../src/core/traceLog.js';
 import { cutValue, unescapedLength } from '../../src/core/valueCut.js';
 import { WatchList } from '../../src/core/watchList.js';
@@ -67,20 +68,46 @@ describe('WatchList', () => {
 });
 
 describe('LocalChanges', () => {
-  it('compares with the last stop in the same function only', () => {
+  const frame = (name: string, line: number, extra: Partial<FrameInfo> = {}): FrameInfo => ({ id: line, name, file: '/a.py', line, column: 1, ...extra });
+  const f = [frame('f', 3), frame('main', 20)];
+  const g = [frame('g', 9), frame('main', 21)];
+
+  it('compares with the last stop in the same activation only', () => {
     const changes = new LocalChanges();
-    const f = { name: 'f', file: '/a.py', line: 1, column: 1 };
-    const g = { name: 'g', file: '/a.py', line: 9, column: 1 };
-    changes.mark(f, [{ name: 'i', value: '0' }], true);
-    expect(changes.mark(g, [{ name: 'i', value: '7' }], true)[0].previous).toBeUndefined();
-    expect(changes.mark(f, [{ name: 'i', value: '1' }], true)[0]).toEqual({ name: 'i', value: '1', previous: '0' });
+    changes.mark(activationKey(1, f, 0), '[["i",0]]', [{ name: 'i', value: '0' }], true);
+    expect(changes.mark(activationKey(1, g, 0), '[["i",0]]', [{ name: 'i', value: '7' }], true)[0].previous).toBeUndefined();
+    expect(changes.mark(activationKey(1, f, 0), '[["i",0]]', [{ name: 'i', value: '1' }], true)[0]).toEqual({ name: 'i', value: '1', previous: '0' });
+  });
+
+  it('has nothing to compare at a new call: the caller moved on (its values changed), or it calls from another line or depth', () => {
+    const changes = new LocalChanges();
+    changes.mark(activationKey(1, f, 0), '[["n",1]]', [{ name: 'x', value: '"vip-bo"' }], true);
+    expect(changes.mark(activationKey(1, f, 0), '[["n",2]]', [{ name: 'x', value: '"ed"' }], true)[0].previous).toBeUndefined();
+    const deeper = [frame('f', 3), frame('f', 4), frame('main', 20)];
+    expect(changes.mark(activationKey(1, deeper, 0), '[["n",2]]', [{ name: 'x', value: '"al"' }], true)[0].previous).toBeUndefined();
+    expect(activationKey(2, f, 0)).not.toBe(activationKey(1, f, 0));
+  });
+
+  it('a stop read again compares with the same stop before', () => {
+    const changes = new LocalChanges();
+    const key = activationKey(1, f, 0);
+    changes.mark(key, '', [{ name: 'i', value: '0' }], true);
+    changes.mark(key, '', [{ name: 'i', value: '1' }], true);
+    expect(changes.mark(key, '', [{ name: 'i', value: '5' }], false)[0]).toEqual({ name: 'i', value: '5', previous: '0' });
+  });
+
+  it('counts the callers with source: external frames between do not make another activation', () => {
+    const withRuntime = [frame('f', 3), { id: 0, name: '[External Code]', line: 0, column: 0, presentationHint: 'label' as const }, frame('main', 20)];
+    expect(activationKey(1, withRuntime, 0)).toBe(activationKey(1, f, 0));
+    expect(nearestCaller(withRuntime, 0)?.name).toBe('main');
+    expect(nearestCaller([frame('f', 3), frame('main', 20, { async: true })], 0)).toBeUndefined();
   });
 });
 
 describe('trace tables', () => {
   it('keep maxHits rows and page with the exact call', () => {
     const log = new TraceLog();
-    log.arm(4, ['i'], 30);
+    log.arm(4, [{ expression: 'i', frameIndex: 0 }], 30);
     for (let k = 0; k < 40; k++) log.record(4, 1, [{ value: String(k) }]);
     const trace = log.get(4)!;
     expect(trace.rows).toHaveLength(30);

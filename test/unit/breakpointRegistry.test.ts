@@ -46,3 +46,37 @@ describe('BreakpointRegistry', () => {
     expect(reg.get(bp.id)!.hits).toBe(0);
   });
 });
+
+describe('one breakpoint, set, edited and checked the same way', () => {
+  it('edits a breakpoint in place: a field given replaces, an empty one clears, and the place may move', () => {
+    const reg = new BreakpointRegistry();
+    const bp = reg.add({ file: '/a.py', line: 3, condition: 'x > 1' });
+    reg.applyBinding({ id: bp.id, verified: true, line: 3 });
+    const { record } = reg.edit(bp.id, { condition: '', trace: ['x', { expression: 'y', frameIndex: 1 }], maxHits: 5 });
+    expect(record).toMatchObject({ id: bp.id, condition: undefined, maxHits: 5, binding: { verified: true } });
+    expect(reg.lineSpecs('/a.py')[0].trace).toEqual([{ expression: 'x', frameIndex: 0 }, { expression: 'y', frameIndex: 1 }]);
+    const moved = reg.edit(bp.id, { line: 4, trace: [] });
+    expect(moved.before.line).toBe(3);
+    expect(moved.record).toMatchObject({ line: 4, trace: undefined, maxHits: undefined, binding: undefined });
+    reg.edit(bp.id, { enabled: false });
+    expect(reg.lineSpecs('/a.py')).toEqual([]);
+    expect(() => reg.edit(99, { condition: 'x' })).toThrow(/No breakpoint #99/);
+    expect(() => reg.edit(bp.id, { function: 'main' })).toThrow(/is a line breakpoint and stays one/);
+  });
+
+  it('refuses what no runtime could do, wherever the breakpoint comes from', () => {
+    const reg = new BreakpointRegistry();
+    expect(() => reg.add({ line: 3 })).toThrow(/needs file and line, or function/);
+    expect(() => reg.set({ function: 'main', file: '/a.py', line: 1 })).toThrow(/not both/);
+    expect(() => reg.add({ file: '/a.py', line: 1, trace: ['x'], logMessage: 'x' })).toThrow(/A trace goes on a line breakpoint without logMessage/);
+    expect(() => reg.add({ file: '/a.py', line: 1, maxHits: 3 })).toThrow(/maxHits .* needs trace/);
+  });
+
+  it('keeps two breakpoints on one line apart by their columns', () => {
+    const reg = new BreakpointRegistry();
+    const statement = reg.set({ file: '/a.js', line: 2 });
+    const arrow = reg.set({ file: '/a.js', line: 2, column: 40 });
+    expect(arrow.id).not.toBe(statement.id);
+    expect(reg.set({ file: '/a.js', line: 2, column: 40, condition: 'p > 1' }).id).toBe(arrow.id);
+  });
+});

@@ -56,6 +56,10 @@ function tree(e: Expr): string {
       return e.type ? `(default ${printType(e.type)})` : 'default';
     case 'nameof':
       return `(nameof ${tree(e.argument)} "${e.name}")`;
+    case 'objectCreation':
+      return `(new ${printType(e.type)}${all(e.arguments)}${e.initializer ? ` {${all(e.initializer)} }` : ''})`;
+    case 'arrayCreation':
+      return `(new[] ${e.elementType ? printType(e.elementType) : '?'}${e.size ? ` [${tree(e.size)}]` : ''}${e.items ? ` {${all(e.items)} }` : ''})`;
     case 'interpolatedString':
       return `($${e.parts.map((p) => (p.kind === 'text' ? ` ${JSON.stringify(p.text)}` : ` {${tree(p.expression)}${p.alignment !== undefined ? ` ,${p.alignment}` : ''}${p.format !== undefined ? ` :${p.format}` : ''}}`)).join('')})`;
   }
@@ -222,6 +226,20 @@ describe('C# expression parser', () => {
     ]);
   });
 
+  it('reads object and array creation: constructors, collection initializers, typed and implicitly typed arrays', () => {
+    shapes([
+      ['new DateTime(2026, 1, 1)', '(new DateTime 2026 1 1)'],
+      ['new Order(7).Id', '(. (new Order 7) Id)'],
+      ['new List<int> { 1, 2 }', '(new List<int> { 1 2 })'],
+      ['new List<int>() { 1, 2, }', '(new List<int> { 1 2 })'],
+      ['new object()', '(new object)'],
+      ['new[] { "a", "b" }', '(new[] ? { "a" "b" })'],
+      ['new int[] { 1 }', '(new[] int { 1 })'],
+      ['new string[n + 1]', '(new[] string [(+ n 1)])'],
+      ['new int[2] { 1, 2 }', '(new[] int [2] { 1 2 })'],
+    ]);
+  });
+
   it('reads interpolated strings with their holes, alignments and formats', () => {
     shapes([
       ['$"x={x,10:F2} y={y}"', '($ "x=" {x ,10 :F2} " y=" {y})'],
@@ -323,7 +341,11 @@ describe('C# expression parser refusals', () => {
       ['() => 1', 'lambdas are not supported', 0],
       ['list.Where(x => x > 1)', 'lambdas are not supported', 11],
       ['delegate { }', 'anonymous methods and lambdas are not supported', 0],
-      ['new Foo()', 'object and array creation (new) is not supported', 0],
+      ['new { X = 1 }', 'anonymous types (new { … }) are not supported', 4],
+      ['new Foo { X = 1 }', 'object initializers (Name = value) are not supported', 10],
+      ['new Dictionary<string, int> { { "a", 1 } }', 'dictionary initializers ({ key, value }) are not supported', 30],
+      ['new int[2, 2]', 'multi-dimensional arrays cannot be created here', 9],
+      ['new(1)', 'target-typed new (new(…)) is not supported: name the type', 3],
       ['(1, 2)', 'tuples are not supported', 0],
       ['(int, string)x', 'tuples are not supported', 0],
       ['f(x: 1)', 'named arguments are not supported: pass the arguments in order', 2],
@@ -377,6 +399,20 @@ describe('C# expression parser refusals', () => {
       ['while', "expected an expression but found 'while'", 0],
       ['a > > b', "expected an expression but found '>'", 4],
       ['x;;', "expected an operator or the end of the expression but found ';'", 2],
+    ]);
+  });
+
+  it('marks valid C# it does not run as unsupported, and what is not an expression (or changes the program) as invalid', () => {
+    const kind = (text: string) => {
+      try {
+        parseExpression(text);
+        return 'parsed';
+      } catch (e) {
+        return (e as CSharpSyntaxError).unsupported ? 'unsupported' : 'invalid';
+      }
+    };
+    expect(['x => x', 'list.Where(x => x > 1)', 'x switch { _ => 1 }', 'new { X = 1 }', 'x is > 5', 'await t', 'x = 1', 'i++', 'a +', 'base'].map(kind)).toEqual([
+      'unsupported', 'unsupported', 'unsupported', 'unsupported', 'unsupported', 'unsupported', 'invalid', 'invalid', 'invalid', 'invalid',
     ]);
   });
 

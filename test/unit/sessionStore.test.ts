@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionManager } from '../../src/core/sessionManager.js';
-import { RECOVERABLE_MS, SessionStore, type StoredSession } from '../../src/core/sessionStore.js';
+import { MAX_RECOVERABLE, RECOVERABLE_MS, SessionStore, type StoredSession } from '../../src/core/sessionStore.js';
 
 const HERE = '/work/project';
 
@@ -61,6 +61,22 @@ describe('SessionStore', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it('keeps the time a session was first left behind: passing it on does not make it recent again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbb-store-'));
+    const longAgo = Date.now() - RECOVERABLE_MS - 60_000;
+    const name = `sessions-${deadPid()}.json`;
+    const carried = { ...sample('python-5'), orphanedAt: longAgo };
+    writeFileSync(join(dir, name), JSON.stringify({ cwd: HERE, sessions: [carried, sample('python-6')] }));
+    expect(new SessionStore(dir, HERE).adoptOrphans().map((s) => s.sessionId)).toEqual(['python-6']);
+  });
+
+  it(`offers the ${MAX_RECOVERABLE} most recent orphans at most`, () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbb-store-'));
+    const ids = Array.from({ length: MAX_RECOVERABLE + 3 }, (_, i) => `python-${i + 1}`);
+    ids.forEach((id, i) => leftBy(dir, deadPid(), HERE, [id], (ids.length - i) * 60_000));
+    expect(new SessionStore(dir, HERE).adoptOrphans().map((s) => s.sessionId)).toEqual(ids.slice(-MAX_RECOVERABLE).reverse());
+  });
+
   it('writes its own file and removes it when nothing is left', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dbb-store-'));
     const store = new SessionStore(dir, HERE);
@@ -79,6 +95,23 @@ describe('session ids', () => {
     expect(manager.recoverableSessions()).toEqual([]);
     const session = await manager.create(sample('unused').config, []);
     expect(session.id).toBe('python-1');
+    await manager.disposeAll();
+  });
+});
+
+describe('what a server leaves recoverable', () => {
+  it('its live sessions, never a test run (debug_test)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dbb-store-'));
+    const store = new SessionStore(dir, HERE);
+    const manager = new SessionManager({ store });
+    const program = await manager.create(sample('unused').config, []);
+    const factory = await manager.registry.load('python');
+    const testRun = await manager.create(sample('unused').config, [], undefined, undefined, { ...factory });
+    // Both "live": a session that has not started counts as active.
+    expect([program.active, testRun.active]).toEqual([true, true]);
+    manager.persist();
+    const saved = JSON.parse(readFileSync(store.path, 'utf8')) as { sessions: StoredSession[] };
+    expect(saved.sessions.map((s) => s.sessionId)).toEqual([program.id]);
     await manager.disposeAll();
   });
 });

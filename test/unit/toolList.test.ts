@@ -1,12 +1,13 @@
 /**
  * The tool list a model reads before its first call stays lean: names, descriptions and input
- * schemas together, as compact JSON, at most 14 KB; and the compaction keeps every argument.
+ * schemas together, as compact JSON, at most 15 KB (every breakpoint argument takes every
+ * breakpoint field); and the compaction keeps every argument.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { compactSchema } from '../../src/server/toolListing.js';
+import { compactSchema, referBreakpointFields } from '../../src/server/toolListing.js';
 
-const TOOL_LIST_CHARS = 14_000;
+const TOOL_LIST_CHARS = 15_000;
 const catalog = JSON.parse(readFileSync(new URL('../../dist/server/toolCatalog.json', import.meta.url), 'utf8')) as {
   tools: { name: string; description: string; inputSchema: { properties?: Record<string, unknown> } }[];
 };
@@ -28,6 +29,28 @@ describe('tools/list', () => {
 });
 
 describe('compactSchema', () => {
+  it('drops "no other keys" (the instructions say it once), examples (for --help) and upper bounds of lists; never an argument of those names', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        trace: { type: 'array', maxItems: 10, items: { type: 'string' } },
+        breakpoint: { type: 'object', properties: { line: { type: 'integer' } }, additionalProperties: false, examples: [{ line: 1 }] },
+        examples: { type: 'string' },
+        maximum: { type: 'integer', maximum: 5 },
+      },
+      additionalProperties: false,
+    };
+    expect(compactSchema(schema)).toEqual({
+      type: 'object',
+      properties: {
+        trace: { type: 'array', items: { type: 'string' } },
+        breakpoint: { type: 'object', properties: { line: { type: 'integer' } } },
+        examples: { type: 'string' },
+        maximum: { type: 'integer' },
+      },
+    });
+  });
+
   it('drops the dialect, upper and obvious lower bounds, and keeps the rest', () => {
     const schema = {
       $schema: 'http://json-schema.org/draft-07/schema#',
@@ -52,5 +75,27 @@ describe('compactSchema', () => {
       },
       required: ['line'],
     });
+  });
+});
+
+describe('referBreakpointFields', () => {
+  const withBreakpoints = {
+    type: 'object',
+    properties: {
+      program: { type: 'string' },
+      breakpoints: { type: 'array', items: { type: 'object', properties: { file: { type: 'string' }, line: { type: 'integer' }, condition: { type: 'string' } }, required: ['file', 'line'] } },
+    },
+  };
+
+  it('lists the breakpoints of a launch by their field names, optional ones marked, pointing at breakpoint_set', () => {
+    const referred = referBreakpointFields('session_launch', withBreakpoints) as typeof withBreakpoints;
+    expect(referred.properties.program).toEqual({ type: 'string' });
+    expect(referred.properties.breakpoints).toEqual({ type: 'array', items: { type: 'object', description: '{file, line, condition?}, as breakpoint_set takes them.' } });
+  });
+
+  it('keeps breakpoint_set\'s own schema whole, and schemas without breakpoints as they are', () => {
+    expect(referBreakpointFields('breakpoint_set', withBreakpoints)).toBe(withBreakpoints);
+    const plain = { type: 'object', properties: { sessionId: { type: 'string' } } };
+    expect(referBreakpointFields('session_stop', plain)).toBe(plain);
   });
 });

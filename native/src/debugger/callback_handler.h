@@ -31,6 +31,11 @@ class CallbackHandler {
   /** A func-eval finished (`threw`: its result is the exception it threw). */
   virtual void OnEvalComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugEval> eval, bool threw) = 0;
   virtual void OnLogMessage(Controller owner, std::string message) = 0;
+  /** A frame running an older version of an edited method reached a point where it may move to the new one. */
+  virtual void OnRemapOpportunity(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugFunction> oldFunction,
+                                  ComPtr<ICorDebugFunction> newFunction, ULONG32 oldILOffset) = 0;
+  /** The frame moved to the new version (a step that was under way must start again from there). */
+  virtual void OnRemapComplete(Controller owner, ComPtr<ICorDebugThread> thread) = 0;
   virtual void OnDebuggerError(HRESULT hr, DWORD code) = 0;
   /** Callbacks the engine does not act on: continue at once. */
   virtual void OnIgnored(Controller owner, const char* name) = 0;

@@ -6,6 +6,8 @@
 
 #include "../util/json.h"
 #include "../util/log.h"
+#include "enc_commands.h"
+#include "eval_commands.h"
 #include "object_reader.h"
 #include "stack_walker.h"
 #include "thread_commands.h"
@@ -195,6 +197,8 @@ const std::unordered_map<std::string, Command>& Table() {
       {"items", Items},
       {"call", Call},
       {"newString", NewString},
+      {"newObject", NewObject},
+      {"newArray", NewArray},
       {"abortEval", AbortEval},
       {"setValue", SetValue},
       {"valueBytes", ValueBytes},
@@ -205,6 +209,9 @@ const std::unordered_map<std::string, Command>& Table() {
       {"keep", Keep},
       {"unkeep", Unkeep},
       {"sameObject", SameObject},
+      {"enableEnc", EnableEnc},
+      {"applyChanges", ApplyChanges},
+      {"remap", Remap},
   };
   return table;
 }

@@ -196,12 +196,12 @@ Status DebugSession::Continue(bool& wasStopped) {
   return ReleaseAll();
 }
 
-Status DebugSession::Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply) {
+Status DebugSession::Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply, EvalRunner::Finish finish) {
   if (exited_ || !process_) return Status::Fail("NOT_RUNNING", "the process has exited");
   if (!stop_.Stopped()) return Status::Fail("NOT_STOPPED", "evaluation needs the program stopped");
   // Values read so far must survive the run: object references become GC handles.
   values_.PinObjects();
-  Status status = eval_.Start(process_.Get(), thread, begin, std::move(reply));
+  Status status = eval_.Start(process_.Get(), thread, begin, std::move(reply), std::move(finish));
   if (!status.Ok()) return status;
   return ReleaseAll();
 }
@@ -524,6 +524,42 @@ void DebugSession::OnEvalComplete(Controller owner, ComPtr<ICorDebugThread> thre
 void DebugSession::OnLogMessage(Controller owner, std::string message) {
   Emit(JsonObject().Str("event", "log").Str("message", message).Done());
   Resume(owner);
+}
+
+void DebugSession::OnRemapOpportunity(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugFunction> oldFunction,
+                                      ComPtr<ICorDebugFunction> newFunction, ULONG32 oldILOffset) {
+  // During a func-eval the frame stays on its version; the runtime offers again at the next statement.
+  if (eval_.Running()) {
+    Resume(owner);
+    return;
+  }
+  mdToken token = 0;
+  ULONG32 oldVersion = 0, newVersion = 0;
+  ComPtr<ICorDebugModule> module;
+  ComPtr<ICorDebugFunction2> old2, new2;
+  oldFunction->GetToken(&token);
+  oldFunction->GetModule(module.Out());
+  if (!Failed(oldFunction.As(IID_ICorDebugFunction2, old2))) old2->GetVersionNumber(&oldVersion);
+  if (!Failed(newFunction.As(IID_ICorDebugFunction2, new2))) new2->GetVersionNumber(&newVersion);
+  Hold(owner);
+  Emit(JsonObject()
+           .Str("event", "remapOpportunity")
+           .Int("threadId", ThreadId(thread.Get()))
+           .Int("module", modules_.HandleOf(module.Get()))
+           .Int("token", token)
+           .Int("oldVersion", oldVersion)
+           .Int("newVersion", newVersion)
+           .Int("ilOffset", oldILOffset)
+           .Done());
+}
+
+void DebugSession::OnRemapComplete(Controller owner, ComPtr<ICorDebugThread> thread) {
+  if (eval_.Running()) {
+    Resume(owner);
+    return;
+  }
+  Hold(owner);
+  Emit(JsonObject().Str("event", "remapComplete").Int("threadId", ThreadId(thread.Get())).Done());
 }
 
 void DebugSession::OnDebuggerError(HRESULT hr, DWORD code) {

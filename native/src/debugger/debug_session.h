@@ -70,7 +70,7 @@ class DebugSession final : public CallbackHandler {
   KeptObjects& Kept() { return kept_; }
   const ModuleTable& ModulesView() const { return modules_; }
   /** Starts a func-eval on `thread` and lets the process run it; `reply` is answered when it ends. */
-  Status Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply);
+  Status Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply, EvalRunner::Finish finish = {});
   Status AbortEvaluation(bool rude) { return eval_.Abort("the evaluation did not finish in time and was aborted", rude); }
   /** Longest string text a value description carries. */
   static constexpr uint32_t kMaxStringChars = 100000;
@@ -91,6 +91,9 @@ class DebugSession final : public CallbackHandler {
                    ComPtr<ICorDebugFrame> frame, ULONG32 offset) override;
   void OnEvalComplete(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugEval> eval, bool threw) override;
   void OnLogMessage(Controller owner, std::string message) override;
+  void OnRemapOpportunity(Controller owner, ComPtr<ICorDebugThread> thread, ComPtr<ICorDebugFunction> oldFunction,
+                          ComPtr<ICorDebugFunction> newFunction, ULONG32 oldILOffset) override;
+  void OnRemapComplete(Controller owner, ComPtr<ICorDebugThread> thread) override;
   void OnDebuggerError(HRESULT hr, DWORD code) override;
   void OnIgnored(Controller owner, const char* name) override;
 

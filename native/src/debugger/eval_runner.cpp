@@ -6,7 +6,7 @@
 
 namespace dbg {
 
-Status EvalRunner::Start(ICorDebugProcess* process, ICorDebugThread* thread, const Begin& begin, Reply reply) {
+Status EvalRunner::Start(ICorDebugProcess* process, ICorDebugThread* thread, const Begin& begin, Reply reply, Finish finish) {
   if (Running()) return Status::Fail("EVAL_BUSY", "another evaluation is running");
   ComPtr<ICorDebugEval> eval;
   HRESULT hr = thread->CreateEval(eval.Out());
@@ -36,6 +36,7 @@ Status EvalRunner::Start(ICorDebugProcess* process, ICorDebugThread* thread, con
   eval_ = eval;
   thread_ = evalThread;
   reply_ = std::move(reply);
+  finish_ = std::move(finish);
   abortReason_.clear();
   return Status::Success();
 }
@@ -69,6 +70,8 @@ void EvalRunner::Complete(ICorDebugEval* eval, bool threw, ValueTable& values, c
   if (!Running() || eval != eval_.Get()) return;
   ResumeOthers();
   Reply reply = std::move(reply_);
+  Finish finish = std::move(finish_);
+  finish_ = nullptr;
   std::string abortReason = abortReason_;
   eval_.Reset();
   ComPtr<ICorDebugValue> result;
@@ -85,6 +88,13 @@ void EvalRunner::Complete(ICorDebugEval* eval, bool threw, ValueTable& values, c
     reply.Fail("EVAL_FAILED", "the evaluation gave no result", hr);
     return;
   }
+  if (!threw && finish) {
+    hr = finish(result.Get());
+    if (Failed(hr)) {
+      reply.Fail("EVAL_FAILED", "the new value could not be filled in", hr);
+      return;
+    }
+  }
   std::string value = ValueJson(values, result, modules, maxChars);
   reply.Ok(threw ? JsonObject().Raw("exception", value).Done() : JsonObject().Raw("value", value).Done());
 }
@@ -93,6 +103,7 @@ void EvalRunner::Fail(const std::string& why) {
   if (!Running()) return;
   suspended_.clear();
   eval_.Reset();
+  finish_ = nullptr;
   reply_.Fail("EVAL_ABORTED", why);
 }
 

@@ -19,12 +19,14 @@ namespace dbg {
 class EvalRunner {
  public:
   using Begin = std::function<HRESULT(ICorDebugEval*)>;
+  /** Work on the result before it is answered (a new box gets its value); a failure fails the evaluation. */
+  using Finish = std::function<HRESULT(ICorDebugValue*)>;
 
   bool Running() const { return static_cast<bool>(eval_); }
   /** The thread the evaluation runs on (while Running). */
   DWORD ThreadId() const { return thread_; }
   /** Creates the eval on `thread`, lets `begin` start it, suspends the other threads; the caller resumes the process. */
-  Status Start(ICorDebugProcess* process, ICorDebugThread* thread, const Begin& begin, Reply reply);
+  Status Start(ICorDebugProcess* process, ICorDebugThread* thread, const Begin& begin, Reply reply, Finish finish = {});
   /** Keeps another thread where it is until the evaluation ends (one that started during it). */
   void Suspend(ICorDebugThread* thread);
   /** Ends the evaluation early; `why` becomes the failure the reply carries. */
@@ -39,6 +41,7 @@ class EvalRunner {
   ComPtr<ICorDebugEval> eval_;
   DWORD thread_ = 0;
   Reply reply_;
+  Finish finish_;
   std::string abortReason_;
   std::vector<ComPtr<ICorDebugThread>> suspended_;
 };

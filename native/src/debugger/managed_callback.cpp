@@ -141,6 +141,21 @@ HRESULT ManagedCallback::EvalException(ICorDebugAppDomain* appDomain, ICorDebugT
   return S_OK;
 }
 
+HRESULT ManagedCallback::FunctionRemapOpportunity(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugFunction* oldFunction,
+                                                  ICorDebugFunction* newFunction, ULONG32 oldILOffset) {
+  auto h = handler_;
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread), f = Hold(oldFunction), n = Hold(newFunction), oldILOffset] {
+    h->OnRemapOpportunity(o, t, f, n, oldILOffset);
+  });
+  return S_OK;
+}
+
+HRESULT ManagedCallback::FunctionRemapComplete(ICorDebugAppDomain* appDomain, ICorDebugThread* thread, ICorDebugFunction*) {
+  auto h = handler_;
+  queue_->Post([h, o = AsController(appDomain), t = Hold(thread)] { h->OnRemapComplete(o, t); });
+  return S_OK;
+}
+
 // ---- callbacks continued at once ----
 
 // The v1 exception callback arrives alongside the v2 one, which carries the detail.
@@ -161,12 +176,10 @@ HRESULT ManagedCallback::NameChange(ICorDebugAppDomain* a, ICorDebugThread*) { r
 HRESULT ManagedCallback::UpdateModuleSymbols(ICorDebugAppDomain* a, ICorDebugModule*, IStream*) { return Ignore(a, "UpdateModuleSymbols"); }
 HRESULT ManagedCallback::EditAndContinueRemap(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugFunction*, BOOL) { return Ignore(a, "EditAndContinueRemap"); }
 HRESULT ManagedCallback::BreakpointSetError(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugBreakpoint*, DWORD) { return Ignore(a, "BreakpointSetError"); }
-HRESULT ManagedCallback::FunctionRemapOpportunity(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugFunction*, ICorDebugFunction*, ULONG32) { return Ignore(a, "FunctionRemapOpportunity"); }
 HRESULT ManagedCallback::CreateConnection(ICorDebugProcess* p, CONNID, WCHAR*) { return Ignore(p, "CreateConnection"); }
 HRESULT ManagedCallback::ChangeConnection(ICorDebugProcess* p, CONNID) { return Ignore(p, "ChangeConnection"); }
 HRESULT ManagedCallback::DestroyConnection(ICorDebugProcess* p, CONNID) { return Ignore(p, "DestroyConnection"); }
 HRESULT ManagedCallback::ExceptionUnwind(ICorDebugAppDomain* a, ICorDebugThread*, CorDebugExceptionUnwindCallbackType, DWORD) { return Ignore(a, "ExceptionUnwind"); }
-HRESULT ManagedCallback::FunctionRemapComplete(ICorDebugAppDomain* a, ICorDebugThread*, ICorDebugFunction*) { return Ignore(a, "FunctionRemapComplete"); }
 HRESULT ManagedCallback::MDANotification(ICorDebugController* c, ICorDebugThread*, ICorDebugMDA*) { return Ignore(c, "MDANotification"); }
 HRESULT ManagedCallback::CustomNotification(ICorDebugThread*, ICorDebugAppDomain* a) { return Ignore(a, "CustomNotification"); }
 HRESULT ManagedCallback::BeforeGarbageCollection(ICorDebugProcess* p) { return Ignore(p, "BeforeGarbageCollection"); }

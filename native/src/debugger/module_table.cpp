@@ -75,4 +75,12 @@ Status ModuleTable::SetUserCode(int handle, bool user, const std::vector<mdToken
   return Status::Success();
 }
 
+bool ModuleTable::EnableEditAndContinue(int handle) {
+  auto module = Get(handle);
+  ComPtr<ICorDebugModule2> module2;
+  if (!module || Failed(module.As(IID_ICorDebugModule2, module2))) return false;
+  // CORDBG_S_NOT_ALL_BITS_SET (a success code) means optimisation is off but EnC is not possible.
+  return module2->SetJITCompilerFlags(CORDEBUG_JIT_ENABLE_ENC) == S_OK;
+}
+
 }  // namespace dbg

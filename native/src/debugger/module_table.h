@@ -29,6 +29,11 @@ class ModuleTable {
    */
   Status SetUserCode(int handle, bool user, const std::vector<mdToken>& nonUserTokens, bool disableOptimizations,
                      bool& optimizationsDisabled);
+  /**
+   * Asks the JIT to compile the module for Edit and Continue (optimisation off too), possible only
+   * while its LoadModule callback is held. False when the runtime refused or set only some bits.
+   */
+  bool EnableEditAndContinue(int handle);
 
  private:
   struct Entry {

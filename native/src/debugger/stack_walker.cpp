@@ -33,6 +33,10 @@ std::string IlFrameJson(ICorDebugFrame* frame, ICorDebugILFrame* il, const Modul
     function->GetModule(module.Out());
   }
   json.Int("module", modules.HandleOf(module.Get())).Int("token", token).Int("ilOffset", offset).Int("mapping", mapping);
+  // After an Edit and Continue apply a frame may still run an older version of its method.
+  ComPtr<ICorDebugCode> code;
+  ULONG32 version = 1;
+  if (!Failed(frame->GetCode(code.Out())) && code && !Failed(code->GetVersionNumber(&version)) && version > 1) json.Int("version", version);
   ComPtr<ICorDebugILFrame2> il2;
   ComPtr<ICorDebugTypeEnum> typeArgs;
   if (!Failed(ComPtr<ICorDebugILFrame>::Retain(il).As(IID_ICorDebugILFrame2, il2)) &&

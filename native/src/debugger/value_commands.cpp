@@ -5,6 +5,7 @@
 
 #include "../util/json.h"
 #include "../util/utf.h"
+#include "eval_commands.h"
 #include "stack_walker.h"
 #include "value_json.h"
 
@@ -225,6 +226,16 @@ void Call(DebugSession& s, const Args& a, Reply& reply) {
       for (auto& t : TypeParameters(type)) typeArgs.push_back(t);
     }
   }
+  if (a["typeArgs"].Has()) {
+    // Exact type arguments: the declaring type's, then the method's own (a generic method by inference).
+    typeArgs.clear();
+    for (const auto& spec : a["typeArgs"].Items()) {
+      ComPtr<ICorDebugType> type;
+      status = TypeFromSpec(s, thread.Get(), spec, type);
+      if (!status.Ok()) return reply.Fail(status);
+      typeArgs.push_back(type);
+    }
+  }
   std::vector<ComPtr<ICorDebugValue>> args;
   for (const auto& arg : a["args"].Items()) {
     ComPtr<ICorDebugValue> value = s.Values().Get(static_cast<int>(arg["h"].Int()));
@@ -253,14 +264,17 @@ void Call(DebugSession& s, const Args& a, Reply& reply) {
     }
     std::vector<ICorDebugType*> types;
     for (auto& t : typeArgs) types.push_back(t.Get());
+    // The runtime refuses a null argument array even with no arguments (a constructor without any).
+    ICorDebugValue* none = nullptr;
+    ICorDebugValue** argv = raw.empty() ? &none : raw.data();
     ComPtr<ICorDebugEval2> eval2;
     if (Failed(ComPtr<ICorDebugEval>::Retain(eval).As(IID_ICorDebugEval2, eval2))) return E_NOINTERFACE;
     if (construct) {
       return eval2->NewParameterizedObject(function.Get(), static_cast<ULONG32>(types.size()), types.empty() ? nullptr : types.data(),
-                                           static_cast<ULONG32>(raw.size()), raw.empty() ? nullptr : raw.data());
+                                           static_cast<ULONG32>(raw.size()), argv);
     }
     return eval2->CallParameterizedFunction(function.Get(), static_cast<ULONG32>(types.size()), types.empty() ? nullptr : types.data(),
-                                            static_cast<ULONG32>(raw.size()), raw.empty() ? nullptr : raw.data());
+                                            static_cast<ULONG32>(raw.size()), argv);
   };
   status = s.Evaluate(thread.Get(), begin, reply);
   if (!status.Ok()) reply.Fail(status);

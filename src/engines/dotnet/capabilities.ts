@@ -19,5 +19,6 @@ export const dotnetCapabilities: EngineCapabilities = {
     'Values as C# shows them ([DebuggerDisplay], ToString() overrides, collections by their items, hoisted and captured variables under their names); inspect_evaluate takes C# expressions (members, calls and property getters by func-eval, indexers, operators, casts, ?., ??, interpolation, $exception) with a 5 s limit per evaluation; conditions, hit counts and logpoints ({expr} holes); set value of primitives, strings, enums and null.',
     'Code with symbols (a .pdb beside the dll or embedded) is "my code"; the rest shows as [External Code] and is stepped over.',
     "Without libdbgshim (Linux) the addon uses the runtime's own libmscordbi; the debuggee must share TMPDIR and /dev/shm with debugbridge.",
+    "session_apply_changes: Edit and Continue of launched programs (not attached ones) with Roslyn's deltas, stopped or running; rude edits refused with Roslyn's ENC diagnostic, the program untouched; the Roslyn worker is built with the .NET SDK on first use.",
   ],
 };

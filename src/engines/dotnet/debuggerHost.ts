@@ -14,6 +14,7 @@ import { closeSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
+import { restorePriority, startAtLowPriority } from '../../core/processPriority.js';
 import { NativeError } from './addon.js';
 import type { HostApi, HostEvent, HostMessage, HostMethod } from './hostProtocol.js';
 
@@ -22,7 +23,7 @@ const HOST_MAIN = fileURLToPath(
 );
 const CLOSE_GRACE_MS = 3_000;
 
-let spare: ChildProcess | undefined;
+let spare: { host: ChildProcess; lowered: boolean } | undefined;
 
 function startHost(): ChildProcess {
   const host = spawn(process.execPath, [HOST_MAIN], { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ipc'] });
@@ -38,24 +39,29 @@ function usable(host: ChildProcess | undefined): boolean {
   return !!host && host.exitCode === null && host.signalCode === null && host.connected;
 }
 
-/** Starts a host ahead of a launch when none waits (the first launch of this process): it boots while the program starts. */
-export function readyHost(): void {
-  prepareSpare();
-}
-
-/** A ready host if there is one, else a new one. */
+/** A ready host (at our priority from now on) if there is one, else a new one. */
 function takeHost(): ChildProcess {
-  const host = spare && usable(spare) ? spare : startHost();
+  const taken = spare && usable(spare.host) ? spare : undefined;
   spare = undefined;
-  return host;
+  if (!taken) return startHost();
+  if (taken.lowered && taken.host.pid) restorePriority([taken.host.pid]);
+  return taken.host;
 }
 
 /**
- * Readies the next host when a session ends: booting it while a program starts or runs would take
- * the CPU from it (measured: the ready host makes a launch → exit as fast as in-process).
+ * Readies the next host: when a session ends (booting it while a program starts or runs would take
+ * the CPU from it; measured: the ready host makes a launch → exit as fast as in-process), and at low
+ * priority when .NET is in play before any session (`lowPriority`).
  */
-function prepareSpare(): void {
-  if (!spare || !usable(spare)) spare = startHost();
+export function prepareSpareHost(lowPriority = false): void {
+  if (spare && usable(spare.host)) return;
+  const { started: host, lowered } = lowPriority ? startAtLowPriority(startHost) : { started: startHost(), lowered: false };
+  spare = { host, lowered };
+}
+
+/** Starts a host at a launch's start when none waits (the first launch of this process): it boots while the program starts. */
+export function readyHost(): void {
+  prepareSpareHost();
 }
 
 type Result<M extends HostMethod> = Awaited<ReturnType<HostApi[M]>>;
@@ -119,7 +125,7 @@ export class HostConnection {
   async close(now = false): Promise<void> {
     if (this.closing) return;
     this.closing = true;
-    prepareSpare();
+    prepareSpareHost();
     if (now) {
       this.host.kill('SIGKILL');
       return;

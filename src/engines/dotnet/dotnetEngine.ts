@@ -4,7 +4,7 @@
  * to the debugger host process (host/dotnetDebugger.ts), where symbols, breakpoints, stacks and steps
  * are handled beside ICorDebug. Every request is bounded in time.
  */
-import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
+import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, LiveEditRequest, LiveEditResult } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
 import type {
   AttachConfig,
@@ -27,18 +27,22 @@ import type {
 import { loadAddon, type DotnetAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
 import { Debuggee, type ExitStatus } from './debuggee.js';
+import { applyDotnetChanges } from './dotnetLiveEdit.js';
 import { HostConnection, readyHost } from './debuggerHost.js';
 import type { ConditionStats, HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
 import { resolveExecutable } from './program.js';
 import { StartupTimeline, wallClock, type StartupTimes } from './startupTimeline.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
+import { EncWorker } from './worker/encWorker.js';
 
 interface Timeouts {
   startupMs: number;
   commandMs: number;
   exitGraceMs: number;
 }
+
+let encSessions = 0;
 
 function numberOption(options: Record<string, unknown>, key: string, fallback: number): number {
   const v = options[key];
@@ -68,6 +72,9 @@ export class DotnetEngine implements Engine {
   /** The runtime-startup handshake this launch prepared (launch, Linux). */
   private startupKey?: { pid: number; key: string };
   private startedAt = wallClock();
+  private dotnet: string | undefined;
+  /** This session's Edit and Continue state in the server's worker. */
+  private readonly encSession = `enc-${process.pid}-${++encSessions}`;
 
   constructor(private readonly context: EngineContext) {}
 
@@ -86,7 +93,8 @@ export class DotnetEngine implements Engine {
     assertDebuggingEnabled(env, 'The launch environment');
     assertSameTmpdir(env, 'The program');
     const dbgshimPath = findDbgShim();
-    const executable = await this.track('build', resolveExecutable(config.program, config.args, config.cwd, findDotnet(env), signal));
+    this.dotnet = findDotnet(env);
+    const executable = await this.track('build', resolveExecutable(config.program, config.args, config.cwd, this.dotnet, signal));
     this.startup.mark('built');
 
     let spawned;
@@ -235,6 +243,13 @@ export class DotnetEngine implements Engine {
     return this.request('exceptionInfo', [threadId]);
   }
 
+  /** Edit and Continue: Roslyn's deltas from the server's worker, applied by the debugger host. */
+  applyChanges(request: LiveEditRequest): Promise<LiveEditResult> {
+    const dotnet = this.dotnet ?? findDotnet();
+    if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'applying C# edits needs the .NET SDK (dotnet) to build its Roslyn worker', 'Install the .NET SDK, or session_restart to run the edited program.');
+    return this.track('applyChanges', applyDotnetChanges((method, args, timeoutMs) => this.request(method, args, timeoutMs), EncWorker.shared(), dotnet, this.encSession, request));
+  }
+
   // ---- end ----
 
   async terminate(): Promise<void> {
@@ -277,6 +292,7 @@ export class DotnetEngine implements Engine {
     this.debuggee?.dispose();
     // A handshake the host never opened (a launch that failed) would stay in /dev/shm.
     if (this.startupKey) this.addon?.discardStartup?.(this.startupKey.pid, this.startupKey.key);
+    await EncWorker.shared().end(this.encSession);
   }
 
   diagnostics(): EngineDiagnostics {

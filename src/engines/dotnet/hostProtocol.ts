@@ -3,6 +3,8 @@
  * answered by DotnetDebugger) and its events (engine events, plus the runtime's own exit notice).
  */
 import type { EngineEvent } from '../../core/engine.js';
+import type { EditApplied, EditPreparation } from './host/editAndContinue.js';
+import type { ModuleDelta } from './worker/encProtocol.js';
 import type { StartupTimes } from './startupTimeline.js';
 import type {
   BreakpointBinding,
@@ -58,6 +60,10 @@ export interface HostApi {
   variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]>;
   evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult>;
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
+  /** Edit and Continue: stop if running, read what Roslyn needs; apply its deltas; run again if stopped for it. */
+  prepareEdit(): Promise<EditPreparation>;
+  applyEdit(deltas: ModuleDelta[]): Promise<EditApplied>;
+  endEdit(): Promise<void>;
   detach(): Promise<void>;
   close(): Promise<void>;
 }

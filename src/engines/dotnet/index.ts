@@ -5,6 +5,7 @@ import { isDebugError } from '../../core/errors.js';
 import type { Availability } from '../../core/types.js';
 import { loadAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
+import { prepareSpareHost } from './debuggerHost.js';
 import { DotnetEngine } from './dotnetEngine.js';
 import { claimsProgram } from './program.js';
 import { findDbgShim, findDotnet } from './runtimeEnv.js';
@@ -62,8 +63,12 @@ export const engine: EngineFactory = {
   displayName: '.NET (C#)',
   extensions: ['.dll', '.csproj', '.exe'],
   capabilities: dotnetCapabilities,
+  options: ['startupTimeoutMs', 'commandTimeoutMs'],
   detect,
   claims: claimsProgram,
+  async prepare(): Promise<void> {
+    prepareSpareHost(true);
+  },
   create(context: EngineContext): Engine {
     return new DotnetEngine(context);
   },

@@ -10,15 +10,18 @@ export const engine: EngineFactory = {
   displayName: 'Node.js',
   extensions: ['.js', '.mjs', '.cjs', '.ts', '.tsx', '.mts', '.cts'],
   capabilities: NODE_CAPABILITIES,
+  options: ['runtimeExecutable', 'runtimeArgs', 'tsRunner', 'ackCarrier'],
   async detect(options?: Record<string, unknown>): Promise<Availability> {
-    // The first launch then finds it answered.
-    void probeParentDeathSignal();
     try {
       const runtime = await findRuntime(options);
       return { available: true, version: `Node.js ${runtime.version}`, detail: runtime.executable };
     } catch (e) {
       return { available: false, reason: (e as Error).message, install: INSTALL_NODE };
     }
+  },
+  async prepare(): Promise<void> {
+    // The first launch then finds it answered (detect has found the runtime already).
+    await probeParentDeathSignal();
   },
   create: (context) => new NodeEngine(context),
 };

@@ -11,14 +11,10 @@ export const engine: EngineFactory = {
   displayName: 'Python (debugpy)',
   extensions: ['.py'],
   capabilities: PYTHON_CAPABILITIES,
+  options: ['pythonPath', 'justMyCode', 'socketTuning'],
   async detect(options?: Record<string, unknown>): Promise<Availability> {
     try {
-      // The server detects in the background at start: the first launch then finds an adapter running.
-      prepareSpareAdapter(options ?? {});
       const interpreter = await findInterpreter(options);
-      prepareSpareAdapter(options ?? {}, interpreter.executable);
-      // A launch with the server's working folder and no extra variables starts from it.
-      prepareFirstReadyDebuggee({ executable: interpreter.executable, cwd: process.cwd(), env: {}, justMyCode: true, socketTuning: true });
       return {
         available: true,
         version: `Python ${interpreter.pythonVersion}, debugpy ${interpreter.debugpyVersion}`,
@@ -27,6 +23,13 @@ export const engine: EngineFactory = {
     } catch (e) {
       return { available: false, reason: (e as Error).message, install: INSTALL_DEBUGPY };
     }
+  },
+  async prepare(): Promise<void> {
+    const interpreter = await findInterpreter({});
+    // For a launch that the ready debuggee cannot take (another folder, other variables).
+    prepareSpareAdapter({}, interpreter.executable, true);
+    // A launch with the server's working folder and no extra variables starts from it.
+    prepareFirstReadyDebuggee({ executable: interpreter.executable, cwd: process.cwd(), env: {}, justMyCode: true, socketTuning: true });
   },
   create: (context) => new PythonEngine(context),
 };

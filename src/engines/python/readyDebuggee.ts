@@ -6,8 +6,8 @@
  * the same interpreter, working folder and environment takes it, arms its breakpoints, names
  * the program and lets it run: the process becomes that program.
  *
- * One waits at a time. The first is prepared when the server finds Python; the next after each
- * launch, for the next launch like it, at low priority while that launch's program runs (at a
+ * One waits at a time. The first is prepared once Python is in play (core/readiness.ts); the next
+ * after each launch, for the next launch like it, at low priority while that launch's program runs (at a
  * breakpoint or ended, it takes no CPU the preparation could slow down), where the priority can
  * be given back (a program must not keep a priority it did not ask for). It never holds our
  * process open and ends with it (its adapter ends when our end of its stdin closes).
@@ -16,7 +16,7 @@
 import type { LaunchConfig } from '../../core/types.js';
 import { startAdapter, type AdapterConnection } from './adapterConnection.js';
 import { launchArguments } from './debugpyArguments.js';
-import { restorePriority, startAtLowPriority } from './processPriority.js';
+import { restorePriority, startAtLowPriority } from '../../core/processPriority.js';
 import { newSpecPath, readyLauncherFile, removeLaunchSpec } from './readyLauncher.js';
 
 /** What must be the same for a program to tell no difference from a normal launch. */
@@ -132,11 +132,12 @@ let idle: ReadyDebuggee | undefined;
 let unprepared: string | undefined;
 
 /**
- * The first ready debuggee, when the server finds Python: nothing of the user's runs yet, so at
- * normal priority; not in place of one already waiting. Never throws.
+ * The first ready debuggee, readied ahead of any launch (Python is in play): at low priority, so a
+ * launch that comes meanwhile is not slowed (it takes it over at our priority); not in place of one
+ * already waiting. Never throws.
  */
 export function prepareFirstReadyDebuggee(target: ReadyTarget): void {
-  if (!idle?.usable) prepare(target, false);
+  if (!idle?.usable) prepare(target, true);
 }
 
 /**

@@ -52,12 +52,41 @@ def _debugbridge_become_program(scope):
     return code
 
 
+def _debugbridge_end_session():
+    # The program's code is done and, once its other threads are, so is the debug session: end it
+    # now. pydevd would notice at its next 0.3 s poll and then wait up to 0.5 s for its own threads
+    # (a program run bare exits at once). Its last messages are sent first; atexit handlers run
+    # untraced.
+    import threading
+
+    main = threading.main_thread()
+    for thread in threading.enumerate():
+        if thread is not main and not thread.daemon:
+            thread.join()
+    try:
+        import pydevd
+
+        debugger = pydevd.get_global_debugger()
+        if debugger is not None:
+            # Sends what is queued, then stops pydevd's threads without waiting for them; the second
+            # call bounds the wait that its exit handler would make (up to 0.5 s) to 50 ms.
+            debugger.dispose_and_kill_all_pydevd_threads(wait=False)
+            debugger.dispose_and_kill_all_pydevd_threads(wait=True, timeout=0.05)
+    except Exception:
+        pass
+
+
 try:
     exec(_debugbridge_become_program(globals()))
+except SystemExit:
+    _debugbridge_end_session()
+    raise
 except BaseException as _debugbridge_exception:
     # A bare raise adds no frame: the traceback starts at the program, as when debugpy runs it.
     _debugbridge_exception.__traceback__ = _debugbridge_exception.__traceback__.tb_next
     raise
+else:
+    _debugbridge_end_session()
 `;
 
 let folder: string | undefined;

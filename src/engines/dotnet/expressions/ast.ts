@@ -259,8 +259,26 @@ export interface InterpolatedString extends Span {
   parts: (InterpolationText | InterpolationHole)[];
 }
 
+/** `new T(args)`, `new T { a, b }`: a constructor call, then `Add` for each collection initializer element. */
+export interface ObjectCreation extends Span {
+  kind: 'objectCreation';
+  type: TypeSyntax;
+  arguments: Expr[];
+  initializer?: Expr[];
+}
+
+/** `new T[] { a, b }`, `new[] { a, b }` (element type inferred), `new T[n]` (zeroed). */
+export interface ArrayCreation extends Span {
+  kind: 'arrayCreation';
+  elementType?: TypeSyntax;
+  size?: Expr;
+  items?: Expr[];
+}
+
 export type Expr =
   | Literal
+  | ObjectCreation
+  | ArrayCreation
   | InterpolatedString
   | Name
   | PseudoVariable

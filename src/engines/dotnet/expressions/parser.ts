@@ -35,7 +35,10 @@ const SHIFT = 7;
 
 const ASSIGNMENTS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '<<=', '??=']);
 
-const refuse = (token: Token, reason: string) => new CSharpSyntaxError(reason, token.start, Math.max(token.end, token.start + 1));
+/** Valid C# outside what the evaluator runs. */
+const refuse = (token: Token, reason: string) => new CSharpSyntaxError(reason, token.start, Math.max(token.end, token.start + 1), true);
+/** Not an expression a debugger evaluates (it would change the program), or not C#. */
+const invalid = (token: Token, reason: string) => new CSharpSyntaxError(reason, token.start, Math.max(token.end, token.start + 1));
 const CHANGES_STATE = 'expressions must not change the program';
 
 class Parser {
@@ -62,9 +65,9 @@ class Parser {
   /** Refusals for tokens that start syntax outside the subset. */
   private unsupportedAt(token: Token): CSharpSyntaxError | undefined {
     if (token.kind === 'punctuation') {
-      if (ASSIGNMENTS.has(token.text)) return refuse(token, `assignment is not supported: ${CHANGES_STATE}`);
+      if (ASSIGNMENTS.has(token.text)) return invalid(token, `assignment is not supported: ${CHANGES_STATE}`);
       if (token.text === '=>') return refuse(token, 'lambdas are not supported');
-      if (token.text === '++' || token.text === '--') return refuse(token, `increment and decrement (${token.text}) are not supported: ${CHANGES_STATE}`);
+      if (token.text === '++' || token.text === '--') return invalid(token, `increment and decrement (${token.text}) are not supported: ${CHANGES_STATE}`);
       if (token.text === '..') return refuse(token, 'ranges (..) are not supported');
       if (token.text === '->') return refuse(token, 'pointers are not supported');
       if (token.text === '::') return refuse(token, "alias qualifiers ('::') are not supported: write the full type name");
@@ -115,7 +118,7 @@ class Parser {
     let count = 0;
     while (this.s.is('>', count) && (count === 0 || this.s.adjacent(count - 1))) count++;
     if (count > 0 && this.s.is('>=', count) && this.s.adjacent(count - 1)) {
-      throw refuse(this.s.peek(), `assignment is not supported: ${CHANGES_STATE}`); // >>= and >>>=
+      throw invalid(this.s.peek(), `assignment is not supported: ${CHANGES_STATE}`); // >>= and >>>=
     }
     if (count < 2) return undefined;
     count = Math.min(count, 3);
@@ -171,7 +174,7 @@ class Parser {
       const operand = this.unary();
       return { kind: 'unary', operator: token.text as '+' | '-' | '!' | '~', operand, start: token.start, end: operand.end };
     }
-    if (this.s.is('++') || this.s.is('--')) throw refuse(token, `increment and decrement (${token.text}) are not supported: ${CHANGES_STATE}`);
+    if (this.s.is('++') || this.s.is('--')) throw invalid(token, `increment and decrement (${token.text}) are not supported: ${CHANGES_STATE}`);
     if (this.s.is('^')) throw refuse(token, 'index from end (^) is not supported');
     if (this.s.is('&') || this.s.is('*')) throw refuse(token, 'pointers are not supported');
     if (this.s.is('..')) throw refuse(token, 'ranges (..) are not supported');
@@ -260,7 +263,7 @@ class Parser {
     const predefined = predefinedTypeAt(token);
     if (predefined) {
       if (!this.s.is('.', 1)) {
-        throw refuse(token, `'${predefined}' is a type, not a value: use it in a cast ((${predefined})x), typeof(${predefined}) or a member access (${predefined}.Parse)`);
+        throw invalid(token, `'${predefined}' is a type, not a value: use it in a cast ((${predefined})x), typeof(${predefined}) or a member access (${predefined}.Parse)`);
       }
       this.s.next();
       return { kind: 'predefinedType', name: predefined, start, end };
@@ -271,7 +274,7 @@ class Parser {
         return { kind: 'this', start, end };
       case 'base':
         this.s.next();
-        if (!this.s.is('.') && !this.s.is('[')) throw refuse(token, "'base' must be followed by '.' or '['");
+        if (!this.s.is('.') && !this.s.is('[')) throw invalid(token, "'base' must be followed by '.' or '['");
         return { kind: 'base', start, end };
       case 'true':
       case 'false':
@@ -295,7 +298,7 @@ class Parser {
         return { kind: 'default', type, start, end: this.s.expect(')').end };
       }
       case 'new':
-        throw refuse(token, 'object and array creation (new) is not supported');
+        return this.creation();
       case 'delegate':
         throw refuse(token, 'anonymous methods and lambdas are not supported');
       case 'checked':
@@ -308,6 +311,59 @@ class Parser {
       default:
         throw this.s.unexpected('expected an expression');
     }
+  }
+
+  /** After `new`: an object (with a collection initializer) or an array. */
+  private creation(): Expr {
+    const start = this.s.next().start;
+    if (this.s.is('[')) {
+      this.s.next();
+      if (this.s.is(',')) throw refuse(this.s.peek(), 'multi-dimensional arrays cannot be created here');
+      this.s.expect(']', "']' of new[]");
+      if (!this.s.is('{')) throw this.s.unexpected("expected '{' with the elements of new[]");
+      const items = this.initializer();
+      return { kind: 'arrayCreation', items, start, end: this.s.previous().end };
+    }
+    if (this.s.is('{')) throw refuse(this.s.peek(), 'anonymous types (new { … }) are not supported');
+    if (this.s.is('(')) throw refuse(this.s.peek(), "target-typed new (new(…)) is not supported: name the type");
+    const type = parseType(this.s);
+    if (type.kind === 'arrayType') {
+      if (type.rank !== 1 || type.elementType.kind === 'arrayType') throw refuse(this.s.previous(), 'multi-dimensional and jagged arrays cannot be created here');
+      if (!this.s.is('{')) throw this.s.unexpected("expected '{' with the array's elements");
+      const items = this.initializer();
+      return { kind: 'arrayCreation', elementType: type.elementType, items, start, end: this.s.previous().end };
+    }
+    if (type.kind === 'nullableType') throw refuse(this.s.previous(), 'new of a nullable type is not supported: write the value itself');
+    if (this.s.is('[')) {
+      this.s.next();
+      const size = this.expression();
+      if (this.s.is(',')) throw refuse(this.s.peek(), 'multi-dimensional arrays cannot be created here');
+      this.s.expect(']', "']' after the array's length");
+      const items = this.s.is('{') ? this.initializer() : undefined;
+      if (this.s.is('[')) throw refuse(this.s.peek(), 'jagged arrays cannot be created here');
+      return { kind: 'arrayCreation', elementType: type, size, ...(items && { items }), start, end: this.s.previous().end };
+    }
+    const args = this.s.is('(') ? this.arguments(')', true) : [];
+    if (!args.length && !this.s.is('{') && this.s.previous().text !== ')') throw this.s.unexpected("expected '(' or '{' after the type of new");
+    const initializer = this.s.is('{') ? this.initializer() : undefined;
+    return { kind: 'objectCreation', type, arguments: args, ...(initializer && { initializer }), start, end: this.s.previous().end };
+  }
+
+  /** `{ a, b, c }` of a collection or array initializer (object and dictionary initializers refused). */
+  private initializer(): Expr[] {
+    const open = this.s.expect('{');
+    const items: Expr[] = [];
+    while (!this.s.is('}')) {
+      const token = this.s.peek();
+      if (this.s.is('{')) throw refuse(token, 'dictionary initializers ({ key, value }) are not supported');
+      if (this.s.is('[')) throw refuse(token, 'index initializers ([key] = value) are not supported');
+      if (token.kind === 'identifier' && this.s.is('=', 1)) throw refuse(token, 'object initializers (Name = value) are not supported');
+      items.push(this.expression());
+      if (!this.s.accept(',')) break;
+    }
+    if (!this.s.is('}')) throw this.s.unexpected(`expected ',' or '}' to close the '{' at column ${open.start + 1}`);
+    this.s.next();
+    return items;
   }
 
   private nameof(): Expr {
@@ -359,11 +415,11 @@ class Parser {
     return this.postfix({ kind: 'elementBinding', arguments: args, start, end: this.s.previous().end });
   }
 
-  private arguments(close: ')' | ']'): Expr[] {
+  private arguments(close: ')' | ']', emptyAllowed = close === ')'): Expr[] {
     const open = this.s.next();
     const args: Expr[] = [];
     if (this.s.is(close)) {
-      if (close === ']') throw this.s.unexpected('expected an index');
+      if (!emptyAllowed) throw this.s.unexpected('expected an index');
       this.s.next();
       return args;
     }

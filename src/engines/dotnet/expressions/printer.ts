@@ -117,6 +117,12 @@ function printBare(e: Expr): string {
       return e.type ? `default(${printType(e.type)})` : 'default';
     case 'nameof':
       return `nameof(${printExpression(e.argument)})`;
+    case 'objectCreation':
+      return `new ${printType(e.type)}(${list(e.arguments)})${e.initializer ? ` { ${list(e.initializer)} }` : ''}`;
+    case 'arrayCreation': {
+      const type = e.elementType ? printType(e.elementType) : '';
+      return `new ${type}[${e.size ? printExpression(e.size) : ''}]${e.items ? ` { ${list(e.items)} }` : ''}`;
+    }
     case 'interpolatedString':
       return `$"${e.parts
         .map((p) =>

@@ -5,11 +5,13 @@ export class CSharpSyntaxError extends Error {
    * @param reason what is wrong, without the position
    * @param start offset of the offending text in the expression (0-based)
    * @param end offset just past it
+   * @param unsupported valid C# the debugger's evaluator does not run (a lambda, a switch expression…)
    */
   constructor(
     readonly reason: string,
     readonly start: number,
     readonly end: number,
+    readonly unsupported = false,
   ) {
     super(`${reason} (at column ${start + 1})`);
   }

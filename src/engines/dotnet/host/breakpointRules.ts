@@ -7,12 +7,12 @@
 import { DebugError } from '../../../core/errors.js';
 import { parseHitCondition } from '../../../core/hitCondition.js';
 import { capText } from '../../../core/valueText.js';
-import { TRACE_VALUE_CHARS, type TraceValue } from '../../../core/traceLog.js';
+import { CALLER, callerText, columnFrame, TRACE_VALUE_CHARS, type TraceColumn, type TraceValue } from '../../../core/traceLog.js';
 import type { BreakpointSpec, FunctionBreakpointSpec } from '../../../core/types.js';
 import type { BreakpointBook } from './breakpointBook.js';
 import type { Inspection } from './inspection.js';
 import type { Native } from './nativeSession.js';
-import type { FrameHandle } from './stackReader.js';
+import type { FrameHandle, StackReader, UserFrame } from './stackReader.js';
 
 type Spec = BreakpointSpec | FunctionBreakpointSpec;
 
@@ -41,12 +41,14 @@ export class BreakpointRules {
     private readonly book: BreakpointBook,
     private readonly inspection: Inspection,
     private readonly native: () => Native | undefined,
+    private readonly stack: StackReader,
   ) {}
 
   /** Throws INVALID_ARGUMENT for a hit condition or an expression that cannot be parsed. */
   validate(spec: Spec): void {
     if (spec.hitCondition?.trim()) parseHitCondition(spec.hitCondition);
-    const expressions = [spec.condition, ...('logMessage' in spec && spec.logMessage ? holes(spec.logMessage) : []), ...('trace' in spec ? (spec.trace ?? []) : [])];
+    const traced = 'trace' in spec ? (spec.trace ?? []).filter((c) => c.expression !== CALLER).map((c) => c.expression) : [];
+    const expressions = [spec.condition, ...('logMessage' in spec && spec.logMessage ? holes(spec.logMessage) : []), ...traced];
     for (const expression of expressions) {
       if (!expression?.trim()) continue;
       try {
@@ -65,7 +67,7 @@ export class BreakpointRules {
     });
   }
 
-  async decide(ids: number[], frame: FrameHandle | undefined): Promise<HitDecision> {
+  async decide(ids: number[], frame: FrameHandle | undefined, threadId: number): Promise<HitDecision> {
     const decision: HitDecision = { stop: [], logs: [], traces: [] };
     for (const id of ids) {
       const spec = this.book.spec(id);
@@ -86,7 +88,7 @@ export class BreakpointRules {
         continue;
       }
       if ('trace' in spec && spec.trace?.length) {
-        decision.traces.push({ id, values: await this.values(spec.trace, frame) });
+        decision.traces.push({ id, values: await this.values(spec.trace, frame, threadId) });
         continue;
       }
       decision.stop.push(id);
@@ -136,12 +138,22 @@ export class BreakpointRules {
     return value.value.value;
   }
 
-  private async values(expressions: string[], frame: FrameHandle | undefined): Promise<TraceValue[]> {
+  /** A trace's columns, each in its frame: the hit's own, or a caller (frames with source counted; read only when a column names one). */
+  private async values(columns: TraceColumn[], frame: FrameHandle | undefined, threadId: number): Promise<TraceValue[]> {
+    const deepest = Math.max(0, ...columns.map(columnFrame));
+    const callers: (UserFrame | undefined)[] = deepest ? await this.stack.framesWithSource(threadId, deepest + 1).catch(() => []) : [];
     const values: TraceValue[] = [];
-    for (const expression of expressions) {
+    for (const column of columns) {
+      const index = columnFrame(column);
       try {
-        if (!frame) throw new Error('the breakpoint is in code without symbols');
-        const { value, text } = await this.inspection.evaluateValue(expression, frame);
+        if (column.expression === CALLER) {
+          const caller = callers[index];
+          values.push({ value: callerText(caller && { name: caller.name, file: caller.location.file, line: caller.location.line }) });
+          continue;
+        }
+        const at = index === 0 ? frame : callers[index]?.handle;
+        if (!at) throw new Error(index === 0 ? 'the breakpoint is in code without symbols' : `no frame ${index} with source (the hit's stack has ${callers.length})`);
+        const { value, text } = await this.inspection.evaluateValue(column.expression, at);
         values.push({ value: capText(text, TRACE_VALUE_CHARS), type: value.kind === 'value' ? value.value.type : undefined });
       } catch (e) {
         values.push({ value: capText((e as Error).message, TRACE_VALUE_CHARS), error: true });

@@ -31,6 +31,8 @@ import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
 import type { NativeEvent } from './nativeEvents.js';
 import { Native } from './nativeSession.js';
 import { Inspection } from './inspection.js';
+import { EditAndContinue, type EditApplied, type EditPreparation } from './editAndContinue.js';
+import type { ModuleDelta } from '../worker/encProtocol.js';
 import { StackReader } from './stackReader.js';
 import { threadWait } from './threadWaits.js';
 import { asyncResumeTag, awaiterResumeTag, Stepper } from './stepper.js';
@@ -52,9 +54,12 @@ export class DotnetDebugger implements HostApi {
     (spec) => this.rules.validate(spec),
     (nativeId) => this.rules.forget(nativeId),
   );
-  private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native);
+  private readonly rules = new BreakpointRules(this.breakpoints, this.inspection, () => this.native, this.stack);
   private readonly awaiters = new AsyncAwaiters(() => this.native, this.modules, () => this.inspection);
   private readonly stepper = new Stepper(() => this.native, this.stack, this.modules, this.breakpoints, this.awaiters);
+  private readonly enc = new EditAndContinue(() => this.native, this.modules, this.stack, () => this.inspection.funcEval);
+  /** The program was stopped for an edit, not by a stop the session knows of. */
+  private pausedForEdit = false;
   private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
   private options?: StartOptions;
   private pid = 0;
@@ -81,6 +86,7 @@ export class DotnetDebugger implements HostApi {
     this.options = options;
     this.pid = options.pid;
     this.exceptions = options.exceptions;
+    this.enc.launched = options.mode === 'launch';
     const native = new Native((event) => this.onNative(event));
     this.native = native;
     // The program's own symbols are read while its runtime starts, not while it waits in its module load.
@@ -218,6 +224,44 @@ export class DotnetDebugger implements HostApi {
     return this.inOrder(() => this.inspection.setVariable(containerRef, name, value));
   }
 
+  /** Stops the program if it runs (the session still sees it running) and reads what Roslyn needs. */
+  prepareEdit(): Promise<EditPreparation> {
+    return this.inOrder(async () => {
+      const native = this.requireNative();
+      if (!this.reportedStop && !this.pausedForEdit) {
+        await native.call('pause', {});
+        this.pausedForEdit = true;
+      }
+      try {
+        return await this.enc.prepare(this.reportedStop ? this.stopThread : undefined);
+      } catch (e) {
+        await this.endPause();
+        throw e;
+      }
+    });
+  }
+
+  applyEdit(deltas: ModuleDelta[]): Promise<EditApplied> {
+    return this.inOrder(async () => {
+      if (!this.reportedStop && !this.pausedForEdit) throw new DebugError('INVALID_STATE', 'changes are applied while the program is stopped');
+      const applied = await this.enc.apply(deltas);
+      this.resumed();
+      return applied;
+    });
+  }
+
+  /** Lets the program run again if it was stopped for the edit. */
+  endEdit(): Promise<void> {
+    return this.inOrder(() => this.endPause());
+  }
+
+  private async endPause(): Promise<void> {
+    if (!this.pausedForEdit) return;
+    this.pausedForEdit = false;
+    this.resumed();
+    await this.requireNative().call('continue', {});
+  }
+
   detach(): Promise<void> {
     return this.inOrder(async () => {
       await this.stepper.cancel();
@@ -247,6 +291,7 @@ export class DotnetDebugger implements HostApi {
       case 'module':
         if (event.reason === 'load') return this.moduleLoaded(event);
         this.breakpoints.moduleUnloaded(event.handle);
+        this.enc.moduleUnloaded(event.handle);
         this.emit({ type: 'module', reason: 'removed', name: this.modules.remove(event.handle)?.name ?? `module ${event.handle}` });
         return;
       case 'thread':
@@ -265,6 +310,12 @@ export class DotnetDebugger implements HostApi {
         return this.exception(event);
       case 'log':
         this.emit({ type: 'output', category: 'console', text: event.message });
+        return;
+      case 'remapOpportunity':
+        return this.enc.remapOpportunity(event);
+      case 'remapComplete':
+        // A step under way was on the old body: it starts again from the same statement in the new one.
+        if (!(await this.stepper.restart(event.threadId).catch(() => false))) await this.requireNative().call('release', {});
         return;
       case 'exited':
         this.exited = true;
@@ -298,6 +349,7 @@ export class DotnetDebugger implements HostApi {
         nonUserTokens: module.symbols.nonUserMethodTokens(),
         disableOptimizations: true,
       });
+      await this.enc.moduleLoaded(module);
       for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
       await this.placeEntry(module);
     }
@@ -332,7 +384,7 @@ export class DotnetDebugger implements HostApi {
       const ids = users.map((u) => u.id);
       const where = this.rules.needsFrame(ids) ? this.breakpoints.whereIs(nativeId) : undefined;
       const frame = where && { threadId, nativeIndex: 0, ...where };
-      const decision = await this.rules.decide(ids, frame);
+      const decision = await this.rules.decide(ids, frame, threadId);
       if (!decision.description && users.length === owners.length && (await this.rules.learn(nativeId, ids, frame))) this.emitConditionStats();
       for (const line of decision.logs) this.emit({ type: 'output', category: 'console', text: `${line}\n` });
       for (const trace of decision.traces) this.emit({ type: 'trace', breakpointId: trace.id, threadId, values: trace.values });

@@ -9,6 +9,8 @@ import type { NativeType } from './nativeEvents.js';
 import type { FilterOp, Native } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
 import { formatValue, type CsValue } from '../expressions/numeric.js';
+import { Calls } from './evaluation/calls.js';
+import { ClrTypes } from './evaluation/clrTypes.js';
 import { Evaluator } from './evaluation/evaluator.js';
 import { observeCondition, type ConditionReads } from './filterObservation.js';
 import { compileHitFilter, fitsFilter } from './hitFilter.js';
@@ -62,7 +64,8 @@ export class Inspection {
     const types = new TypeIndex(modules);
     this.lister = new ChildLister(native, this.reader, new TypeProxies(this.catalog, this.funcEval, types), this.funcEval);
     this.locals = new FrameLocals(native, modules, this.reader);
-    this.evaluator = new Evaluator(modules, this.locals, this.reader, new Members(native, this.catalog, this.reader, this.funcEval, types), types);
+    const calls = new Calls(native, this.catalog, this.funcEval, new ClrTypes(modules));
+    this.evaluator = new Evaluator(modules, this.locals, this.reader, new Members(native, this.catalog, this.reader, this.funcEval, types, calls), types, calls);
     this.assignment = new Assignment(native, this.catalog, this.funcEval, new DeclaredTypes(modules, this.catalog), async (expression, frame) =>
       this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) }),
     );

@@ -32,6 +32,10 @@ export type NativeEvent =
       held: boolean;
     }
   | { event: 'log'; message: string }
+  /** A frame running an older version of an edited method reached a statement: it may move to the new version (held). */
+  | { event: 'remapOpportunity'; threadId: number; module: number; token: number; oldVersion: number; newVersion: number; ilOffset: number }
+  /** The frame now runs the new version (held). */
+  | { event: 'remapComplete'; threadId: number }
   | { event: 'exited' }
   | { event: 'debuggerError'; hr: number; code: number };
 
@@ -48,7 +52,7 @@ export interface NativeType {
 }
 
 export type NativeFrame =
-  | { kind: 'il'; module: number; token: number; ilOffset: number; mapping: number; typeArgs?: NativeType[] }
+  | { kind: 'il'; module: number; token: number; ilOffset: number; mapping: number; typeArgs?: NativeType[]; version?: number }
   | { kind: 'native' }
   | { kind: 'internal'; frameType: number };
 

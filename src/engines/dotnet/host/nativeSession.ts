@@ -40,9 +40,13 @@ export interface NativeCommands {
       declaringType?: number;
       construct?: boolean;
       methodTypeArgsFrom?: number;
+      /** Exact type arguments, the declaring type's then the method's (they replace the two above). */
+      typeArgs?: TypeSpec[];
     },
     EvalOutcome,
   ];
+  newObject: [{ threadId: number; type: TypeSpec; bytes?: string }, EvalOutcome];
+  newArray: [{ threadId: number; elem: TypeSpec; length: number }, EvalOutcome];
   newString: [{ threadId: number; text: string }, EvalOutcome];
   abortEval: [{ rude: boolean }, object];
   setValue: [{ target: SetTarget; source: CallArg | { bytes: string } }, object];
@@ -54,6 +58,9 @@ export interface NativeCommands {
   keep: [{ h: number }, { kept: number }];
   unkeep: [{ kept: number }, object];
   sameObject: [{ h: number; kept: number }, { same: boolean }];
+  enableEnc: [{ module: number }, { enabled: boolean }];
+  applyChanges: [{ module: number; metadata: string; il: string }, object];
+  remap: [{ threadId: number; ilOffset: number }, object];
 }
 
 /** A field of a declaring type: module handle, TypeDef token, FieldDef token. */
@@ -79,6 +86,9 @@ export type FilterOp =
   | { op: 'binary'; type: FilterType; operator: FilterArithmetic }
   | { op: 'compare'; operator: FilterComparison }
   | { op: 'not' | 'and' | 'or' };
+
+/** A runtime type for the native side (native/src/debugger/eval_commands.h, TypeFromSpec). */
+export type TypeSpec = { of: number } | { module: number; token: number; args?: TypeSpec[]; valuetype?: boolean } | { elem: TypeSpec; rank?: number };
 
 /** An argument of a func-eval (or a new value): a value by handle, a primitive literal, or null. */
 export type CallArg = { h: number; unbox?: boolean } | { et: number; v: string } | { null: true };

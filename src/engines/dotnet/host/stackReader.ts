@@ -20,6 +20,8 @@ export interface FrameHandle {
   module: number;
   methodToken: number;
   ilOffset: number;
+  /** The module's EnC version of the code the frame runs (1: as loaded). */
+  version?: number;
 }
 
 export interface UserFrame {
@@ -66,16 +68,24 @@ export class StackReader {
     return frames[0] ? this.resolve(frames[0], threadId, 0) : undefined;
   }
 
+  /**
+   * The frames with source from the top, `count` at most: a trace column's frameIndex counts these
+   * (the async machinery and runtime frames between a method and its caller are not counted).
+   */
+  async framesWithSource(threadId: number, count: number): Promise<UserFrame[]> {
+    return (await this.collapsed(threadId)).flatMap((f) => (f.user ? [f.user] : [])).slice(0, count);
+  }
+
   resolve(frame: NativeFrame, threadId: number, nativeIndex: number): UserFrame | undefined {
     if (frame.kind !== 'il') return undefined;
     const symbols = this.modules.get(frame.module)?.symbols;
-    const location = symbols?.location(frame.token, frame.ilOffset);
+    const location = symbols?.location(frame.token, frame.ilOffset, frame.version ?? 1);
     if (!symbols || !location) return undefined;
     const typeArgs = (frame.typeArgs ?? []).map((t) => this.modules.typeName(t));
     return {
       name: symbols.methodName(frame.token, typeArgs),
       location,
-      handle: { threadId, nativeIndex, module: frame.module, methodToken: frame.token, ilOffset: frame.ilOffset },
+      handle: { threadId, nativeIndex, module: frame.module, methodToken: frame.token, ilOffset: frame.ilOffset, version: frame.version ?? 1 },
     };
   }
 

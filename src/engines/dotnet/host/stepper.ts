@@ -67,6 +67,15 @@ export class Stepper {
     await this.stepFromHere(this.active);
   }
 
+  /** The step under way on `threadId` (if any) starts again from where the thread is: its frame moved to an edited method's new body. */
+  async restart(threadId: number): Promise<boolean> {
+    const step = this.active;
+    if (!step || step.threadId !== threadId) return false;
+    await this.native()?.call('cancelStep', {});
+    await this.stepFromHere(step);
+    return true;
+  }
+
   /** The runtime finished a step on `threadId`. */
   async completed(threadId: number): Promise<StepOutcome> {
     const step = this.active;
@@ -78,7 +87,7 @@ export class Stepper {
       return 'running';
     }
     const symbols = top ? this.modules.get(top.handle.module)?.symbols : undefined;
-    const hidden = !top || !symbols || symbols.isHidden(top.handle.methodToken, top.handle.ilOffset);
+    const hidden = !top || !symbols || symbols.isHidden(top.handle.methodToken, top.handle.ilOffset, top.handle.version);
     if (hidden && step.attempts < MAX_RESTEPS) {
       step.attempts++;
       await this.stepFromHere(step);
@@ -169,9 +178,9 @@ export class Stepper {
       await native.call('step', { threadId: step.threadId, kind: 'out', ranges: [], justMyCode: true });
       return;
     }
-    const { module, methodToken, ilOffset } = top.handle;
+    const { module, methodToken, ilOffset, version } = top.handle;
     if (step.kind === 'out') step.leaving ??= { module, methodToken };
-    const range = symbols.statementRange(methodToken, ilOffset);
+    const range = symbols.statementRange(methodToken, ilOffset, version);
     // Past an await that yielded (waiting for it to resume), the method returns without finishing.
     if (!step.awaited && !step.awaitIn && this.leavesAsyncMethod(step.kind, symbols, methodToken, ilOffset, range)) {
       step.awaited = await this.awaiters.watch(top.handle).catch(() => undefined);

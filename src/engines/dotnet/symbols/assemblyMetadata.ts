@@ -202,3 +202,16 @@ export class AssemblyMetadata {
     return '';
   }
 }
+
+/** The metadata name of a TypeDef or TypeRef: `Namespace.Name`, nested types as `Outer+Inner`. */
+export function typeFullName(meta: AssemblyMetadata, table: number, rid: number): string {
+  if (table === Table.TypeRef) {
+    const row = meta.tables.row(Table.TypeRef, rid);
+    const scope = decodeCoded(row.scope!, Coded.ResolutionScope);
+    const own = meta.tables.string(row.name!);
+    if (scope.table === Table.TypeRef) return `${typeFullName(meta, Table.TypeRef, scope.rid)}+${own}`;
+    const namespace = meta.tables.string(row.namespace!);
+    return namespace ? `${namespace}.${own}` : own;
+  }
+  return meta.typeNameOf(Table.TypeDef, rid);
+}

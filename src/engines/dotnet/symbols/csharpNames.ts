@@ -5,8 +5,8 @@
  * `Property.get`, constructors by their type's name.
  */
 
-/** `<Run>b__3_0` lambda, `<Run>g__Twice|3_0` local function, `<Run>d__3` state machine. */
-const GENERATED = /^<([^>]*)>([a-zA-Z])__(.*)$/;
+/** After the owner's `<…>`: `b__3_0` lambda, `g__Twice|3_0` local function, `d__3` state machine. */
+const GENERATED_TAIL = /^([a-zA-Z])__(.*)$/;
 
 export type GeneratedKind = 'lambda' | 'localFunction' | 'stateMachine' | 'closure' | 'other';
 
@@ -20,9 +20,18 @@ export interface GeneratedName {
 
 export function parseGeneratedName(name: string): GeneratedName | undefined {
   if (name === '<>c' || name.startsWith('<>c__DisplayClass')) return { kind: 'closure', owner: '' };
-  const m = GENERATED.exec(name);
+  // The owner is between balanced brackets: top-level statements' lambdas are `<<Main>$>b__0_3`.
+  if (!name.startsWith('<')) return undefined;
+  let depth = 0;
+  let close = -1;
+  for (let i = 0; i < name.length && close < 0; i++) {
+    if (name[i] === '<') depth++;
+    else if (name[i] === '>' && --depth === 0) close = i;
+  }
+  const m = close > 0 ? GENERATED_TAIL.exec(name.slice(close + 1)) : null;
   if (!m) return undefined;
-  const [, owner, letter, rest] = m as unknown as [string, string, string, string];
+  const owner = name.slice(1, close);
+  const [, letter, rest] = m as unknown as [string, string, string];
   switch (letter) {
     case 'b':
       return { kind: 'lambda', owner };
@@ -56,7 +65,8 @@ export function csharpTypeKeyword(fullName: string): string {
   return KEYWORDS[fullName] ?? fullName;
 }
 
-const KEYWORDS: Record<string, string> = {
+/** The predefined types C# names by keyword, by metadata name. */
+export const KEYWORDS: Record<string, string> = {
   'System.Boolean': 'bool',
   'System.Byte': 'byte',
   'System.SByte': 'sbyte',

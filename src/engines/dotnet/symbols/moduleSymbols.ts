@@ -4,10 +4,12 @@
  * the current statement, what to call a method, and which methods are not the user's code.
  */
 import { basename, resolve } from 'node:path';
-import type { AssemblyMetadata, MethodInfo } from './assemblyMetadata.js';
+import { type AssemblyMetadata, type MethodInfo, typeFullName } from './assemblyMetadata.js';
 import { memberDisplayName, parseGeneratedName, withTypeArguments } from './csharpNames.js';
+import { type Imports, ImportScopes } from './importScopes.js';
 import { resolveLine, type CodeTarget, type LineResolution, type MethodPoints } from './lineResolver.js';
-import type { AsyncSteppingInfo, LocalScope, PortablePdb, SequencePoint } from './portablePdb.js';
+import { HIDDEN_LINE, type AsyncSteppingInfo, type LocalScope, type PortablePdb, type SequencePoint } from './portablePdb.js';
+import type { ModuleDelta } from '../worker/encProtocol.js';
 import { Table, token, tokenRid } from './tableSchema.js';
 
 export interface SourceLocation {
@@ -29,11 +31,18 @@ const NON_USER_ATTRIBUTES = new Set([
 export class ModuleSymbols {
   private byDocument?: Map<number, MethodPoints[]>;
   private nonUser?: number[];
+  private importScopes?: ImportScopes;
 
   constructor(
     readonly metadata: AssemblyMetadata,
     readonly pdb: PortablePdb,
   ) {}
+
+  /** The namespaces, static types and aliases the method's source file imports. */
+  importsOf(methodToken: number): Imports {
+    this.importScopes ??= new ImportScopes(this.pdb, this.metadata, (table, rid) => typeFullName(this.metadata, table, rid));
+    return this.importScopes.of(tokenRid(methodToken));
+  }
 
   /**
    * This module's documents that are `file`: the same absolute path, else (sources built at another
@@ -71,9 +80,12 @@ export class ModuleSymbols {
     return { ok: true, line: result.line, ilOffset: result.targets[0].ilOffset };
   }
 
-  /** The source position of an IL offset: the statement it belongs to (hidden code maps to the one before). */
-  location(methodToken: number, ilOffset: number): SourceLocation | undefined {
-    const points = this.pdb.sequencePoints(tokenRid(methodToken));
+  /**
+   * The source position of an IL offset: the statement it belongs to (hidden code maps to the one
+   * before). `version`: the module's EnC version the frame runs (undefined: the newest).
+   */
+  location(methodToken: number, ilOffset: number, version?: number): SourceLocation | undefined {
+    const points = this.pdb.sequencePoints(tokenRid(methodToken), version);
     let at: SequencePoint | undefined;
     for (const p of points) {
       if (p.ilOffset > ilOffset) break;
@@ -93,8 +105,8 @@ export class ModuleSymbols {
   }
 
   /** The IL range [start, end) of the statement holding `ilOffset`, hidden code after it included. */
-  statementRange(methodToken: number, ilOffset: number): { start: number; end: number } | undefined {
-    const points = this.pdb.sequencePoints(tokenRid(methodToken));
+  statementRange(methodToken: number, ilOffset: number, version?: number): { start: number; end: number } | undefined {
+    const points = this.pdb.sequencePoints(tokenRid(methodToken), version);
     const index = lastAtOrBefore(points, ilOffset);
     if (index < 0) return undefined;
     const start = points[index]!.ilOffset;
@@ -105,15 +117,15 @@ export class ModuleSymbols {
   }
 
   /** Whether an IL offset maps to no source line (compiler-generated plumbing). */
-  isHidden(methodToken: number, ilOffset: number): boolean {
-    const points = this.pdb.sequencePoints(tokenRid(methodToken));
+  isHidden(methodToken: number, ilOffset: number, version?: number): boolean {
+    const points = this.pdb.sequencePoints(tokenRid(methodToken), version);
     const current = points[lastAtOrBefore(points, ilOffset)];
     return !current || current.hidden;
   }
 
   /** Whether no statement follows the one holding `ilOffset` (it is the method's last). */
-  isLastStatement(methodToken: number, ilOffset: number): boolean {
-    return !this.pdb.sequencePoints(tokenRid(methodToken)).some((p) => !p.hidden && p.ilOffset > ilOffset);
+  isLastStatement(methodToken: number, ilOffset: number, version?: number): boolean {
+    return !this.pdb.sequencePoints(tokenRid(methodToken), version).some((p) => !p.hidden && p.ilOffset > ilOffset);
   }
 
   hasSource(methodToken: number): boolean {
@@ -123,7 +135,15 @@ export class ModuleSymbols {
   /** `Namespace.Type<args>.Method<args>` as C# shows it. */
   methodName(methodToken: number, typeArgs: string[] = []): string {
     const method = this.metadata.methodByToken(methodToken);
-    if (!method) return `<method 0x${methodToken.toString(16)}>`;
+    if (!method) {
+      const added = this.pdb.edits.addedMethods.get(tokenRid(methodToken));
+      if (!added) return `<method 0x${methodToken.toString(16)}>`;
+      const owner = this.addedTypeName(added.declaringType);
+      const generated = parseGeneratedName(added.name);
+      if (generated?.kind === 'lambda') return `${owner}.${generated.owner}.<lambda>`;
+      if (generated?.kind === 'localFunction') return `${owner}.${generated.owner}.${generated.name}`;
+      return `${owner}.${added.name}`;
+    }
     const type = this.metadata.type(method.declaringType);
     const typeGenerated = parseGeneratedName(type.name);
     if (typeGenerated?.kind === 'stateMachine' && method.name === 'MoveNext') {
@@ -216,8 +236,55 @@ export class ModuleSymbols {
     return this.pdb.asyncSteppingInfo(tokenRid(methodToken));
   }
 
-  localScopes(methodToken: number): LocalScope[] {
-    return this.pdb.localScopes(tokenRid(methodToken));
+  localScopes(methodToken: number, version?: number): LocalScope[] {
+    return this.pdb.localScopes(tokenRid(methodToken), version);
+  }
+
+  /**
+   * Lays an applied Edit and Continue delta over these symbols: new bodies' sequence points, scopes
+   * and state-machine information (as the module's next EnC version), added methods and types, and
+   * the lines of methods that moved without new code.
+   */
+  applyEdit(delta: ModuleDelta): void {
+    const edits = this.pdb.edits;
+    const version = edits.moduleVersion + 1;
+    const documentRid = (path: string) => {
+      const known = this.pdb.documents().indexOf(path);
+      if (known > 0) return known;
+      edits.addedDocuments.push(path);
+      return this.pdb.documents().length - 1;
+    };
+    for (const method of delta.methods) {
+      const rid = tokenRid(method.token);
+      const points: SequencePoint[] = method.points.map((p) =>
+        p.hidden
+          ? { ilOffset: p.ilOffset, document: documentRid(p.document), startLine: HIDDEN_LINE, startColumn: 0, endLine: HIDDEN_LINE, endColumn: 0, hidden: true }
+          : { ...p, document: documentRid(p.document) },
+      );
+      const scopes: LocalScope[] = method.scopes.map((s) => ({ ...s, constants: [] }));
+      const info = new Map(Object.entries(method.customDebugInformation).map(([kind, value]) => [kind.toLowerCase(), Buffer.from(value, 'base64')]));
+      edits.addVersion(rid, { version, points, scopes, customDebugInformation: info });
+      if (method.added) edits.addedMethods.set(rid, { name: method.name, declaringType: tokenRid(method.declaringType) });
+    }
+    for (const type of delta.addedTypes) {
+      edits.addedTypes.set(tokenRid(type.token), { name: type.name, namespace: type.namespace, enclosing: type.enclosing ? tokenRid(type.enclosing) : undefined });
+    }
+    const recompiled = new Set(delta.methods.map((m) => tokenRid(m.token)));
+    for (const { file, lines } of delta.lineUpdates) {
+      for (const document of this.documentsFor(file)) this.pdb.shiftLines(document, lines, recompiled);
+    }
+    edits.moduleVersion = version;
+    this.byDocument = undefined;
+  }
+
+  /** A type's C# name, added ones too; a compiler-generated one (closures) shows as the type that holds it. */
+  private addedTypeName(typeRid: number): string {
+    if (typeRid <= this.metadata.typeCount) return this.typeName(typeRid);
+    const added = this.pdb.edits.addedTypes.get(typeRid);
+    if (!added) return `<type 0x${typeRid.toString(16)}>`;
+    if (added.name.startsWith('<') && added.enclosing) return this.addedTypeName(added.enclosing);
+    const outer = added.enclosing ? `${this.addedTypeName(added.enclosing)}.` : added.namespace ? `${added.namespace}.` : '';
+    return `${outer}${added.name}`;
   }
 
   private hasNonUserAttribute(target: number): boolean {

@@ -5,6 +5,7 @@
  */
 import { BlobReader } from './blobReader.js';
 import { decodeCoded, MetadataTables } from './metadataTables.js';
+import { SymbolEdits } from './symbolEdits.js';
 import { Coded, Table, token } from './tableSchema.js';
 
 /** Line of a hidden sequence point (code that maps to no source line). */
@@ -45,9 +46,15 @@ export interface AsyncSteppingInfo {
 const ASYNC_METHOD_STEPPING_INFORMATION = '54fd2ac5-e925-401a-9c2a-f94f171072f8';
 const STATE_MACHINE_HOISTED_LOCAL_SCOPES = '6da9a61e-f8c7-4874-be62-68bc5630df71';
 const TUPLE_ELEMENT_NAMES = 'ed9fdf71-8879-4747-8ed3-fe5ede3ce710';
+const HASH_ALGORITHMS: Record<string, 'sha1' | 'sha256'> = {
+  'ff1816ec-aa5e-4d10-87f7-6f4963833460': 'sha1',
+  '8829d00f-11b8-4213-878b-770e8597ac16': 'sha256',
+};
 
 export class PortablePdb {
   readonly tables: MetadataTables;
+  /** Edit and Continue's changes, laid over the PDB's own rows. */
+  readonly edits = new SymbolEdits();
   private readonly pointsCache = new Map<number, SequencePoint[]>();
   private scopesByMethod?: Map<number, number[]>;
   private documentNames?: string[];
@@ -69,7 +76,7 @@ export class PortablePdb {
   }
 
   get methodCount(): number {
-    return this.tables.rowCount(Table.MethodDebugInformation);
+    return Math.max(this.tables.rowCount(Table.MethodDebugInformation), this.edits.maxMethodRid);
   }
 
   /** Document paths by row id (index 0 unused). */
@@ -80,20 +87,34 @@ export class PortablePdb {
         this.documentNames.push(this.documentName(this.tables.row(Table.Document, rid).name!));
       }
     }
+    if (this.edits.addedDocuments.length) return [...this.documentNames, ...this.edits.addedDocuments];
     return this.documentNames;
   }
 
-  sequencePoints(methodRid: number): SequencePoint[] {
+  /** `version`: the module's EnC version a frame runs (undefined: the newest). */
+  /** The checksum the compiler recorded for a document of the PDB's own (row id). */
+  documentChecksum(rid: number): { algorithm: 'sha1' | 'sha256'; hash: Buffer } | undefined {
+    if (rid < 1 || rid > this.tables.rowCount(Table.Document)) return undefined;
+    const row = this.tables.row(Table.Document, rid);
+    const algorithm = HASH_ALGORITHMS[this.tables.guid(row.hashAlgorithm!)];
+    return algorithm && { algorithm, hash: this.tables.blob(row.hash!) };
+  }
+
+  sequencePoints(methodRid: number, version?: number): SequencePoint[] {
+    const edited = this.edits.at(methodRid, version);
+    if (edited) return edited.points;
     let points = this.pointsCache.get(methodRid);
     if (!points) {
-      points = methodRid >= 1 && methodRid <= this.methodCount ? this.decodeSequencePoints(methodRid) : [];
+      points = methodRid >= 1 && methodRid <= this.tables.rowCount(Table.MethodDebugInformation) ? this.decodeSequencePoints(methodRid) : [];
       this.pointsCache.set(methodRid, points);
     }
     return points;
   }
 
   /** Scopes of a method, outermost first, each with its variables' slots and names. */
-  localScopes(methodRid: number): LocalScope[] {
+  localScopes(methodRid: number, version?: number): LocalScope[] {
+    const edited = this.edits.at(methodRid, version);
+    if (edited) return edited.scopes;
     const t = this.tables;
     if (!this.scopesByMethod) {
       this.scopesByMethod = new Map();
@@ -172,7 +193,29 @@ export class PortablePdb {
       .map((n) => n || undefined);
   }
 
+  /** Moves the statements of methods the last delta did not recompile: `lines` are [old, new] pairs, each shift holding until the next. */
+  shiftLines(document: number, lines: [number, number][], recompiled: Set<number>): void {
+    const sorted = [...lines].sort((a, b) => a[0] - b[0]);
+    const moved = (line: number) => {
+      const shift = sorted.filter(([old]) => old <= line).at(-1);
+      return shift ? line + shift[1] - shift[0] : line;
+    };
+    for (let rid = 1; rid <= this.methodCount; rid++) {
+      if (recompiled.has(rid)) continue;
+      const points = this.sequencePoints(rid);
+      if (!points.some((p) => p.document === document && !p.hidden)) continue;
+      const shifted = points.map((p) => (p.document !== document || p.hidden ? p : { ...p, startLine: moved(p.startLine), endLine: moved(p.endLine) }));
+      const current = this.edits.at(rid);
+      if (current) current.points = shifted;
+      else this.pointsCache.set(rid, shifted);
+    }
+  }
+
   private customDebugInformation(parent: number, kind: string): Buffer | undefined {
+    if ((parent >>> 24) === Table.MethodDef) {
+      const edited = this.edits.at(parent & 0xffffff);
+      if (edited) return edited.customDebugInformation.get(kind);
+    }
     const t = this.tables;
     for (let rid = 1; rid <= t.rowCount(Table.CustomDebugInformation); rid++) {
       const row = t.row(Table.CustomDebugInformation, rid);

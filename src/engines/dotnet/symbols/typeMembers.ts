@@ -112,6 +112,17 @@ export function parameterNames(meta: AssemblyMetadata, methodRid: number): strin
   return names;
 }
 
+/** Whether a method's last parameter is `params T[]` ([ParamArray] on its Param row). */
+export function hasParamArray(meta: AssemblyMetadata, methodRid: number, paramCount: number): boolean {
+  if (paramCount === 0) return false;
+  const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);
+  for (let rid = first; rid <= last; rid++) {
+    if (meta.tables.row(Table.Param, rid).sequence !== paramCount) continue;
+    return meta.attributeNames(token(Table.Param, rid)).includes('System.ParamArrayAttribute');
+  }
+  return false;
+}
+
 /** The value of a literal field (`const`, enum member): its element type and raw bytes. */
 export function literalOf(meta: AssemblyMetadata, fieldToken: number): { et: number; bytes: Buffer } | undefined {
   const t = meta.tables;

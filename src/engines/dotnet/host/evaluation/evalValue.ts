@@ -4,8 +4,22 @@
  * program, a type or namespace name on its way to a static member, or nothing (a void call).
  */
 import { boolValue, integralValue, floatingValue, nullValue, stringValue, type CsValue } from '../../expressions/numeric.js';
+import type { Imports } from '../../symbols/importScopes.js';
 import type { NativeType } from '../nativeEvents.js';
 import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValue.js';
+
+/** Where a name is looked up: the method's namespace and what its source file imports. */
+export interface NameContext {
+  namespace: string;
+  imports?: Imports;
+}
+
+/** Where member reads and calls run: the stopped thread and frame, and the names its source file sees. */
+export interface Place {
+  threadId: number;
+  frameIndex: number;
+  names?: NameContext;
+}
 
 export interface TypeRef {
   module: number;

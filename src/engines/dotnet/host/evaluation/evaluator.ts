@@ -16,15 +16,20 @@ import {
   type CsType,
   type CsValue,
 } from '../../expressions/numeric.js';
-import { parseExpression } from '../../expressions/parser.js';
+import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE } from '../../expressions/clrType.js';
+import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
+import { typeFullName } from '../../symbols/assemblyMetadata.js';
+import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { FrameLocals } from '../values/frameLocals.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
-import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type TypeRef } from './evalValue.js';
-import type { Members, Place } from './members.js';
+import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
+import type { Calls } from './calls.js';
+import type { Members } from './members.js';
 import type { TypeIndex } from './typeIndex.js';
+import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
 export interface Scope {
@@ -49,6 +54,7 @@ export class Evaluator {
     private readonly reader: ValueReader,
     private readonly members: Members,
     private readonly types: TypeIndex,
+    private readonly calls: Calls,
   ) {}
 
   async evaluate(text: string, scope: Scope): Promise<EvalValue> {
@@ -62,6 +68,7 @@ export class Evaluator {
       try {
         ast = parseExpression(text);
       } catch (e) {
+        if (e instanceof CSharpSyntaxError && e.unsupported) throw unsupported(e.reason.replace(/ (is|are) not supported.*$/, '').replace(/:.*$/, ''), e.message);
         throw new DebugError('EVALUATION_FAILED', `${(e as Error).message}`, 'Write a C# expression: names, members, calls, operators, casts.');
       }
       if (this.parsed.size > 500) this.parsed.clear();
@@ -72,7 +79,7 @@ export class Evaluator {
 
   // The Run below reaches these through the evaluator.
   get parts() {
-    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types };
+    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types, calls: this.calls };
   }
 }
 
@@ -86,7 +93,16 @@ class Run {
     private readonly evaluator: Evaluator,
     private readonly scope: Scope,
   ) {
-    this.place = { threadId: scope.frame.threadId, frameIndex: scope.frame.nativeIndex };
+    const run = this;
+    let names: NameContext | undefined;
+    // Read on first use: a breakpoint condition over locals never needs the file's imports.
+    this.place = {
+      threadId: scope.frame.threadId,
+      frameIndex: scope.frame.nativeIndex,
+      get names() {
+        return (names ??= run.names());
+      },
+    };
   }
 
   async eval(e: Expr): Promise<EvalValue> {
@@ -153,6 +169,66 @@ class Run {
       }
       case 'nameof':
         return stringEval(e.name);
+      case 'objectCreation':
+        return this.create(e.type, e.arguments, e.initializer);
+      case 'arrayCreation':
+        return this.createArray(e.elementType, e.size, e.items);
+    }
+  }
+
+  /** `new T(args) { items }`: the constructor C# picks, then `Add(item)` for each element, in order. */
+  private async create(typeSyntax: TypeSyntax, argExprs: Expr[], initializer: Expr[] | undefined): Promise<EvalValue> {
+    const type = this.clrType(typeSyntax);
+    if (type.kind !== 'named') throw new DebugError('EVALUATION_FAILED', `${displayType(type)} cannot be created with new`);
+    const args: EvalValue[] = [];
+    for (const arg of argExprs) args.push(await this.eval(arg));
+    const created = await this.evaluator.parts.calls.construct(type, args, this.place);
+    for (const item of initializer ?? []) {
+      await this.evaluator.parts.members.call(created, 'Add', [await this.eval(item)], this.place);
+    }
+    return fromNative(created);
+  }
+
+  /** `new T[] { … }`, `new[] { … }` (the best common type of the elements), `new T[n]`. */
+  private async createArray(elementSyntax: TypeSyntax | undefined, sizeExpr: Expr | undefined, itemExprs: Expr[] | undefined): Promise<EvalValue> {
+    const items: EvalValue[] = [];
+    for (const item of itemExprs ?? []) items.push(await this.eval(item));
+    const { calls } = this.evaluator.parts;
+    let elem: ClrType | undefined = elementSyntax && this.clrType(elementSyntax);
+    if (!elem) {
+      const types = items.map((i) => calls.argument(i).type).filter((t) => t.kind !== 'null');
+      elem = types.find((t) => items.every((i) => calls.convertible(i, t)));
+      if (!elem) throw new DebugError('EVALUATION_FAILED', 'No best type found for implicitly-typed array', 'Name the element type: new T[] { … }.');
+    }
+    if (sizeExpr) {
+      const size = Number((await this.csValue(await this.eval(sizeExpr))).value);
+      if (!Number.isInteger(size) || size < 0) throw new DebugError('EVALUATION_FAILED', 'an array length must be a non-negative integer');
+      if (itemExprs && size !== items.length) throw new DebugError('EVALUATION_FAILED', `An array initializer of length '${size}' is expected`);
+      if (!itemExprs) return fromNative(await calls.array(elem, [], this.place, size));
+    }
+    return fromNative(await calls.array(elem, items, this.place));
+  }
+
+  /** A type as the program knows it, named as the source file sees it. */
+  private clrType(type: TypeSyntax): ClrType {
+    switch (type.kind) {
+      case 'predefinedType': {
+        const name = KEYWORD_TYPES[type.name];
+        if (!name) throw new DebugError('EVALUATION_FAILED', `'${type.name}' is not a type that can be used here`);
+        return named(name);
+      }
+      case 'arrayType':
+        return { kind: 'array', elem: this.clrType(type.elementType), rank: type.rank };
+      case 'nullableType':
+        return named(NULLABLE, [this.clrType(type.underlyingType)]);
+      case 'namedType': {
+        if (type.segments.slice(0, -1).some((s) => s.typeArguments.length)) throw unsupported('nested types of generic types', 'a type nested in a generic type cannot be named here');
+        const last = type.segments.at(-1)!;
+        const ref = this.evaluator.parts.types.find(type.segments.map((s) => s.name).join('.'), last.typeArguments.length, this.place.names!);
+        const meta = ref && this.evaluator.parts.modules.metadata(ref.module);
+        if (!ref || !meta) throw new DebugError('EVALUATION_FAILED', `The type or namespace name '${this.typeName(type)}' could not be found in the program's loaded modules`);
+        return named(typeFullName(meta, 0x02, tokenRid(ref.token)), last.typeArguments.map((t) => this.clrType(t)));
+      }
     }
   }
 
@@ -175,8 +251,17 @@ class Run {
         if (!(e instanceof DebugError) || !/has no static member/.test(e.message)) throw e;
       }
     }
-    const type = this.evaluator.parts.types.find(name, 0, this.namespace());
+    for (const owner of this.staticImports()) {
+      try {
+        return await this.evaluator.parts.members.static(owner, name, this.place);
+      } catch (e) {
+        if (!(e instanceof DebugError) || !/has no static member/.test(e.message)) throw e;
+      }
+    }
+    const type = this.evaluator.parts.types.find(name, 0, this.place.names!);
     if (type) return { kind: 'type', type };
+    const aliased = this.evaluator.parts.types.aliasedNamespace(name, this.place.names!);
+    if (aliased) return { kind: 'namespace', name: aliased };
     if (this.evaluator.parts.types.isNamespace(name)) return { kind: 'namespace', name };
     throw new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`, 'Names here: the frame\'s variables (inspect_variables), members of this, and types.');
   }
@@ -221,6 +306,8 @@ class Run {
     for (const arg of args) values.push(await this.eval(arg));
     let receiver: EvalValue;
     let name: string;
+    const explicit = target.kind === 'name' || target.kind === 'memberAccess' || target.kind === 'memberBinding' ? target.typeArguments : [];
+    const typeArgs = explicit.length ? explicit.map((t) => this.clrType(t)) : undefined;
     if (target.kind === 'memberAccess') {
       receiver = await this.eval(target.target);
       name = target.name;
@@ -237,13 +324,34 @@ class Run {
     }
     if (name === 'ToString' && values.length === 0 && receiver.kind === 'value') return stringEval(formatValue(receiver.value));
     const { members } = this.evaluator.parts;
-    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place);
-    if (receiver.kind === 'type') return members.call(receiver.type, name, values, this.place);
-    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place);
+    if (target.kind === 'name') return this.invokeSimple(receiver, name, values, typeArgs);
+    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place, typeArgs);
+    if (receiver.kind === 'type') return members.call(receiver.type, name, values, this.place, typeArgs);
+    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place, typeArgs);
     if (receiver.kind === 'value' && receiver.value.type === 'string') {
-      return members.call(await members.materialize(receiver.value.value, this.place), name, values, this.place);
+      return members.call(await members.materialize(receiver.value.value, this.place), name, values, this.place, typeArgs);
     }
     throw new DebugError('EVALUATION_FAILED', `${name}() cannot be called on this value`);
+  }
+
+  /** `F(args)`: a method of this or of the method's type, else of a `using static` type. */
+  private async invokeSimple(receiver: EvalValue, name: string, values: EvalValue[], typeArgs: ClrType[] | undefined): Promise<EvalValue> {
+    const { members } = this.evaluator.parts;
+    const owners: (NativeValue | TypeRef)[] = [];
+    if (receiver.kind === 'object') owners.push(receiver.value);
+    const declaring = this.declaringType();
+    if (declaring) owners.push(declaring);
+    owners.push(...this.staticImports());
+    let first: unknown;
+    for (const owner of owners) {
+      try {
+        return await members.call(owner, name, values, this.place, typeArgs);
+      } catch (e) {
+        if (!(e instanceof DebugError) || !/has no (static )?method/.test(e.message)) throw e;
+        first ??= e;
+      }
+    }
+    throw first ?? new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`);
   }
 
   private async binary(op: string, leftExpr: Expr, rightExpr: Expr): Promise<EvalValue> {
@@ -260,6 +368,9 @@ class Run {
       return boolEval(op === '==' ? same : !same);
     }
     if ((op === '==' || op === '!=') && (left.kind === 'object' || right.kind === 'object')) {
+      // A type's own == (records, and classes that define one) decides before references are compared.
+      const defined = await this.userEquality(op, left, right);
+      if (defined) return defined;
       const same = await this.referenceEquals(left, right);
       if (same !== undefined) return boolEval(op === '==' ? same : !same);
     }
@@ -267,6 +378,21 @@ class Run {
       return stringEval((await this.toText(left)) + (await this.toText(right)));
     }
     return { kind: 'value', value: evaluateBinary(op as never, await this.csValue(left), await this.csValue(right)) };
+  }
+
+  /** `a == b` by an `operator ==` (`op_Equality`) the operands' types or their bases declare. */
+  private async userEquality(op: '==' | '!=', left: EvalValue, right: EvalValue): Promise<EvalValue | undefined> {
+    const { reader, members, modules } = this.evaluator.parts;
+    for (const side of [left, right]) {
+      if (side.kind !== 'object' || side.value.null || !side.value.chain) continue;
+      for (const type of side.value.chain) {
+        if (!reader.catalog.findMethods([type], 'op_Equality', 2, true).length) continue;
+        const meta = modules.metadata(type.path ?? type.module!);
+        const ref: TypeRef = { module: type.module!, token: type.token!, path: type.path, name: meta?.csharpTypeName(tokenRid(type.token!)) ?? '?', args: type.args ?? [] };
+        return members.call(ref, op === '==' ? 'op_Equality' : 'op_Inequality', [left, right], this.place);
+      }
+    }
+    return undefined;
   }
 
   /** Null, or a Nullable<T> without a value. */
@@ -413,7 +539,24 @@ class Run {
   }
 
   private namespace(): string {
-    return this.declaringType()?.name.split('.').slice(0, -1).join('.') ?? '';
+    const declaring = this.declaringType();
+    const meta = declaring && this.evaluator.parts.modules.metadata(declaring.module);
+    return meta ? meta.type(tokenRid(declaring!.token)).namespace : '';
+  }
+
+  /** The names the frame's source file sees: its namespace, its `using` directives and aliases. */
+  names(): NameContext {
+    const symbols = this.evaluator.parts.modules.get(this.scope.frame.module)?.symbols;
+    return { namespace: this.namespace(), imports: symbols?.importsOf(this.scope.frame.methodToken) };
+  }
+
+  /** The types of the file's `using static` directives. */
+  private staticImports(): TypeRef[] {
+    const names = this.place.names?.imports?.staticTypes ?? [];
+    return names.flatMap((n) => {
+      const type = this.evaluator.parts.types.find(n.replace(/`\d+/g, '').replace(/\+/g, '.'), 0, '');
+      return type ? [type] : [];
+    });
   }
 
   private predefined(name: string): TypeRef {

@@ -4,23 +4,19 @@
  * nested types, array elements and indexers. Arguments are converted to the parameter types.
  */
 import { DebugError } from '../../../../core/errors.js';
-import { convertImplicit, isImplicitlyConvertible, type CsType, type CsValue } from '../../expressions/numeric.js';
-import type { MethodSig, TypeSig } from '../../symbols/signatures.js';
+import type { ClrType } from '../../expressions/clrType.js';
+import type { CsType, CsValue } from '../../expressions/numeric.js';
 import { literalOf } from '../../symbols/typeMembers.js';
 import type { NativeType } from '../nativeEvents.js';
-import type { CallArg, Native } from '../nativeSession.js';
+import type { Native } from '../nativeSession.js';
 import type { FuncEval } from '../values/funcEval.js';
 import { ElementType, NUMERIC_KEYWORDS, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ValueReader } from '../values/valueReader.js';
-import { elementTypeOf, fromNative, type EvalValue, type TypeRef } from './evalValue.js';
+import type { Calls } from './calls.js';
+import { fromNative, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import type { TypeIndex } from './typeIndex.js';
 
-/** Where member reads and calls run: the stopped thread and frame. */
-export interface Place {
-  threadId: number;
-  frameIndex: number;
-}
 
 const PRIMITIVE_SIG: Record<number, CsType | undefined> = NUMERIC_KEYWORDS;
 
@@ -31,6 +27,7 @@ export class Members {
     private readonly reader: ValueReader,
     private readonly funcEval: FuncEval,
     private readonly types: TypeIndex,
+    private readonly calls: Calls,
   ) {}
 
   /** `object.name`: a field, else a property getter. */
@@ -71,47 +68,10 @@ export class Members {
     throw new DebugError('EVALUATION_FAILED', `'${type.name}' has no static member named '${name}'`);
   }
 
-  /** `target.Method(args)` (or `Type.Method(args)` when `target` is a type). */
-  async call(target: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place): Promise<EvalValue> {
-    const isType = !('h' in target);
-    const chain = isType ? [this.asNativeType(target)] : this.chainOf(target);
-    if (!isType && target.null) throw nullReference(name);
-    const method = this.overload(chain, name, args, isType);
-    if (!method && !isType) {
-      const extension = await this.extension(target, name, args, place);
-      if (extension) return extension;
-    }
-    if (!method) {
-      const owner = isType ? target.name : this.catalog.name(chain[0] ?? target.type);
-      throw new DebugError('EVALUATION_FAILED', `'${owner}' has no ${isType ? 'static ' : ''}method ${name} taking ${args.length} argument(s)`);
-    }
-    const converted: CallArg[] = [];
-    for (const [i, arg] of args.entries()) converted.push(await this.argument(arg, method.sig.params[i]!, place));
-    const label = `${isType ? target.name : this.catalog.name(chain[0])}.${name}()`;
-    return this.result(await this.funcEval.call(place.threadId, method, isType ? undefined : target, converted, label));
-  }
-
-  /**
-   * An extension method (`list.Sum()`, `order.Lines.Any()`): a static method marked [Extension]
-   * whose first parameter takes the object, in System.Linq.Enumerable and the user's static classes. A
-   * generic one gets the type arguments of the object's type (List<int> → Sum<int>).
-   */
-  private async extension(target: NativeValue, name: string, args: EvalValue[], place: Place): Promise<EvalValue | undefined> {
-    const withTarget: EvalValue[] = [{ kind: 'object', value: target }, ...args];
-    for (const owner of this.types.extensionOwners()) {
-      const native = this.asNativeType(owner);
-      const view = this.catalog.view(native);
-      if (!view) continue;
-      const method = this.catalog
-        .findMethods([native], name, withTarget.length, true)
-        .find((m) => view.meta.attributeNames(m.token).includes('System.Runtime.CompilerServices.ExtensionAttribute') && fitness(m.sig, withTarget) >= 0);
-      if (!method) continue;
-      const converted: CallArg[] = [];
-      for (const [i, arg] of withTarget.entries()) converted.push(await this.argument(arg, method.sig.params[i]!, place));
-      const generic = method.sig.genericParams > 0 ? target.h : undefined;
-      return this.result(await this.funcEval.call(place.threadId, method, undefined, converted, `${owner.name}.${name}()`, generic));
-    }
-    return undefined;
+  /** `target.Method(args)` (or `Type.Method(args)` when `target` is a type), extension methods in scope included. */
+  async call(target: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, typeArgs?: ClrType[]): Promise<EvalValue> {
+    if ('h' in target && target.null) throw nullReference(name);
+    return this.calls.invoke(target, name, args, place, typeArgs, () => this.types.extensionOwners(place.names ?? { namespace: '' }));
   }
 
   /** `target[index, …]`: array elements, else the `this[…]` indexer (get_Item). */
@@ -138,39 +98,6 @@ export class Members {
     return this.funcEval.newString(place.threadId, text);
   }
 
-  /** A value passed to a parameter: constants converted to its type, strings created in the program. */
-  async argument(arg: EvalValue, param: TypeSig, place: Place): Promise<CallArg> {
-    if (arg.kind === 'object') return arg.value.null ? { null: true } : { h: arg.value.h };
-    if (arg.kind !== 'value') throw new DebugError('EVALUATION_FAILED', 'a type or namespace is not a value');
-    const value = arg.value;
-    if (value.type === 'null') return { null: true };
-    if (value.type === 'string') return { h: (await this.funcEval.newString(place.threadId, value.value)).h };
-    if (arg.origin && !(param.kind === 'primitive' && PRIMITIVE_SIG[param.et])) return { h: arg.origin.h };
-    const target = param.kind === 'primitive' ? PRIMITIVE_SIG[param.et] : undefined;
-    const converted: CsValue = target ? convertImplicit(value, target) : value;
-    const et = elementTypeOf(converted);
-    if (et === undefined) throw new DebugError('EVALUATION_FAILED', `a ${value.type} cannot be passed here`);
-    return { et, v: converted.type === 'bool' ? String(converted.value) : String(converted.value) };
-  }
-
-  /** C#'s choice among overloads, simplified: every argument must convert; exact types win. */
-  private overload(chain: NativeType[], name: string, args: EvalValue[], isStatic: boolean): MethodRef | undefined {
-    let best: { method: MethodRef; score: number } | undefined;
-    for (const method of this.catalog.findMethods(chain, name, args.length, isStatic)) {
-      const score = fitness(method.sig, args);
-      if (score >= 0 && (!best || score > best.score)) best = { method, score };
-    }
-    return best?.method;
-  }
-
-  /** Strings and arrays are objects of System.String / System.Array, whose chain the runtime does not send. */
-  private chainOf(value: NativeValue): NativeType[] {
-    if (value.chain) return value.chain;
-    const name = value.et === ElementType.string ? 'System.String' : value.et === ElementType.szarray || value.et === ElementType.array ? 'System.Array' : undefined;
-    const type = name ? this.types.find(name, 0, '') : undefined;
-    return type ? [this.asNativeType(type)] : [];
-  }
-
   private property(chain: NativeType[], name: string, isStatic: boolean): MethodRef | undefined {
     for (const type of chain) {
       const view = this.catalog.view(type);
@@ -193,27 +120,6 @@ export class Members {
     if (!native) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
     return native;
   }
-}
-
-/** How well arguments suit a signature (-1: they do not): an exact type 3, a widening 2, anything else accepted 1. */
-function fitness(sig: MethodSig, args: EvalValue[]): number {
-  let score = 0;
-  for (const [i, arg] of args.entries()) {
-    const param = sig.params[i]!;
-    const paramType = param.kind === 'primitive' ? (param.et === ElementType.string ? 'string' : PRIMITIVE_SIG[param.et]) : undefined;
-    if (arg.kind !== 'value') {
-      score += paramType && paramType !== 'string' ? -100 : 1;
-      continue;
-    }
-    const value = arg.value;
-    if (value.type === 'null') score += paramType && paramType !== 'string' ? -100 : 1;
-    else if (!paramType) score += value.type === 'string' && param.kind === 'valuetype' ? -100 : 1;
-    else if (value.type === paramType) score += 3;
-    else if (isImplicitlyConvertible({ ...value, constant: false } as CsValue, paramType)) score += 2;
-    else if (isImplicitlyConvertible(value, paramType)) score += 1;
-    else return -1;
-  }
-  return score;
 }
 
 /** A literal field's value as C# sees it. */

@@ -139,7 +139,7 @@ export class FrameLocals {
 
   private inScope(frame: FrameHandle) {
     const symbols = this.modules.get(frame.module)?.symbols;
-    return (symbols?.localScopes(frame.methodToken) ?? []).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset).flatMap((s) => s.variables);
+    return (symbols?.localScopes(frame.methodToken, frame.version) ?? []).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset).flatMap((s) => s.variables);
   }
 
   /** Display classes (`<>c__DisplayClass…`) and state machines (`<Name>d__N`) the compiler made. */

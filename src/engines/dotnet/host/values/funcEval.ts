@@ -6,7 +6,7 @@
  */
 import { DebugError } from '../../../../core/errors.js';
 import { NativeError } from '../../addon.js';
-import type { CallArg, EvalOutcome, Native } from '../nativeSession.js';
+import type { CallArg, EvalOutcome, Native, TypeSpec } from '../nativeSession.js';
 import { ElementType, type NativeValue } from './nativeValue.js';
 import type { MethodRef, TypeCatalog } from './typeCatalog.js';
 
@@ -22,7 +22,7 @@ export class FuncEval {
   ) {}
 
   /** Calls `method` (on `self` unless static); undefined for a void method. */
-  async call(threadId: number, method: MethodRef, self: NativeValue | undefined, args: CallArg[], what: string, methodTypeArgsFrom?: number): Promise<NativeValue | undefined> {
+  async call(threadId: number, method: MethodRef, self: NativeValue | undefined, args: CallArg[], what: string, methodTypeArgsFrom?: number, typeArgs?: TypeSpec[]): Promise<NativeValue | undefined> {
     // A struct's own methods take the struct itself, never the box around it.
     const thisArg: CallArg[] = method.isStatic || !self ? [] : [{ h: self.h, unbox: self.et === ElementType.valuetype }];
     const outcome = await this.run(
@@ -36,6 +36,7 @@ export class FuncEval {
         declaringModule: method.declaringModule,
         declaringType: method.declaringType,
         methodTypeArgsFrom,
+        typeArgs,
       }),
     );
     return this.result(outcome, what);
@@ -43,7 +44,8 @@ export class FuncEval {
 
   /**
    * A new object of the constructor's type (`ctor` with its arguments); a generic type takes the type
-   * arguments of `typeArgsOf`: the value's type, or the base type of it that `module` + `token` name.
+   * arguments of `typeArgsOf`: the value's type, or the base type of it that `module` + `token` name (or
+   * `typeArgs`, exact).
    */
   async construct(
     threadId: number,
@@ -51,11 +53,26 @@ export class FuncEval {
     args: CallArg[],
     what: string,
     typeArgsOf?: { h: number; module: number; token: number },
+    typeArgs?: TypeSpec[],
   ): Promise<NativeValue> {
-    const typeArgs = typeArgsOf && { typeArgsFrom: typeArgsOf.h, declaringModule: typeArgsOf.module, declaringType: typeArgsOf.token };
-    const outcome = await this.run(what, this.requireNative().call('call', { threadId, module: ctor.module, method: ctor.token, args, construct: true, ...typeArgs }));
+    const from = typeArgsOf && { typeArgsFrom: typeArgsOf.h, declaringModule: typeArgsOf.module, declaringType: typeArgsOf.token };
+    const outcome = await this.run(what, this.requireNative().call('call', { threadId, module: ctor.module, method: ctor.token, args, construct: true, ...from, ...(typeArgs?.length && { typeArgs }) }));
     const value = await this.result(outcome, what);
     if (!value) throw new DebugError('EVALUATION_FAILED', `${what} made no object`);
+    return value;
+  }
+
+  /** A new object of `type` without a constructor: a box whose value `bytes` (hex) fill, or a default struct. */
+  async newObject(threadId: number, type: TypeSpec, what: string, bytes?: string): Promise<NativeValue> {
+    const value = await this.result(await this.run(what, this.requireNative().call('newObject', { threadId, type, bytes })), what);
+    if (!value) throw new DebugError('EVALUATION_FAILED', `${what} made no object`);
+    return value;
+  }
+
+  /** A new zeroed one-dimensional array. */
+  async newArray(threadId: number, elem: TypeSpec, length: number, what: string): Promise<NativeValue> {
+    const value = await this.result(await this.run(what, this.requireNative().call('newArray', { threadId, elem, length })), what);
+    if (!value) throw new DebugError('EVALUATION_FAILED', `${what} made no array`);
     return value;
   }
 

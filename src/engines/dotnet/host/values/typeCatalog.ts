@@ -71,14 +71,14 @@ export class TypeCatalog {
     return undefined;
   }
 
-  /** Every overload of this name with `argCount` parameters, most derived type first. */
-  findMethods(chain: NativeType[], name: string, argCount: number, wantStatic?: boolean): MethodRef[] {
+  /** Every overload of this name with `argCount` parameters (any number when undefined), most derived type first. */
+  findMethods(chain: NativeType[], name: string, argCount: number | undefined, wantStatic?: boolean): MethodRef[] {
     const found: MethodRef[] = [];
     for (const type of chain) {
       const view = this.view(type);
       if (!view) continue;
       for (const m of methodsNamed(view.meta, tokenRid(view.token), name)) {
-        if (m.sig.params.length !== argCount || (wantStatic !== undefined && m.isStatic !== wantStatic)) continue;
+        if ((argCount !== undefined && m.sig.params.length !== argCount) || (wantStatic !== undefined && m.isStatic !== wantStatic)) continue;
         found.push({ module: view.module, token: m.token, sig: m.sig, isStatic: m.isStatic, declaringModule: view.module, declaringType: view.token });
       }
     }

@@ -1,0 +1,296 @@
+/**
+ * Method calls, constructors and arrays as C# makes them, run in the program by func-eval: the
+ * candidates are the metadata's overloads (per type, most derived first; then extension methods of the
+ * static classes in scope), C#'s overload resolution picks one or refuses (none applicable, ambiguous),
+ * and each argument is passed as the chosen parameter's type wants it: numbers converted, strings and
+ * boxes created in the program, structs boxed for reference parameters, `params` gathered into an
+ * array, and a generic method given the type arguments inference found. The runtime checks none of
+ * this itself: a value of the wrong type reaches the callee as it is.
+ */
+import { DebugError } from '../../../../core/errors.js';
+import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE, OBJECT, STRING, substitute } from '../../expressions/clrType.js';
+import { convertImplicit, type CsType, type CsValue } from '../../expressions/numeric.js';
+import { type Argument, type Candidate, resolveOverload } from '../../expressions/overloadResolution.js';
+import { hasParamArray } from '../../symbols/typeMembers.js';
+import { tokenRid } from '../../symbols/tableSchema.js';
+import type { NativeType } from '../nativeEvents.js';
+import type { CallArg, Native, TypeSpec } from '../nativeSession.js';
+import type { FuncEval } from '../values/funcEval.js';
+import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValue.js';
+import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
+import type { ClrTypes } from './clrTypes.js';
+import { elementTypeOf, fromNative, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+
+const EXTENSION = 'System.Runtime.CompilerServices.ExtensionAttribute';
+
+interface Method extends MethodRef {
+  /** The declaring type's type arguments. */
+  typeArgs: ClrType[];
+}
+
+export class Calls {
+  constructor(
+    private readonly native: () => Native | undefined,
+    private readonly catalog: TypeCatalog,
+    private readonly funcEval: FuncEval,
+    private readonly types: ClrTypes,
+  ) {}
+
+  /** `receiver.name(args)`, or `Type.name(args)`; extension methods of `extensionOwners` when no instance method fits. */
+  async invoke(receiver: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, explicit: ClrType[] | undefined, extensionOwners: () => TypeRef[]): Promise<EvalValue> {
+    const isType = !('h' in receiver);
+    const levels = isType ? [[this.asNative(receiver)]] : this.chainOf(receiver).map((t) => [t]);
+    const owner = isType ? receiver.name : this.catalog.name(this.chainOf(receiver)[0] ?? receiver.type);
+    const argInfo = args.map((a) => this.argument(a));
+    for (const level of levels) {
+      const candidates = this.candidates(level, name, isType);
+      if (!candidates.length) continue;
+      const resolution = resolveOverload(candidates, argInfo, this.types, explicit);
+      if ('chosen' in resolution) return this.run(resolution.chosen, isType ? undefined : receiver, args, place, `${owner}.${name}()`);
+      if (resolution.error === 'ambiguous') throw ambiguous(`${owner}.${name}`, argInfo);
+    }
+    if (!isType) {
+      const withTarget = [{ kind: 'object', value: receiver } as EvalValue, ...args];
+      const candidates = extensionOwners().flatMap((o) => this.candidates([this.asNative(o)], name, true).filter((c) => this.isExtension(c.method)));
+      const resolution = resolveOverload(candidates, withTarget.map((a) => this.argument(a)), this.types, explicit);
+      if ('chosen' in resolution) return this.run(resolution.chosen, undefined, withTarget, place, `${owner}.${name}()`);
+      if (resolution.error === 'ambiguous' && candidates.length) throw ambiguous(`${owner}.${name}`, argInfo);
+    }
+    const anyNamed = levels.some((level) => this.candidates(level, name, isType).length > 0);
+    const shown = argInfo.map((a) => displayType(a.type)).join(', ');
+    throw new DebugError(
+      'EVALUATION_FAILED',
+      anyNamed
+        ? `no overload of ${owner}.${name} takes (${shown})`
+        : `'${owner}' has no ${isType ? 'static ' : ''}method ${name}${isType ? '' : ' (nor an extension method of that name in scope)'}`,
+      'Check the argument types; a cast picks the overload you mean.',
+    );
+  }
+
+  /** `new T(args)`: a constructor chosen by overload resolution (a struct without arguments is its default). */
+  async construct(type: ClrType & { kind: 'named' }, args: EvalValue[], place: Place): Promise<NativeValue> {
+    const spec = this.types.spec(type);
+    const def = this.types.definition(type.name);
+    if (!spec || !def) throw new DebugError('EVALUATION_FAILED', `the type ${displayType(type)} is not loaded in the program`);
+    const what = `new ${displayType(type)}()`;
+    const native: NativeType = { et: this.types.isValueType(type) ? ElementType.valuetype : ElementType.class, module: def.module, token: 0x02000000 | def.rid, args: [] };
+    const candidates = this.candidates([native], '.ctor', false, type.args);
+    if (!candidates.length && args.length === 0 && this.types.isValueType(type)) return this.funcEval.newObject(place.threadId, spec, what);
+    const resolution = resolveOverload(candidates, args.map((a) => this.argument(a)), this.types);
+    if (!('chosen' in resolution)) {
+      if (resolution.error === 'ambiguous') throw ambiguous(`new ${displayType(type)}`, args.map((a) => this.argument(a)));
+      throw new DebugError('EVALUATION_FAILED', `no constructor of ${displayType(type)} takes (${args.map((a) => displayType(this.argument(a).type)).join(', ')})`);
+    }
+    const passed = await this.passAll(resolution.chosen.argumentTypes, resolution.chosen.expanded, args, place);
+    const typeArgs = this.specs(type.args, what);
+    return this.funcEval.construct(place.threadId, resolution.chosen.method, passed, what, undefined, typeArgs);
+  }
+
+  /** A new `elem[]` holding `items` (or `length` default values). */
+  async array(elem: ClrType, items: EvalValue[], place: Place, length = items.length): Promise<NativeValue> {
+    const spec = this.types.spec(elem);
+    if (!spec) throw new DebugError('EVALUATION_FAILED', `the type ${displayType(elem)} is not loaded in the program`);
+    const what = `new ${displayType(elem)}[]`;
+    for (const item of items) {
+      if (!this.convertible(item, elem)) throw new DebugError('EVALUATION_FAILED', `Cannot implicitly convert type '${displayType(this.argument(item).type)}' to '${displayType(elem)}'`);
+    }
+    const array = await this.funcEval.newArray(place.threadId, spec, length, what);
+    for (const [index, item] of items.entries()) {
+      const source = await this.pass(item, elem, place);
+      await this.requireNative().call('setValue', { target: { kind: 'element', h: array.h, index }, source }).catch((e: Error) => {
+        throw new DebugError('EVALUATION_FAILED', `${what}: element ${index} cannot be set (${e.message})`);
+      });
+    }
+    return array;
+  }
+
+  /** What overload resolution knows of a value: its type (the runtime's), and the value of a constant. */
+  argument(value: EvalValue): Argument {
+    if (value.kind === 'object') return { type: this.types.fromValue(value.value) };
+    if (value.kind !== 'value') throw new DebugError('EVALUATION_FAILED', value.kind === 'void' ? 'the method returns nothing' : `a ${value.kind} is not a value`);
+    if (value.enumType) return { type: this.types.fromNative(value.enumType) };
+    if (value.origin?.chain?.[0]) return { type: this.types.fromNative(value.origin.chain[0]) };
+    if (value.value.type === 'null') return { type: { kind: 'null' } };
+    return { type: named(KEYWORD_TYPES[value.value.type] ?? OBJECT), ...(value.value.constant && { constant: value.value }) };
+  }
+
+  convertible(value: EvalValue, to: ClrType): boolean {
+    return resolveOverload([{ method: 0, params: [to], genericArity: 0, paramArray: false }], [this.argument(value)], this.types).hasOwnProperty('chosen');
+  }
+
+  /** A value as a parameter of type `param` takes it. */
+  async pass(value: EvalValue, param: ClrType, place: Place): Promise<CallArg> {
+    const reference = !this.types.isValueType(param) || (param.kind === 'named' && param.name === NULLABLE);
+    if (value.kind === 'object') {
+      const v = value.value;
+      if (v.null) return { null: true };
+      // A struct (not a box) given to a reference parameter is boxed first: the runtime would pass its address.
+      if (reference && v.et === ElementType.valuetype && !v.boxed) return { h: (await this.box(v, place)).h };
+      return { h: v.h };
+    }
+    if (value.kind !== 'value') throw new DebugError('EVALUATION_FAILED', 'a type or namespace is not a value');
+    const cs = value.value;
+    if (cs.type === 'null') return { null: true };
+    if (cs.type === 'string') return value.origin ? { h: value.origin.h } : { h: (await this.funcEval.newString(place.threadId, cs.value)).h };
+    const keyword = param.kind === 'named' ? primitiveKeyword(param.name) : undefined;
+    if (keyword && !value.enumType) {
+      const converted = convertImplicit(cs, keyword as CsType);
+      if (keyword === 'decimal') return { h: (await this.boxValue(converted, named('System.Decimal'), place)).h };
+      return literal(converted);
+    }
+    if (value.enumType && !reference) return literal(cs);
+    if (value.origin && !reference) return { h: value.origin.h };
+    // A number (or enum value) given to object, an interface, or a nullable: a box of its own type.
+    const own = value.enumType ? this.types.fromNative(value.enumType) : named(KEYWORD_TYPES[cs.type] ?? OBJECT);
+    return { h: (await this.boxValue(cs, own, place)).h };
+  }
+
+  private async run(chosen: { method: Method; typeArgs: ClrType[]; argumentTypes: ClrType[]; expanded?: { from: number; elem: ClrType } }, self: NativeValue | undefined, args: EvalValue[], place: Place, what: string): Promise<EvalValue> {
+    const method = chosen.method;
+    const passed = await this.passAll(chosen.argumentTypes, chosen.expanded, args, place);
+    const generic = method.typeArgs.length > 0 || chosen.typeArgs.length > 0;
+    const typeArgs = generic ? this.specs([...method.typeArgs, ...chosen.typeArgs], what) : undefined;
+    // A primitive's own methods (`n.CompareTo(2)`) run on a copy of it in a box, whose value is the `this`.
+    let target = self;
+    if (self && !method.isStatic && isPrimitive(self.et)) {
+      const own = this.types.fromValue(self);
+      const box = await this.boxValue(fromNative(self).kind === 'value' ? (fromNative(self) as { value: CsValue }).value : undefined, own, place);
+      target = { ...box, et: ElementType.valuetype };
+    }
+    const value = await this.funcEval.call(place.threadId, method, target, passed, what, undefined, typeArgs);
+    return value ? fromNative(value) : { kind: 'void' };
+  }
+
+  private async passAll(types: ClrType[], expanded: { from: number; elem: ClrType } | undefined, args: EvalValue[], place: Place): Promise<CallArg[]> {
+    const passed: CallArg[] = [];
+    const fixed = expanded ? expanded.from : args.length;
+    for (let i = 0; i < fixed; i++) passed.push(await this.pass(args[i]!, types[i]!, place));
+    if (expanded) passed.push({ h: (await this.array(expanded.elem, args.slice(fixed), place)).h });
+    return passed;
+  }
+
+  private specs(types: ClrType[], what: string): TypeSpec[] {
+    return types.map((t) => {
+      const spec = this.types.spec(t);
+      if (!spec) throw new DebugError('EVALUATION_FAILED', `${what}: the type ${displayType(t)} is not loaded in the program, so the generic method cannot be instantiated`);
+      return spec;
+    });
+  }
+
+  /** Overloads named `name` declared by these types, as overload resolution takes them. */
+  private candidates(level: NativeType[], name: string, isStatic: boolean, typeArgs?: ClrType[]): Candidate<Method>[] {
+    const out: Candidate<Method>[] = [];
+    for (const type of level) {
+      const view = this.catalog.view(type);
+      if (!view) continue;
+      const args = typeArgs ?? (this.types.fromNative(type) as { args?: ClrType[] }).args ?? [];
+      for (const ref of this.catalog.findMethods([type], name, undefined, isStatic)) {
+        const params = ref.sig.params.map((p) => substitute(this.types.fromSig(p, view.meta), args));
+        const method: Method = { ...ref, typeArgs: args };
+        out.push({ method, params, genericArity: ref.sig.genericParams, paramArray: hasParamArray(view.meta, tokenRid(ref.token), params.length) });
+      }
+    }
+    return out;
+  }
+
+  private isExtension(method: Method): boolean {
+    const meta = this.catalog.view({ et: ElementType.class, module: method.declaringModule, token: method.declaringType })?.meta;
+    return !!meta && meta.attributeNames(method.token).includes(EXTENSION);
+  }
+
+  /** A copy of a struct in a box (Object.MemberwiseClone on it: the runtime boxes a struct `this` for a method of object). */
+  private async box(value: NativeValue, place: Place): Promise<NativeValue> {
+    const object = this.types.definition(OBJECT);
+    const clone = object && this.catalog.findMethod([{ et: ElementType.class, module: object.module, token: 0x02000000 | object.rid }], 'MemberwiseClone', 0, false);
+    if (!clone) throw new DebugError('EVALUATION_FAILED', 'System.Object.MemberwiseClone is not found: the struct cannot be boxed');
+    const boxed = await this.funcEval.call(place.threadId, clone, { ...value, et: ElementType.class }, [], `boxing a ${displayType(this.types.fromValue(value))}`);
+    if (!boxed) throw new DebugError('EVALUATION_FAILED', 'boxing gave no object');
+    return boxed;
+  }
+
+  /** A box of a number, char, bool or decimal, of the type `type`. */
+  private async boxValue(value: CsValue | undefined, type: ClrType, place: Place): Promise<NativeValue> {
+    const spec = this.types.spec(type);
+    const bytes = value && rawBytes(value);
+    if (!spec || bytes === undefined) throw new DebugError('EVALUATION_FAILED', `a ${displayType(type)} cannot be boxed here`);
+    return this.funcEval.newObject(place.threadId, spec, `boxing a ${displayType(type)}`, bytes);
+  }
+
+  /** Strings and arrays are objects of System.String / System.Array, whose chain the runtime does not send. */
+  private chainOf(value: NativeValue): NativeType[] {
+    if (value.chain) return value.chain;
+    const primitive = isPrimitive(value.et) ? this.types.fromValue(value) : undefined;
+    const name = primitive?.kind === 'named' ? primitive.name : value.et === ElementType.string ? STRING : value.et === ElementType.szarray || value.et === ElementType.array ? 'System.Array' : undefined;
+    const def = name ? this.types.definition(name) : undefined;
+    return def ? [{ et: ElementType.class, module: def.module, token: 0x02000000 | def.rid }] : [];
+  }
+
+  private asNative(type: TypeRef): NativeType {
+    return { et: ElementType.class, module: type.module, token: type.token, path: type.path, args: type.args };
+  }
+
+  private requireNative(): Native {
+    const native = this.native();
+    if (!native) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
+    return native;
+  }
+}
+
+const NUMERIC_NAMES = new Set(['bool', 'char', 'sbyte', 'byte', 'short', 'ushort', 'int', 'uint', 'long', 'ulong', 'float', 'double', 'decimal']);
+
+function primitiveKeyword(name: string): string | undefined {
+  const keyword = Object.entries(KEYWORD_TYPES).find(([, n]) => n === name)?.[0];
+  return keyword && NUMERIC_NAMES.has(keyword) ? keyword : undefined;
+}
+
+function literal(value: CsValue): CallArg {
+  const et = elementTypeOf(value);
+  if (et === undefined) throw new DebugError('EVALUATION_FAILED', `a ${value.type} cannot be passed here`);
+  return { et, v: String(value.value) };
+}
+
+/** The value's bytes as the runtime lays them out (little-endian; decimal: flags, hi32, lo64). */
+export function rawBytes(value: CsValue): string | undefined {
+  const b = Buffer.alloc(16);
+  switch (value.type) {
+    case 'bool':
+      return value.value ? '01' : '00';
+    case 'sbyte':
+    case 'byte':
+      b.writeUInt8(Number(BigInt.asUintN(8, value.value)));
+      return b.subarray(0, 1).toString('hex');
+    case 'char':
+    case 'short':
+    case 'ushort':
+      b.writeUInt16LE(Number(BigInt.asUintN(16, value.value)));
+      return b.subarray(0, 2).toString('hex');
+    case 'int':
+    case 'uint':
+      b.writeUInt32LE(Number(BigInt.asUintN(32, value.value)));
+      return b.subarray(0, 4).toString('hex');
+    case 'long':
+    case 'ulong':
+      b.writeBigUInt64LE(BigInt.asUintN(64, value.value));
+      return b.subarray(0, 8).toString('hex');
+    case 'float':
+      b.writeFloatLE(value.value);
+      return b.subarray(0, 4).toString('hex');
+    case 'double':
+      b.writeDoubleLE(value.value);
+      return b.subarray(0, 8).toString('hex');
+    case 'decimal': {
+      const { mantissa, scale } = value.value;
+      const magnitude = mantissa < 0n ? -mantissa : mantissa;
+      b.writeUInt32LE(((scale & 0xff) << 16) | (mantissa < 0n ? 0x80000000 : 0), 0);
+      b.writeUInt32LE(Number(magnitude >> 64n), 4);
+      b.writeBigUInt64LE(BigInt.asUintN(64, magnitude), 8);
+      return b.toString('hex');
+    }
+    default:
+      return undefined;
+  }
+}
+
+function ambiguous(what: string, args: Argument[]): DebugError {
+  return new DebugError('EVALUATION_FAILED', `The call ${what}(${args.map((a) => displayType(a.type)).join(', ')}) is ambiguous between overloads`, 'Cast an argument to the parameter type of the overload you mean.');
+}

@@ -1,0 +1,160 @@
+/**
+ * The server's .NET worker: one process per server, started on the first Edit and Continue and kept
+ * for the next (Roslyn warms up once), speaking one JSON message a line with request ids, so several
+ * sessions' requests can be in flight. The server asks, the worker answers bytes; it never calls back.
+ * It ends when its stdin closes, so it never outlives the server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { DebugError } from '../../../core/errors.js';
+import type { UpdateRequest, UpdateResult } from './encProtocol.js';
+import { ensureWorkerBuilt } from './workerBuild.js';
+
+const STDERR_LINES = 40;
+/** How long an apply waits for the worker's first build before answering that it is under way (a tool call has 60 s). */
+const BUILD_WAIT_MS = 40_000;
+
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface WorkerTimings {
+  /** Building the worker (first use of these sources on this machine). */
+  buildMs?: number;
+  /** Starting its process (Roslyn not loaded yet). */
+  startMs?: number;
+}
+
+export class EncWorker {
+  private static instance?: EncWorker;
+  private process?: ChildProcess;
+  private starting?: Promise<ChildProcess>;
+  private readonly pending = new Map<number, Pending>();
+  private readonly stderr: string[] = [];
+  /** The build of the worker, which goes on when an apply stops waiting for it. */
+  private building?: Promise<string>;
+  private nextId = 1;
+  readonly timings: WorkerTimings = {};
+
+  /** The server's one worker. */
+  static shared(): EncWorker {
+    EncWorker.instance ??= new EncWorker();
+    return EncWorker.instance;
+  }
+
+  /** Whether its process runs (so a session's state there is worth ending). */
+  get running(): boolean {
+    return !!this.process && this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  update(dotnet: string, request: UpdateRequest, timeoutMs: number): Promise<UpdateResult> {
+    return this.request(dotnet, 'enc.update', request, timeoutMs) as Promise<UpdateResult>;
+  }
+
+  async commit(dotnet: string, session: string): Promise<void> {
+    await this.request(dotnet, 'enc.commit', { session }, 30_000);
+  }
+
+  async discard(dotnet: string, session: string): Promise<void> {
+    await this.request(dotnet, 'enc.discard', { session }, 30_000);
+  }
+
+  /** Forgets a session's workspace (nothing to do when the worker is not running). */
+  async end(session: string): Promise<void> {
+    if (!this.running) return;
+    await this.request('', 'enc.end', { session }, 10_000).catch(() => undefined);
+  }
+
+  private async request(dotnet: string, method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    const child = await this.start(dotnet);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        // A worker that does not answer is restarted for the next request: its state is lost.
+        child.kill('SIGKILL');
+        reject(new DebugError('TIMEOUT', `the .NET worker did not answer ${method} within ${timeoutMs} ms`, 'Try again; the worker restarts.'));
+      }, timeoutMs);
+      this.pending.set(id, { resolve, reject, timer });
+      child.stdin!.write(`${JSON.stringify({ id, method, params })}\n`);
+    });
+  }
+
+  private start(dotnet: string): Promise<ChildProcess> {
+    if (this.running) return Promise.resolve(this.process!);
+    this.starting ??= this.launch(dotnet).finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  private async launch(dotnet: string): Promise<ChildProcess> {
+    if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'the .NET worker is not running');
+    const built = Date.now();
+    this.building ??= ensureWorkerBuilt(dotnet).finally(() => {
+      this.timings.buildMs ??= Date.now() - built;
+    });
+    this.building.catch(() => (this.building = undefined));
+    let waited: NodeJS.Timeout | undefined;
+    const dll = await Promise.race([
+      this.building,
+      new Promise<never>((_, reject) => {
+        waited = setTimeout(
+          () =>
+            reject(
+              new DebugError(
+                'TIMEOUT',
+                'the .NET worker that computes C# edits (Roslyn) is being built with the SDK for the first time on this machine (a minute or two, once); nothing was applied',
+                'Call session_apply_changes again in a minute: the build goes on meanwhile.',
+              ),
+            ),
+          BUILD_WAIT_MS,
+        );
+        waited.unref();
+      }),
+    ]).finally(() => clearTimeout(waited));
+    const started = Date.now();
+    const child = spawn(dotnet, [dll], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_TieredPGO: '1', DOTNET_TC_QuickJitForLoops: '1' },
+    });
+    child.on('error', () => undefined);
+    // An idle worker must not keep the server alive; its stdin closing (the server gone) ends it.
+    child.unref();
+    for (const stream of [child.stdout, child.stderr]) (stream as unknown as { unref?: () => void }).unref?.();
+    (child.stdin as unknown as { unref?: () => void }).unref?.();
+    createInterface({ input: child.stdout! }).on('line', (line) => this.answer(line));
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      this.stderr.push(line);
+      if (this.stderr.length > STDERR_LINES) this.stderr.shift();
+    });
+    child.once('exit', (code, signal) => {
+      if (this.process === child) this.process = undefined;
+      const error = new DebugError('INTERNAL', `the .NET worker ended (${signal ?? `exit code ${code}`})${this.stderr.length ? `:\n${this.stderr.slice(-5).join('\n')}` : ''}`, 'Try again; the worker restarts.');
+      for (const [id, waiter] of this.pending) {
+        clearTimeout(waiter.timer);
+        waiter.reject(error);
+        this.pending.delete(id);
+      }
+    });
+    this.process = child;
+    process.once('exit', () => child.kill('SIGKILL'));
+    this.timings.startMs ??= Date.now() - started;
+    return child;
+  }
+
+  private answer(line: string): void {
+    let message: { id: number; result?: unknown; error?: { code: string; message: string } };
+    try {
+      message = JSON.parse(line) as typeof message;
+    } catch {
+      return;
+    }
+    const waiter = this.pending.get(message.id);
+    if (!waiter) return;
+    this.pending.delete(message.id);
+    clearTimeout(waiter.timer);
+    if (message.error) waiter.reject(new DebugError('INTERNAL', `the .NET worker: ${message.error.message} (${message.error.code})`));
+    else waiter.resolve(message.result);
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * What a server readies ahead, counted in its process tree: only the runtimes whose project files
+ * its working folder holds, only after the client listed the tools, and never more than one spare
+ * of each kind, whatever the interleaving of launches, restarts and stops.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { markerLine } from '../../src/demo/markers.js';
+import { McpTestClient } from '../../src/demo/mcpClient.js';
+import { commandLine, descendants } from '../support/processTree.js';
+import { hasCommand, requireRuntime } from '../support/runtimes.js';
+
+const PYTHON = '/usr/bin/python3';
+const run = requireRuntime('python with debugpy', hasCommand(PYTHON, ['-c', 'import debugpy']));
+const loop = fileURLToPath(new URL('../fixtures/e2e/python/loop.py', import.meta.url));
+
+const scratch = mkdtempSync(join(tmpdir(), 'dbb-readiness-'));
+const clients: McpTestClient[] = [];
+
+/** A server started in a folder holding these files (names → contents). */
+async function serverIn(files: Record<string, string>, env: Record<string, string> = {}): Promise<McpTestClient> {
+  const folder = mkdtempSync(join(scratch, 'project-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
+  const client = await McpTestClient.start({ cwd: folder, env: { DEBUGBRIDGE_PYTHON: PYTHON, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(scratch, 'state-')), ...env } });
+  clients.push(client);
+  return client;
+}
+
+interface Census {
+  /** debugpy adapters (each runs in our bootstrap). */
+  adapters: number;
+  /** Ready debuggees waiting for a launch (the Python process that runs the ready launcher file). */
+  readyDebuggees: number;
+  python: number;
+  dotnetHosts: number;
+}
+
+function census(server: McpTestClient): Census {
+  const lines = descendants(server.pid!).map(commandLine);
+  return {
+    adapters: lines.filter((l) => l.includes('_end_session_with_server')).length,
+    readyDebuggees: lines.filter((l) => l.includes('frozen_modules=off') && l.includes('_debugpy_launcher.py')).length,
+    python: lines.filter((l) => /^\S*python[\d.]*\s/.test(l)).length,
+    dotnetHosts: lines.filter((l) => l.includes('hostMain.js')).length,
+  };
+}
+
+/** The census once `wanted` holds and has held for `quietMs` (readying has settled). */
+async function once(server: McpTestClient, wanted: (c: Census) => boolean, quietMs = 1500, limitMs = 30_000): Promise<Census> {
+  const deadline = Date.now() + limitMs;
+  let last = census(server);
+  let since = Date.now();
+  while (Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = census(server);
+    if (JSON.stringify(now) !== JSON.stringify(last) || !wanted(now)) since = Date.now();
+    last = now;
+    if (wanted(now) && Date.now() - since >= quietMs) return now;
+  }
+  return last;
+}
+
+const readied = (c: Census) => c.readyDebuggees === 1;
+
+describe.runIf(run)('readying ahead', () => {
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+  });
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('starts no Python process in a .NET project and no .NET host in a Python one', async () => {
+    const [dotnet, python] = await Promise.all([
+      serverIn({ 'Shop.csproj': '<Project Sdk="Microsoft.NET.Sdk" />\n' }),
+      serverIn({ 'pyproject.toml': '[project]\nname = "shop"\n' }),
+    ]);
+    // Both started together: by the time the Python folder's server has readied Python, the other
+    // has had the same time to start what it would.
+    expect(await once(python, readied)).toMatchObject({ dotnetHosts: 0, adapters: 2, readyDebuggees: 1 });
+    expect(await once(dotnet, (c) => c.dotnetHosts === 1)).toMatchObject({ python: 0, dotnetHosts: 1 });
+  });
+
+  it('readies nothing in a folder that holds no project, until a session of a runtime ran', async () => {
+    const [empty, python] = await Promise.all([serverIn({ 'notes.txt': 'nothing to debug here\n' }), serverIn({ 'main.py': 'print("hi")\n' })]);
+    await once(python, readied);
+    expect(census(empty)).toEqual({ adapters: 0, readyDebuggees: 0, python: 0, dotnetHosts: 0 });
+    const r = await empty.call('session_launch', { program: loop, breakpoints: [{ file: loop, line: markerLine(loop, 'BP:body') }], waitForStop: true });
+    expect(r.isError, r.text).toBe(false);
+    await empty.call('session_stop', {});
+    // Python is in play now: the next launch like it finds a debuggee ready.
+    expect(await once(empty, readied)).toMatchObject({ readyDebuggees: 1, dotnetHosts: 0 });
+  });
+
+  it('keeps one spare adapter and one ready debuggee at most, after concurrent restarts and a stop', async () => {
+    const server = await serverIn({ 'main.py': 'print("hello")\n' });
+    await once(server, readied);
+    const launched = await server.call('session_launch', { program: loop, breakpoints: [{ file: loop, line: markerLine(loop, 'BP:body') }], waitForStop: true });
+    expect(launched.isError, launched.text).toBe(false);
+    const restarts = await Promise.all([server.call('session_restart', { waitForStop: true }), server.call('session_restart', { waitForStop: true })]);
+    for (const r of restarts) expect(r.isError, r.text).toBe(false);
+    await server.call('session_stop', {});
+    const after = await once(server, readied);
+    expect(after.readyDebuggees).toBe(1);
+    // The ready debuggee's own adapter and at most one spare.
+    expect(after.adapters).toBeLessThanOrEqual(2);
+  });
+});
