@@ -125,21 +125,22 @@ describe.skipIf(!available)('python engine: attach, pause, processes', () => {
     expect(await allGone(pids)).toEqual([]);
   });
 
-  it('launches through the adapter that detect() started ahead of it', async () => {
-    await pythonEngine.detect();
+  it('launches through the adapter that prepare() started ahead of it', async () => {
+    await pythonEngine.prepare!();
     const waiting = descendantsOf(process.pid);
     const run = createRun();
     await run.engine.launch(launchConfig(busy, { args: ['30'] }));
     expect(waiting).toContain(run.engine.diagnostics().details?.adapterPid);
   });
 
-  it('lets our process exit while the adapter detect() started waits, and that adapter goes with it', async () => {
+  it('lets our process exit while what prepare() started waits, and all of it goes with it', async () => {
     const engineModule = join(dist, 'engines', 'python', 'index.js');
     const treeModule = join(dist, 'engines', 'python', 'processTree.js');
     const script = `
       import { engine } from ${JSON.stringify(engineModule)};
       import { descendantsOf } from ${JSON.stringify(treeModule)};
-      await engine.detect();
+      await engine.prepare();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
       console.log(JSON.stringify(descendantsOf(process.pid)));
     `;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });

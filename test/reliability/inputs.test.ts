@@ -93,7 +93,7 @@ describe('DEBUGBRIDGE_ROOTS', () => {
     const refused: [string, Record<string, unknown>][] = [
       ['inspect_source', { file: '/etc/passwd', line: 1 }],
       ['inspect_source', { file: join(root, 'passwd-link'), line: 1 }],
-      ['inspect_source', { file: '../outside/spin.py', line: 1 }],
+      ['inspect_source', { file: `${root}/../outside/spin.py`, line: 1 }],
       ['session_launch', { program: join(outside, 'spin.py') }],
       ['session_launch', { program: inside, cwd: outside }],
       ['session_launch', { program: inside, breakpoints: [{ file: join(outside, 'spin.py'), line: 5 }] }],
@@ -101,7 +101,7 @@ describe('DEBUGBRIDGE_ROOTS', () => {
       ['debug_probe', { program: join(outside, 'spin.py'), breakpoints: [{ file: join(outside, 'spin.py'), line: 5 }] }],
     ];
     for (const [tool, args] of refused) {
-      const r = await call(tool, { ...args, cwd: args.cwd ?? root });
+      const r = await call(tool, tool === 'inspect_source' ? args : { ...args, cwd: args.cwd ?? root });
       expect(r.text, `${tool} ${JSON.stringify(args)}`).toMatch(/^PATH_NOT_ALLOWED: .*DEBUGBRIDGE_ROOTS/s);
     }
     expect((await call('session_list', {})).text).toMatch(/No sessions/);

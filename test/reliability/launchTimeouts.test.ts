@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { aliveAfter, commandOf, describe as describeProcesses, fixture, isRunning, leftAfter, readyDebuggee, runPids, sleep, startServer, type TestServer } from './support/server.js';
 
@@ -54,7 +54,7 @@ describe('a launch that times out', () => {
   ];
   for (const [how, end, answer] of endings) {
     it(`python: a launch that took a ready debuggee and ${how} ends that debuggee's adapter, launcher and program before it answers`, async () => {
-      server = await startServer();
+      server = await startServer({}, undefined, dirname(spin));
       const ready = await readyDebuggee(server);
       // Stopped, it answers nothing: the launch that takes it (preparing or ready) cannot get further.
       process.kill(ready.debuggee, 'SIGSTOP');

@@ -6,7 +6,7 @@
  * its breakpoints; the file then turns the process into the user's program the way the cli
  * itself runs a program file (pydevd's runpy: argv, the program's folder first on sys.path,
  * `__main__` globals with the program's `__file__`), and leaves no trace a program can see:
- * its own helper deletes itself from those globals, runpy's saved argv[0] (put back when the
+ * its own helpers delete themselves from those globals, runpy's saved argv[0] (put back when the
  * program ends) becomes the program's path, and a traceback printed at exit does not show this
  * file. pydevd hides files whose name ends in `debugpy_launcher.py` from stacks and stepping.
  *
@@ -49,6 +49,10 @@ def _debugbridge_become_program(scope):
         pass
     scope["__file__"] = program
     del scope["_debugbridge_become_program"]
+    # Kept where the program does not look (pydevd, loaded by now) for the lines after it ends.
+    end_session = scope.pop("_debugbridge_end_session")
+    if "pydevd" in sys.modules:
+        sys.modules["pydevd"]._debugbridge_end_session = end_session
     return code
 
 
@@ -79,14 +83,14 @@ def _debugbridge_end_session():
 try:
     exec(_debugbridge_become_program(globals()))
 except SystemExit:
-    _debugbridge_end_session()
+    getattr(__import__("sys").modules.get("pydevd"), "_debugbridge_end_session", lambda: None)()
     raise
 except BaseException as _debugbridge_exception:
     # A bare raise adds no frame: the traceback starts at the program, as when debugpy runs it.
     _debugbridge_exception.__traceback__ = _debugbridge_exception.__traceback__.tb_next
     raise
 else:
-    _debugbridge_end_session()
+    getattr(__import__("sys").modules.get("pydevd"), "_debugbridge_end_session", lambda: None)()
 `;
 
 let folder: string | undefined;

@@ -32,14 +32,15 @@ export interface TestServer {
 }
 
 /** `args`: the server's command line after `node` (default: dist/cli.js). */
-export async function startServer(env: Record<string, string> = {}, args?: string[]): Promise<TestServer> {
+/** `cwd`: the server's working folder, whose project files say which runtimes it readies (core/readiness.ts). */
+export async function startServer(env: Record<string, string> = {}, args?: string[], cwd?: string): Promise<TestServer> {
   const stateDir = mkdtempSync(join(tmpdir(), 'dbb-rel-state-'));
-  const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: stateDir, ...env }, stderr: 'pipe', args });
+  const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: stateDir, ...env }, stderr: 'pipe', args, cwd });
   let stderr = '';
   client.transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const pid = client.pid!;
   const watch = new ProcessWatch(pid);
-  // The server loads its tools after `initialize` and readies a Python adapter and a ready debuggee: after this first call
+  // The server loads its tools after tools/list and readies the runtimes its folder holds: after this first call
   // later timings mean the call alone, and the processes seen so far are the server's own.
   await client.call('languages_list');
   return {
