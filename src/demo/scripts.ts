@@ -50,7 +50,7 @@ export function dotnetScript(): DemoStep[] | undefined {
   const totalLine = markerLine(source, 'DEMO:total');
   const discountLine = markerLine(source, 'DEMO:discount');
   return [
-    { note: 'Build the project, launch it with a breakpoint in an async method, wait for the stop', tool: 'session_launch', args: { program, breakpoints: [{ file: source, line: totalLine }], waitForStop: true } },
+    { note: 'Build the project (a first build takes a while), launch it with a breakpoint in an async method, wait for the stop', tool: 'session_launch', args: { program, breakpoints: [{ file: source, line: totalLine }], waitForStop: true, timeoutMs: 120_000 } },
     { note: 'Where are we?', tool: 'inspect_stack', args: {} },
     { note: 'A record, its decimals and its list, as C# shows them', tool: 'inspect_variables', args: { path: 'order' } },
     { note: 'Run code in the program: a computed property and a LINQ call', tool: 'inspect_evaluate', args: { expression: 'order.Subtotal' } },
