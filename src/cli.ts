@@ -17,6 +17,8 @@ Usage:
                               sessions between commands (started on first use; debugbridge call lists tools)
   debugbridge daemon start|stop|status
                               that daemon (it ends by itself after 30 minutes without a client)
+  debugbridge agent           the far side of a target: started by its exec command (docker exec -i,
+                              kubectl exec -i, ssh), runs the engines there over its stdin/stdout
   debugbridge reload [options] -- <server command…>
                               hot-reload proxy for MCP servers you develop (debugbridge reload --help)
   debugbridge --version | --help
@@ -30,6 +32,9 @@ Environment:
   DEBUGBRIDGE_ROOTS=/dir1:/dir2               only paths under these folders (program, files, cwd)
   DEBUGBRIDGE_IDLE_TIMEOUT=1800               seconds a session may sit unused before it ends (0 = never)
   DEBUGBRIDGE_MAX_SESSIONS=32                 live sessions at most
+  DEBUGBRIDGE_TARGETS='{"web": {"command": ["docker","exec","-i","web","debugbridge","agent"],
+    "pathMappings": [{"local": "~/code/web", "remote": "/src"}]}}'
+                                              where sessions may run (session_launch target: "web")
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -56,6 +61,10 @@ async function main(argv: string[]): Promise<number | undefined> {
     case 'daemon': {
       const { runDaemonCommand } = await import('./daemon/shellCommands.js');
       return runDaemonCommand(rest);
+    }
+    case 'agent': {
+      const { runAgent } = await import('./remote/agent.js');
+      return runAgent();
     }
     case 'reload': {
       const { runReload } = await import('./reload/index.js');

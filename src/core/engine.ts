@@ -15,6 +15,7 @@ import type {
   FunctionBreakpointSpec,
   LaunchConfig,
   LaunchResult,
+  RunVerdict,
   ScopeInfo,
   StepKind,
   StopReason,
@@ -36,6 +37,8 @@ export type EngineEvent =
       hitBreakpointIds?: number[];
       description?: string;
       exception?: ExceptionInfo;
+      /** The stop's current frame when it is not the innermost with source (core/currentFrame.ts). */
+      frameIndex?: number;
     }
   | { type: 'continued'; threadId?: number; allThreadsContinued?: boolean }
   | { type: 'output'; category: 'stdout' | 'stderr' | 'console'; text: string }
@@ -46,6 +49,8 @@ export type EngineEvent =
   | { type: 'thread'; reason: 'started' | 'exited'; threadId: number; name?: string }
   | { type: 'process'; pid?: number; name?: string }
   | { type: 'exited'; exitCode?: number; signal?: string }
+  /** How the run judges itself (a test run's verdict), once known: before `exited`, or when the run is ended early. */
+  | { type: 'verdict'; verdict: RunVerdict }
   /** The debug session is over (after `exited`, or alone when the runtime went away). */
   | { type: 'terminated' }
   /** The engine broke (adapter crashed, transport lost): the session fails with this message. */
@@ -123,7 +128,8 @@ export interface Engine {
   stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }>;
   scopes(frameId: number): Promise<ScopeInfo[]>;
   variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]>;
-  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult>;
+  /** `sideEffects`: false refuses what may change the program (default: allowed for 'repl' only; engines that cannot tell ignore it). */
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover', options?: { sideEffects?: boolean }): Promise<EvaluateResult>;
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
   /** An expression of the runtime's language for characters [start, end) of the string `expression` gives. */
   textSlice(expression: string, start: number, end: number): string;

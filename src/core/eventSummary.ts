@@ -1,6 +1,7 @@
 /** One line per engine event for the session's event log. */
 import type { EngineEvent } from './engine.js';
 import type { SessionEvent } from './sessionTypes.js';
+import type { RunVerdict } from './types.js';
 
 export function describeEvent(event: Exclude<EngineEvent, { type: 'stopped' | 'output' | 'continued' | 'trace' }>): SessionEvent {
   switch (event.type) {
@@ -15,6 +16,8 @@ export function describeEvent(event: Exclude<EngineEvent, { type: 'stopped' | 'o
       return { type: 'thread', summary: `Thread ${event.threadId}${event.name ? ` (${event.name})` : ''} ${event.reason}`, data: { threadId: event.threadId, reason: event.reason } };
     case 'process':
       return { type: 'process', summary: `Process ${event.pid ?? '?'} started${event.name ? `: ${event.name}` : ''}`, data: { pid: event.pid } };
+    case 'verdict':
+      return { type: 'verdict', summary: `The run ${verdictWord(event.verdict.status)}${event.verdict.counts ? ` (${event.verdict.counts})` : ''}`, data: { ...event.verdict } };
     case 'exited':
       return { type: 'exited', summary: `The program ${describeExit(event.exitCode, event.signal)}`, data: { exitCode: event.exitCode, signal: event.signal } };
     case 'terminated':
@@ -28,4 +31,9 @@ export function describeEvent(event: Exclude<EngineEvent, { type: 'stopped' | 'o
 export function describeExit(exitCode: number | undefined, signal: string | undefined): string {
   if (signal) return `was killed by ${signal}`;
   return exitCode === undefined ? 'exited (exit code unknown)' : `exited with code ${exitCode}`;
+}
+
+/** A run's verdict in the words every answer uses: PASSED, FAILED, ran no test, did not run. */
+export function verdictWord(status: RunVerdict['status']): string {
+  return status === 'passed' ? 'PASSED' : status === 'failed' ? 'FAILED' : status === 'no tests' ? 'ran no test' : 'did not run (error)';
 }

@@ -109,8 +109,8 @@ export class Inspector {
   }
 
   /** `maxChars`: where the value's text is cut (the caller may cut it itself, and say how to read on). */
-  async evaluate(frameId: number | undefined, expression: string, maxChars = VALUE_CHARS): Promise<ValueAnswer> {
-    const r = await this.engine.evaluate(expression, frameId, 'repl');
+  async evaluate(frameId: number | undefined, expression: string, maxChars = VALUE_CHARS, options?: { sideEffects?: boolean }): Promise<ValueAnswer> {
+    const r = await this.engine.evaluate(expression, frameId, 'repl', options);
     return { value: capText(r.value, maxChars), type: r.type, ref: r.ref, hasChildren: r.ref > 0 };
   }
 

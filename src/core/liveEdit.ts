@@ -17,6 +17,15 @@ import type { SessionStateName } from './types.js';
 /** How long the stop an engine makes after applying (a restarted frame) is waited for. */
 const RESTARTED_STOP_WAIT_MS = 10_000;
 
+/** What an engine throws for files named in the request that the program has not loaded. */
+export function notLoadedError(files: string[]): DebugError {
+  return new DebugError(
+    'INVALID_ARGUMENT',
+    `The program has not loaded ${files.join(', ')}, so there is nothing of ${files.length === 1 ? 'it' : 'them'} to change.`,
+    'A file the program loads later runs as it is on disk. Leave files out to apply every loaded file that changed.',
+  );
+}
+
 export interface LiveEditAnswer {
   result: LiveEditResult;
   state: SessionStateName;

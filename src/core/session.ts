@@ -10,6 +10,7 @@ import { CursorLog } from './cursorLog.js';
 import type { Engine, EngineEvent, EngineFactory, LiveEditRequest, LogLevel } from './engine.js';
 import { DebugError, toDebugError } from './errors.js';
 import { FrameCache } from './frameCache.js';
+import { FrameStep } from './frameStep.js';
 import { buildHangReport, HANG_FRAMES, readThreadDumps, type HangReport } from './hangReport.js';
 import { Inspector } from './inspector.js';
 import { startEngine } from './engineStart.js';
@@ -27,7 +28,7 @@ import { planJump, type JumpTarget } from './jumpPlan.js';
 import { applyLiveEdit, type LiveEditAnswer } from './liveEdit.js';
 import { waitForPause } from './pauseFallback.js';
 import { RunTimings } from './runTimings.js';
-import type { ExceptionBreakpointConfig, SessionStateName, StepKind, ThreadInfo } from './types.js';
+import type { ExceptionBreakpointConfig, RunVerdict, SessionStateName, StepKind, ThreadInfo } from './types.js';
 
 export interface SessionHooks {
   /** Something the agent should hear about without asking (stop, exit, failure). */
@@ -62,10 +63,12 @@ export class Session {
   /** Aborts the start in progress when the session is stopped meanwhile. */
   private starting?: AbortController;
   private exitCodeValue?: number;
+  private verdictValue?: RunVerdict;
   private errorText?: string;
   private runNumber = 0;
   private readonly machine: SessionStateMachine;
   private readonly frames = new FrameCache(() => this.engine);
+  private readonly frameStep = new FrameStep(() => this.engine, (message) => this.hooks.log('info', `[${this.id}] ${message}`));
   private readonly annotator = new StopAnnotator(this.watches, () => this.engine);
   private readonly sync: BreakpointSync;
   private readonly traceRecorder: TraceRecorder;
@@ -83,7 +86,7 @@ export class Session {
       resumed: () => this.frames.clear(),
       ended: () => this.release(),
       touch: () => this.touch(),
-      endOfRun: () => ({ exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, error: this.errorText, outputTail: this.output.tail() }),
+      endOfRun: () => ({ exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, error: this.errorText, outputTail: this.output.tail(), verdict: this.verdictValue }),
     });
     this.breakpoints = new BreakpointRegistry(breakpoints);
     this.sync = new BreakpointSync(this.breakpoints, () => this.engine, () => this.active);
@@ -105,6 +108,10 @@ export class Session {
   }
   get exitCode(): number | undefined {
     return this.exitCodeValue;
+  }
+  /** How the run judged itself (a test run), once the engine knows. */
+  get verdict(): RunVerdict | undefined {
+    return this.verdictValue;
   }
   /** The signal that killed the program, when one did. */
   get exitSignal(): string | undefined {
@@ -142,6 +149,7 @@ export class Session {
       run: this.runNumber,
       attached: !!this.config.attach,
       launchNote: this.launchNote,
+      verdict: this.verdictValue,
     };
   }
 
@@ -185,11 +193,13 @@ export class Session {
     this.breakpoints.resetBindings();
     this.annotator.reset();
     this.traces.reset();
+    this.frameStep.cancel();
     // Traces given with the launch (or kept from a stored session) get their tables here.
     for (const record of this.breakpoints.all(false)) if (record.trace?.length && !this.traces.get(record.id)) this.traceRecorder.arm(record);
     this.machine.newRun();
     this.exitCodeValue = undefined;
     this.exitSignalValue = undefined;
+    this.verdictValue = undefined;
     this.errorText = undefined;
     this.pidValue = undefined;
     this.releasedDiagnostics = undefined;
@@ -224,6 +234,7 @@ export class Session {
   private async endRun(detach: boolean): Promise<SessionEnd> {
     const engine = this.engineInstance;
     const wasActive = this.active;
+    this.frameStep.cancel();
     if (engine && wasActive) {
       try {
         if (detach) await engine.detach();
@@ -236,7 +247,7 @@ export class Session {
     // The exit that terminate causes is part of ending the session, not an exit of its own.
     if (wasActive) this.machine.set('terminated');
     if (engine) this.record({ type: 'ended', summary: detach ? 'Detached; the program runs on.' : 'Session ended.' });
-    return { exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, outputTail: this.output.tail(), wasRunning: wasActive };
+    return { exitCode: this.exitCodeValue, exitSignal: this.exitSignalValue, outputTail: this.output.tail(), wasRunning: wasActive, verdict: this.verdictValue };
   }
 
   /** Once the run is over its engine (processes, sockets, child-process objects) is let go. */
@@ -269,6 +280,7 @@ export class Session {
   async continue(options: WaitOptions & { wait: boolean; threadId?: number }): Promise<WaitResult> {
     this.machine.require(['stopped', 'running'], 'continue');
     const seen = this.machine.stopCount;
+    this.frameStep.cancel();
     if (this.state === 'stopped') {
       const threadId = options.threadId ?? this.machine.resumeThreadId();
       await this.machine.resume(() => this.engine.continue(threadId));
@@ -277,16 +289,21 @@ export class Session {
     return this.machine.waitForStopAfter(seen, options);
   }
 
+  /** Steps from the stop's current frame (core/frameStep.ts when frames lie above it). */
   async step(kind: StepKind, options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
     this.machine.require(['stopped'], 'step');
     const threadId = options.threadId ?? this.stoppedThreadId();
-    return this.machine.waitForStopAfter(await this.machine.resume(() => this.engine.step(threadId, kind)), options);
+    const index = this.currentFrameOf(threadId);
+    const from = index > 0 ? await this.frames.frame(threadId, index) : undefined;
+    const move = from ? () => this.frameStep.start(threadId, index, from, kind) : () => this.engine.step(threadId, kind);
+    return this.machine.waitForStopAfter(await this.machine.resume(move), options);
   }
 
   async pause(options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
     if (this.state === 'stopped') return this.waitForStop(options);
     this.machine.require(['running'], 'pause');
     const seen = this.machine.stopCount;
+    this.frameStep.cancel();
     await this.engine.pause(options.threadId);
     const run = {
       waitForStop: (timeoutMs: number) => this.machine.waitForStopAfter(seen, { ...options, timeoutMs }),
@@ -376,10 +393,17 @@ export class Session {
     return this.frames.page(threadId ?? this.stoppedThreadId(), start, count);
   }
 
-  /** Engine handle of a frame, by index from the top (0) of a thread (default: the stopped one). */
-  async frameId(frameIndex = 0, threadId?: number): Promise<number> {
+  /** Engine handle of a frame, by index from the top (0) of a thread (default: the stopped one); no index: the stop's current frame. */
+  async frameId(frameIndex?: number, threadId?: number): Promise<number> {
     this.machine.require(['stopped'], 'inspect values');
-    return (await this.frames.frame(threadId ?? this.stoppedThreadId(), frameIndex)).id;
+    const thread = threadId ?? this.stoppedThreadId();
+    return (await this.frames.frame(thread, frameIndex ?? this.currentFrameOf(thread))).id;
+  }
+
+  /** The stop's current frame on its own thread (core/currentFrame.ts); the top frame on any other. */
+  private currentFrameOf(threadId: number): number {
+    const stop = this.stop;
+    return stop?.threadId === threadId ? stop.frameIndex : 0;
   }
 
   inspector(): Inspector {
@@ -437,6 +461,9 @@ export class Session {
       case 'breakpoint':
         this.breakpoints.applyBinding(event.binding);
         break;
+      case 'verdict':
+        this.verdictValue = event.verdict;
+        break;
       case 'exited':
         this.exitCodeValue = event.exitCode;
         this.exitSignalValue = event.signal;
@@ -460,6 +487,13 @@ export class Session {
       void this.traceRecorder.traceAndResume(stopped.threadId, stopped.hitBreakpointIds!);
       return;
     }
+    // A step out of the frames above a current frame is no stop either: the step goes on.
+    if (this.frameStep.absorb(stopped, () => this.takeStop(stopped))) return;
+    this.takeStop(stopped);
+  }
+
+  private takeStop(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
+    if (!this.active) return;
     this.frames.clear();
     const seq = this.machine.stopCame(stopped.threadId);
     if (seq === 1) this.timings.mark('firstStopMs');

@@ -17,6 +17,7 @@ import type { SessionConfig } from './sessionConfig.js';
 import type { SessionLimits } from './sessionLimits.js';
 import { DEFAULT_CLIENT, NAMED_CHOICES, SessionPool, wholeId, type EndedSummary, type Notifier, type PooledSession, type SessionClient, type SessionPoolOptions } from './sessionPool.js';
 import type { StoredSession } from './sessionStore.js';
+import type { Targets } from '../remote/targets.js';
 
 export type { EndedSummary, Notifier, SessionClient } from './sessionPool.js';
 export type SessionManagerOptions = SessionPoolOptions;
@@ -44,6 +45,9 @@ export class SessionManager {
   }
   get paths(): PathPolicy {
     return this.pool.paths;
+  }
+  get targets(): Targets {
+    return this.pool.targets;
   }
   get limits(): SessionLimits {
     return this.pool.limits;
@@ -89,7 +93,8 @@ export class SessionManager {
    * `engineFactory` replaces the language's own, e.g. a test run's engine that wraps it.
    */
   async create(config: SessionConfig, breakpoints: BreakpointRequest[], reuseId?: string, stored?: BreakpointRecord[], engineFactory?: EngineFactory): Promise<Session> {
-    const factory = engineFactory ?? (await this.registry.load(config.language));
+    const local = engineFactory ?? (await this.registry.load(config.language));
+    const factory = config.target ? this.pool.targets.factory(config.target, local) : local;
     const client = this.client;
     this.pool.requireRoomForOneMore((e) => this.owns(e));
     const id = reuseId ?? this.pool.nextId(config.language, client);

@@ -11,6 +11,7 @@ import { PathPolicy } from './pathPolicy.js';
 import type { Session } from './session.js';
 import { limitsFromEnv, type SessionLimits } from './sessionLimits.js';
 import { SessionStore, type StoredSession } from './sessionStore.js';
+import { Targets } from '../remote/targets.js';
 
 /**
  * Who a session belongs to: `key` says who (DEBUGBRIDGE_CLIENT, a terminal, a project folder);
@@ -33,6 +34,8 @@ export interface SessionPoolOptions {
   registry?: EngineRegistry;
   store?: SessionStore;
   paths?: PathPolicy;
+  /** The targets sessions may run on (default: DEBUGBRIDGE_TARGETS). */
+  targets?: Targets;
   limits?: Partial<SessionLimits>;
   log?: (level: LogLevel, message: string) => void;
 }
@@ -71,6 +74,7 @@ export const NAMED_CHOICES = 8;
 export class SessionPool {
   readonly registry: EngineRegistry;
   readonly paths: PathPolicy;
+  readonly targets: Targets;
   readonly limits: SessionLimits;
   readonly log: (level: LogLevel, message: string) => void;
   /** By whole id. */
@@ -90,6 +94,7 @@ export class SessionPool {
     this.registry = options.registry ?? new EngineRegistry();
     this.store = options.store ?? new SessionStore();
     this.paths = options.paths ?? PathPolicy.fromEnv();
+    this.targets = options.targets ?? Targets.fromEnv();
     this.limits = { ...limitsFromEnv(), ...options.limits };
     this.log = options.log ?? (() => undefined);
     for (const stored of this.store.adoptOrphans()) {
@@ -210,6 +215,7 @@ export class SessionPool {
     clearInterval(this.idleTimer);
     this.idleTimer = undefined;
     await Promise.allSettled([...this.sessions.values()].map((e) => e.session.dispose()));
+    await this.targets.disposeAll();
   }
 
   persist(): void {

@@ -20,7 +20,7 @@ export interface StateMachineHooks {
   /** Waiting on the session is using it. */
   touch(): void;
   /** How the run ended, for a wait that the end answers. */
-  endOfRun(): Pick<WaitResult, 'exitCode' | 'exitSignal' | 'error' | 'outputTail'>;
+  endOfRun(): Pick<WaitResult, 'exitCode' | 'exitSignal' | 'error' | 'outputTail' | 'verdict'>;
 }
 
 export class SessionStateMachine {

@@ -2,7 +2,7 @@
 import type { StackEntry } from './frameFolding.js';
 import type { HangReport } from './hangReport.js';
 import type { SourceLine } from './sourceReader.js';
-import type { ExceptionInfo, SessionStateName, StopReason } from './types.js';
+import type { ExceptionInfo, RunVerdict, SessionStateName, StopReason } from './types.js';
 import type { WatchValue } from './watchList.js';
 
 export interface StopFrame {
@@ -36,6 +36,8 @@ export interface Stop {
   reason: StopReason;
   threadId: number;
   threadName?: string;
+  /** The current frame (inspect_stack's index): what `frame`, `source`, `locals` and `watches` are of, and the frame calls mean by default. */
+  frameIndex: number;
   frame: StopFrame;
   source?: SourceLine[];
   hitBreakpointIds: number[];
@@ -63,6 +65,8 @@ export interface WaitResult {
   error?: string;
   /** Last lines of program output, on exit. */
   outputTail?: string;
+  /** How the run judged itself (a test run), on exit. */
+  verdict?: RunVerdict;
   waitedMs: number;
   /** Every thread's stack and wait, when the answer carries them (a pause). */
   hang?: HangReport;
@@ -95,6 +99,8 @@ export interface SessionSnapshot {
   attached: boolean;
   /** How the engine ran the program, when it chose (e.g. a TypeScript runner). */
   launchNote?: string;
+  /** How the run judged itself (a test run), once known. */
+  verdict?: RunVerdict;
 }
 
 /** Reports progress while a call waits, so clients can show it and reset their own timeouts. */
@@ -112,4 +118,6 @@ export interface SessionEnd {
   exitSignal?: string;
   outputTail: string;
   wasRunning: boolean;
+  /** How the run judged itself (a test run), when known. */
+  verdict?: RunVerdict;
 }

@@ -1,6 +1,6 @@
 /**
- * What a stop shows beyond its place: the top frame's locals marked where they changed since that
- * function last stopped, and the session's watches evaluated in the stop's frame, each with its
+ * What a stop shows beyond its place: its current frame's locals marked where they changed since that
+ * function last stopped, and the session's watches evaluated in that frame, each with its
  * value at the stop before when it changed. A stop read again (a value was set, a watch added)
  * keeps comparing with the same stop before.
  */
@@ -23,7 +23,7 @@ export class StopAnnotator {
 
   /** `newStop`: the program stopped anew, so this stop's values become the ones to compare with. */
   async annotate(stop: Stop, frames: FrameInfo[], newStop: boolean): Promise<Stop> {
-    const index = Math.max(0, frames.findIndex((f) => f.file));
+    const index = stop.frameIndex;
     const top = frames[index];
     this.watchFrameId = top?.id;
     const [caller, watches] = await Promise.all([
@@ -52,6 +52,7 @@ export class StopAnnotator {
       threadName: stop.threadName,
       hitBreakpointIds: stop.hitBreakpointIds,
       exception: stop.exception,
+      frameIndex: stop.frameIndex,
     });
     return { stop: await this.annotate(built.stop, built.frames, false), frames: built.frames };
   }

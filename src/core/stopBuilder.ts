@@ -1,8 +1,10 @@
 /**
- * Turns a runtime's bare "stopped" event into the stop the agent reads: top frame, source lines
- * around it, exception details and a compact summary of the top frame's locals.
+ * Turns a runtime's bare "stopped" event into the stop the agent reads: its current frame
+ * (core/currentFrame.ts), source lines around it, exception details and a compact summary of that
+ * frame's locals.
  */
 import type { Engine, EngineEvent } from './engine.js';
+import { currentFrameIndex } from './currentFrame.js';
 import { exceptionAutopsy } from './exceptionAutopsy.js';
 import type { Stop, ValueSummary } from './sessionTypes.js';
 import { readSourceWindow } from './sourceReader.js';
@@ -10,6 +12,7 @@ import type { FrameInfo } from './types.js';
 import { summaryText } from './valueText.js';
 
 const SUMMARY_LOCALS = 12;
+const FRAMES_READ = 20;
 const CONTEXT_BEFORE = 2;
 const CONTEXT_AFTER = 2;
 
@@ -17,19 +20,21 @@ type StoppedEvent = Extract<EngineEvent, { type: 'stopped' }>;
 
 export interface BuiltStop {
   stop: Stop;
-  /** The top frames fetched while building, kept so frame 0 needs no second round trip. */
+  /** The top frames fetched while building, kept so the current frame needs no second round trip. */
   frames: FrameInfo[];
 }
 
 export async function buildStop(engine: Engine, event: StoppedEvent): Promise<BuiltStop> {
-  const stack = await engine.stackTrace(event.threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[], totalFrames: undefined }));
+  const levels = Math.max(FRAMES_READ, (event.frameIndex ?? 0) + 1);
+  const stack = await engine.stackTrace(event.threadId, 0, levels).catch(() => ({ frames: [] as FrameInfo[], totalFrames: undefined }));
   const { frames } = stack;
-  // Stopped in code without source (a pause in the runtime): show the innermost frame that has some.
-  const top = frames.find((f) => f.file) ?? frames[0];
+  const frameIndex = currentFrameIndex(frames, event.frameIndex);
+  const top = frames[frameIndex];
   const stop: Stop = {
     reason: event.reason,
     threadId: event.threadId,
     threadName: event.threadName,
+    frameIndex,
     frame: top
       ? { name: top.name, file: top.file, line: top.line, column: top.column }
       : { name: '<unknown>', line: 0, column: 0 },

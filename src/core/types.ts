@@ -144,6 +144,15 @@ export interface FrameInfo {
   chainedException?: boolean;
 }
 
+/** How a run that judges itself ended (a test run: its runner's verdict), as the engine that runs it reads it. */
+export interface RunVerdict {
+  status: 'passed' | 'failed' | 'no tests' | 'error';
+  /** The runner's own counts, e.g. "1 failed, 3 passed". */
+  counts?: string;
+  /** What failed, as the runner reported it (capped). */
+  failureSummary?: string;
+}
+
 export interface ScopeInfo {
   name: string;
   /** Handle for `variables()`. */
@@ -184,6 +193,11 @@ export interface ExceptionInfo {
   thrownAt?: { file?: string; line: number; column?: number };
   /** What led to it, nearest first: .NET InnerException, Python __cause__ / __context__, JS `cause`. */
   causes?: ExceptionCause[];
+  /** A failed assertion's expected and actual values (capped), where known. */
+  expected?: string;
+  actual?: string;
+  /** Expressions that read expected and actual whole, when the values shown are cut or have members. */
+  valuesExpression?: { expected: string; actual: string };
 }
 
 export interface ExceptionCause {
@@ -204,6 +218,8 @@ export interface EngineCapabilities {
   attach: boolean;
   restart: boolean;
   stepBack?: boolean;
+  /** session_apply_changes applies source edits to the running program. */
+  liveEdit?: boolean;
   /** Exception filters with their meaning, e.g. [{id: 'uncaught', label: 'Uncaught exceptions', default: true}]. */
   exceptionFilters: { id: string; label: string; default: boolean }[];
   /** Free text the agent should know (limits, quirks). */

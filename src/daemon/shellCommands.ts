@@ -50,10 +50,11 @@ export async function runCall(argv: string[], io: Io = stdio): Promise<number> {
       io.err.write(`UNKNOWN_TOOL: there is no tool "${command.tool}".\nNext: debugbridge call (without a tool) lists them.\n`);
       return EXIT.usage;
     }
-    const schema = tool.inputSchema as InputSchema;
+    // The whole schema, not tools/list's lean one: a launch's breakpoints are only referred to there.
+    const whole = (await client.inputSchema(tool.name).catch(() => undefined)) as InputSchema | undefined;
+    const schema = whole?.properties ? whole : (tool.inputSchema as InputSchema);
     if (command.help) {
-      const whole = (await client.inputSchema(tool.name).catch(() => undefined)) as InputSchema | undefined;
-      io.out.write(describeTool({ ...tool, inputSchema: whole?.properties ? whole : schema }));
+      io.out.write(describeTool({ ...tool, inputSchema: schema }));
       return EXIT.ok;
     }
     const args = buildArguments(tool.name, command.words, schema);

@@ -124,7 +124,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     async ({ sessionId, frameIndex, threadId, path, ref, scope, depth, start, count, maxChars }) => {
       const session = manager.get(sessionId);
       const inspector = session.inspector();
-      const frameId = await session.frameId(frameIndex ?? 0, threadId);
+      const frameId = await session.frameId(frameIndex, threadId);
       const budget = maxChars ?? DEFAULT_MAX_CHARS;
       const answer = await inspector.variables({ frameId, path, ref, scope, depth: depth ?? 1, start: start ?? 0, count: count ?? 50, maxChars: Math.max(100, budget - NOTES_CHARS) });
       const query = { frameIndex, threadId, path, ref, scope, depth, count, maxChars };
@@ -140,7 +140,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_evaluate',
     {
       title: 'Evaluate',
-      description: 'Evaluates an expression, or several (expressions), in a frame (dotnet: a C# subset).',
+      description: 'Evaluates an expression, or several (expressions), in a frame (dotnet: C#, lambdas and LINQ included).',
       input: {
         sessionId: sessionIdInput,
         expression: z.string().min(1).optional(),
@@ -148,6 +148,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
         frameIndex: frameIndexInput,
         threadId: threadIdInput,
         maxChars: maxCharsInput,
+        sideEffects: z.boolean().optional().describe('false: refuse an expression that may change the program (dotnet; watches and conditions never run one).'),
       },
       output: {
         ...sessionScoped,
@@ -162,18 +163,18 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
           .optional(),
       },
     },
-    async ({ sessionId, expression, expressions, frameIndex, threadId, maxChars }) => {
+    async ({ sessionId, expression, expressions, frameIndex, threadId, maxChars, sideEffects }) => {
       const list = expressions ?? (expression !== undefined ? [expression] : []);
       if (!list.length) throw new DebugError('INVALID_ARGUMENT', 'Nothing to evaluate.', 'Pass expression, or expressions: [...].');
       const session = manager.get(sessionId);
       const inspector = session.inspector();
-      const frameId = await session.frameId(frameIndex ?? 0, threadId);
+      const frameId = await session.frameId(frameIndex, threadId);
       const room = Math.max(100, Math.floor(((maxChars ?? DEFAULT_MAX_CHARS) - NOTES_CHARS) / list.length) - 40);
       const slice = inspector.textSlice.bind(inspector);
       const views: EvaluationView[] = [];
       for (const e of list) {
         // One expression that fails is the call's error; in a batch it is that expression's answer.
-        const r = await inspector.evaluate(frameId, e, Number.POSITIVE_INFINITY).catch((error: unknown) => {
+        const r = await inspector.evaluate(frameId, e, Number.POSITIVE_INFINITY, sideEffects === undefined ? undefined : { sideEffects }).catch((error: unknown) => {
           if (!expressions) throw error;
           return toDebugError(error);
         });
@@ -209,7 +210,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       if (!target) throw new DebugError('INVALID_ARGUMENT', 'Say what to set.', 'Pass name (a local) or path (e.g. order.total).');
       const session = manager.get(sessionId);
       const inspector = session.inspector();
-      const frameId = await session.frameId(frameIndex ?? 0, threadId);
+      const frameId = await session.frameId(frameIndex, threadId);
       const r = await inspector.setVariable(frameId, target, value);
       await session.refreshStop();
       return {

@@ -1,7 +1,7 @@
 /**
  * What session_launch and debug_probe share: the input shape and turning it into a session.
  */
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { checkBreakpoint, type BreakpointRequest } from '../core/breakpointRegistry.js';
 import { DebugError, toDebugError, type ErrorCode } from '../core/errors.js';
@@ -9,7 +9,7 @@ import type { Session } from '../core/session.js';
 import type { SessionConfig } from '../core/sessionConfig.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { ExceptionBreakpointConfig } from '../core/types.js';
-import { breakpointInput, exceptionModeInput, timeoutInput } from './schemas.js';
+import { breakpointInput, exceptionModeInput, targetInput, timeoutInput } from './schemas.js';
 
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 60_000;
 
@@ -28,6 +28,7 @@ export const launchInput = {
   pythonPath: z.string().optional().describe('python with debugpy.'),
   runtimeExecutable: z.string().optional().describe('node executable.'),
   options: z.record(z.string(), z.unknown()).optional(),
+  target: targetInput,
 };
 
 type LaunchArgs = z.infer<z.ZodObject<typeof launchInput>>;
@@ -76,8 +77,11 @@ export function resolveCwd(manager: SessionManager, cwd: string | undefined): st
 const EXECUTABLE_OPTIONS = ['pythonPath', 'runtimeExecutable'];
 
 export async function launchSession(manager: SessionManager, args: LaunchArgs, signal: AbortSignal): Promise<Session> {
-  const cwd = resolveCwd(manager, args.cwd);
-  const program = manager.resolveProgram(args.program, cwd);
+  if (args.target) manager.targets.definition(args.target);
+  // On a target the program's files are the far side's: here they need not exist, and the program's
+  // folder (mapped) is a better working folder than the server's own.
+  const cwd = args.target && !args.cwd ? dirname(resolve(args.program)) : resolveCwd(manager, args.cwd);
+  const program = args.target ? manager.paths.resolve(args.program, cwd, 'program') : manager.resolveProgram(args.program, cwd);
   const language = args.language ?? (await manager.registry.languageFor(program));
   const options: Record<string, unknown> = { ...args.options };
   if (args.pythonPath) options.pythonPath = args.pythonPath;
@@ -96,6 +100,7 @@ export async function launchSession(manager: SessionManager, args: LaunchArgs, s
     stopOnEntry: args.stopOnEntry ?? false,
     exceptions: exceptionConfig(args.exceptions, args.exceptionTypes),
     options,
+    ...(args.target ? { target: args.target } : {}),
   };
   const session = await manager.create(config, breakpointRequests(manager, args, cwd));
   await startOrExplain(manager, session, args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS, signal);

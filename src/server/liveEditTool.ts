@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { SessionManager } from '../core/sessionManager.js';
 import { resolveFile } from './launchArgs.js';
 import { renderLiveEdit } from './renderLiveEdit.js';
-import { sessionIdInput, sessionScoped, stopSchema } from './schemas.js';
+import { sessionIdInput, sessionScoped, stopSchema, timeoutInput } from './schemas.js';
 import { stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
@@ -28,6 +28,8 @@ export function registerLiveEditTool(server: McpServer, manager: SessionManager)
       input: {
         sessionId: sessionIdInput,
         files: z.array(z.string()).optional().describe('Default: every loaded source changed since its load or the last apply.'),
+        // The call's budget (toolKit) grows by it: a server's first .NET apply loads Roslyn and compiles the program.
+        timeoutMs: timeoutInput.describe('ms the call may take beyond 60 s (a first .NET apply can take a minute).'),
       },
       output: {
         ...sessionScoped,

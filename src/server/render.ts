@@ -4,13 +4,13 @@
  */
 import { basename } from 'node:path';
 import { statusOf, type BreakpointRecord } from '../core/breakpointRegistry.js';
-import { describeExit } from '../core/eventSummary.js';
+import { describeExit, verdictWord } from '../core/eventSummary.js';
 import { columnLabel, traceColumns } from '../core/traceLog.js';
 import { foldFrames, isExternal, type StackEntry } from '../core/frameFolding.js';
 import type { VariablesAnswer } from '../core/inspector.js';
 import type { SourceLine } from '../core/sourceReader.js';
 import type { ExceptionAutopsy, SessionEvent, Stop, WaitResult } from '../core/sessionTypes.js';
-import type { Availability, EngineCapabilities, ExceptionCause, FrameInfo, ThreadInfo } from '../core/types.js';
+import type { Availability, EngineCapabilities, ExceptionCause, FrameInfo, RunVerdict, ThreadInfo } from '../core/types.js';
 import { DEFAULT_MAX_CHARS, fitText, withWatches } from './renderAnswers.js';
 
 export function where(file: string | undefined, line: number): string {
@@ -45,6 +45,7 @@ function stopHeadline(stop: Stop): string {
       return `Stopped on entry ${at}`;
     case 'exception': {
       const ex = stop.exception;
+      if (ex?.kind === TEST_FAILURE_KIND) return `Stopped where the test fails, in ${place}: ${ex.type ?? 'exception'}`;
       const what = ex ? `${ex.type ?? 'exception'}${ex.message ? `: ${ex.message}` : ''}` : 'an exception';
       const thrown = ex?.thrownAt;
       const elsewhere = thrown && (thrown.file !== stop.frame.file || thrown.line !== stop.frame.line) ? `; thrown at ${where(thrown.file, thrown.line)}` : '';
@@ -60,8 +61,14 @@ export function changedValue(v: { value?: string; previous?: string }): string {
   return v.previous !== undefined ? `${v.previous} → ${v.value}` : `${v.value}`;
 }
 
+/** The exception kind of a test run's failure stop (src/testing/failureDetails.ts). */
+const TEST_FAILURE_KIND = 'test failure';
+
 export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   const parts = [stopHeadline(stop)];
+  const failure = stop.reason === 'exception' && stop.exception?.kind === TEST_FAILURE_KIND ? stop.exception : undefined;
+  if (failure?.message) parts.push(indent(failure.message.trimEnd()));
+  if (failure?.expected !== undefined) parts.push(renderAssertionValues(failure));
   if (stop.source?.length) parts.push(renderSourceLines(stop.source));
   else if (!stop.frame.file) parts.push('(no source for this frame: inspect_stack shows the frames that have source)');
   if (stop.reason === 'exception' && stop.exception) parts.push(...renderAutopsy(stop.exception));
@@ -76,9 +83,17 @@ export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
 
 const CAUSE_RELATION: Record<ExceptionCause['relation'], string> = { cause: 'caused by', context: 'while handling', inner: 'inner' };
 
+/** `expected: 30   actual: 25`, and where the whole values are when these are cut. */
+function renderAssertionValues(ex: ExceptionAutopsy): string {
+  const whole = ex.valuesExpression ? `\n(whole values: inspect_evaluate ${ex.valuesExpression.expected} / ${ex.valuesExpression.actual})` : '';
+  const oneLine = !`${ex.expected}${ex.actual}`.includes('\n');
+  return oneLine ? `expected: ${ex.expected}   actual: ${ex.actual}${whole}` : `expected:\n${indent(ex.expected ?? '')}\nactual:\n${indent(ex.actual ?? '')}${whole}`;
+}
+
 /** An exception stop's autopsy: the throw site (when elsewhere), the causes, the folded stack. */
 function renderAutopsy(ex: ExceptionAutopsy): string[] {
   const parts: string[] = [];
+  if (ex.kind !== TEST_FAILURE_KIND && ex.expected !== undefined) parts.push(renderAssertionValues(ex));
   if (ex.throwSource?.length && ex.thrownAt) parts.push(`thrown at ${where(ex.thrownAt.file, ex.thrownAt.line)}:\n${renderSourceLines(ex.throwSource)}`);
   (ex.causes ?? []).forEach((c, depth) => {
     const at = c.thrownAt ? ` (${where(c.thrownAt.file, c.thrownAt.line)})` : '';
@@ -96,6 +111,7 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
     case 'stopped':
       return result.stop ? `[${sessionId}] ${renderStop(result.stop)}` : `[${sessionId}] Stopped.`;
     case 'exited': {
+      if (result.verdict && result.state !== 'failed') return `[${sessionId}] ${renderVerdict(result.verdict, result.exitCode, result.outputTail)}`;
       const how =
         result.state === 'failed'
           ? `failed: ${result.error ?? 'unknown error'}`
@@ -112,8 +128,21 @@ export function renderWait(sessionId: string, result: WaitResult, timeoutMs?: nu
   }
 }
 
+/** A run's end with its verdict (a test run): PASSED / FAILED with the runner's counts and what failed, else its last output. */
+export function renderVerdict(verdict: RunVerdict, exitCode: number | undefined, outputTail: string | undefined, lead = 'The test run ended:'): string {
+  const code = exitCode !== undefined ? `, exit code ${exitCode}` : '';
+  const parts = [`${lead} ${verdictWord(verdict.status)}${verdict.counts ? ` (${verdict.counts})` : ''}${code}.`];
+  if (verdict.failureSummary) parts.push(`Failure summary:\n${indent(verdict.failureSummary.trimEnd())}`);
+  else if (outputTail?.trim()) parts.push(`output (last lines):\n${indent(outputTail.trimEnd())}`);
+  return parts.join('\n');
+}
+
 /** session_stop: whether ending the session ended the program, so its exit code is not read as the program's own. */
-export function renderSessionEnd(sessionId: string, end: { detached: boolean; wasRunning: boolean; exitCode?: number; exitSignal?: string; outputTail: string }): string {
+export function renderSessionEnd(sessionId: string, end: { detached: boolean; wasRunning: boolean; exitCode?: number; exitSignal?: string; outputTail: string; verdict?: RunVerdict }): string {
+  if (end.verdict && !end.detached) {
+    const lead = end.wasRunning ? 'Session ended, and the test run with it before its end:' : 'Session ended; the test run had ended:';
+    return `[${sessionId}] ${renderVerdict(end.verdict, end.wasRunning ? undefined : end.exitCode, end.outputTail, lead)}`;
+  }
   const known = end.exitCode !== undefined || end.exitSignal !== undefined;
   const termination = end.exitSignal ?? `exit code ${end.exitCode}`;
   let how: string;

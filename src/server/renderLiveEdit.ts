@@ -27,7 +27,12 @@ export function renderLiveEdit(sessionId: string, answer: LiveEditAnswer): strin
     lines.push(`Still running the old code until they return: ${shown.join(', ')}${staleFrames.length > 6 ? `, … ${staleFrames.length - 6} more` : ''}.`);
   }
   for (const note of notes) lines.push(note);
-  if (answer.stop) lines.push(renderStop(answer.stop));
+  if (answer.stop) {
+    const { frame, threadId } = answer.stop;
+    const stale = staleFrames.some((f) => f.threadId === threadId && f.name === frame.name && f.line === frame.line);
+    if (stale) lines.push('The stop below runs the code from before the edit; its lines are the file as it is now.');
+    lines.push(renderStop(answer.stop));
+  }
   if (applied) lines.push(answer.state === 'stopped' ? 'Next: execution_continue or execution_step runs the new code; breakpoints on the edited lines hold.' : 'Next: the next call into the edited code runs it; breakpoint_wait answers a stop.');
   else if (refused) lines.push('Next: fix what the refusal names and call session_apply_changes again, or session_restart to run the program from the start.');
   return fitText(lines.join('\n'), DEFAULT_MAX_CHARS, 'structuredContent and inspect_source');

@@ -9,6 +9,13 @@ export const sessionIdInput = z
 /** How long a call may wait, in ms; the defaults are in the server's instructions. */
 export const timeoutInput = z.number().int().min(0).max(3_600_000).optional();
 
+/**
+ * A target's name (DEBUGBRIDGE_TARGETS): the program runs there, through `debugbridge agent`, and
+ * paths stay local ones. No description: the tool list is near its budget, and a wrong name is
+ * answered with the names there are.
+ */
+export const targetInput = z.string().min(1).optional();
+
 export const stateSchema = z.enum(['initializing', 'running', 'stopped', 'exited', 'failed', 'terminated']);
 
 export const sourceLineSchema = z.object({ line: z.number(), text: z.string(), current: z.boolean() });
@@ -50,12 +57,16 @@ export const exceptionSchema = z.object({
     .optional(),
   moreFrames: z.number().optional(),
   throwSource: z.array(sourceLineSchema).optional(),
+  expected: z.string().optional(),
+  actual: z.string().optional(),
+  valuesExpression: z.object({ expected: z.string(), actual: z.string() }).optional(),
 });
 
 export const stopSchema = z.object({
   reason: z.string(),
   threadId: z.number(),
   threadName: z.string().optional(),
+  frameIndex: z.number().describe('Current frame (inspect_stack index); the default of frame-taking calls.'),
   frame: frameSchema,
   source: z.array(sourceLineSchema).optional(),
   hitBreakpointIds: z.array(z.number()),
@@ -87,6 +98,13 @@ export const hangSchema = z.object({
   deadlocks: z.array(z.array(z.number())),
 });
 
+/** A test run's verdict: passed, failed (with the runner's failure report), no test, or did not run. */
+export const verdictSchema = z.object({
+  status: z.enum(['passed', 'failed', 'no tests', 'error']),
+  counts: z.string().optional(),
+  failureSummary: z.string().optional(),
+});
+
 export const waitResultShape = {
   ...sessionScoped,
   status: z.enum(['stopped', 'exited', 'timeout', 'blocked']),
@@ -94,6 +112,7 @@ export const waitResultShape = {
   exitCode: z.number().optional(),
   exitSignal: z.string().optional().describe('The signal that killed the program (e.g. SIGKILL), when one did.'),
   outputTail: z.string().optional(),
+  verdict: verdictSchema.optional(),
   error: z.string().optional(),
   waitedMs: z.number(),
   hang: hangSchema.optional(),

@@ -8,8 +8,8 @@ import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import type { WaitResult } from '../core/sessionTypes.js';
 import { breakpointRequests, DEFAULT_LAUNCH_TIMEOUT_MS, exceptionConfig, launchInput, launchSession, requireKnownOptions, resolveCwd, startOrExplain } from './launchArgs.js';
-import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderWait } from './render.js';
-import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, timeoutInput, waitResultShape } from './schemas.js';
+import { renderBreakpoints, renderEvents, renderLanguages, renderSessionEnd, renderVerdict, renderWait } from './render.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionIdInput, sessionScoped, stateSchema, stopSchema, targetInput, timeoutInput, verdictSchema, waitResultShape } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool, type ToolContext } from './toolKit.js';
 
@@ -139,10 +139,12 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         waitForStop: z.boolean().optional(),
         timeoutMs: timeoutInput,
         options: z.record(z.string(), z.unknown()).optional(),
+        target: targetInput,
       },
       output: startedShape,
     },
     async (args, ctx) => {
+      if (args.target) manager.targets.definition(args.target);
       if (args.pid === undefined && args.port === undefined) {
         throw new DebugError('INVALID_ARGUMENT', 'Attach needs a pid or a port.', 'Pass pid (dotnet) or host + port (python, node).');
       }
@@ -161,6 +163,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
           exceptions: exceptionConfig(args.exceptions),
           options: args.options ?? {},
           attach: { pid: args.pid, host: args.host ?? (args.port !== undefined ? '127.0.0.1' : undefined), port: args.port },
+          ...(args.target ? { target: args.target } : {}),
         },
         breakpointRequests(manager, args, cwd),
       );
@@ -185,6 +188,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         exitCode: z.number().optional(),
         exitSignal: z.string().optional(),
         error: z.string().optional(),
+        verdict: verdictSchema.optional(),
         run: z.number(),
       },
       annotations: { readOnlyHint: true },
@@ -194,12 +198,13 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const s = session.snapshot();
       let text: string;
       if (s.stop) text = renderWait(s.sessionId, { status: 'stopped', stop: s.stop, state: s.state, waitedMs: 0 });
+      else if (s.state === 'exited' && s.verdict) text = `[${s.sessionId}] ${renderVerdict(s.verdict, s.exitCode, undefined)}`;
       else if (s.state === 'exited') text = `[${s.sessionId}] The program ${describeExit(s.exitCode, s.exitSignal)}.`;
       else if (s.state === 'failed') text = `[${s.sessionId}] failed: ${s.error}`;
       else text = `[${s.sessionId}] ${s.state}${s.pid ? ` (pid ${s.pid})` : ''}: ${s.program}`;
       return {
         text,
-        data: { sessionId: s.sessionId, state: s.state, language: s.language, program: s.program, pid: s.pid, stop: s.stop ? stopView(s.stop) : undefined, exitCode: s.exitCode, exitSignal: s.exitSignal, error: s.error, run: s.run },
+        data: { sessionId: s.sessionId, state: s.state, language: s.language, program: s.program, pid: s.pid, stop: s.stop ? stopView(s.stop) : undefined, exitCode: s.exitCode, exitSignal: s.exitSignal, error: s.error, verdict: s.verdict, run: s.run },
       };
     },
   );
@@ -214,7 +219,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       input: {},
       output: {
         sessions: z.array(
-          z.object({ sessionId: z.string(), language: z.string(), program: z.string(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional(), exitSignal: z.string().optional() }),
+          z.object({ sessionId: z.string(), language: z.string(), program: z.string(), target: z.string().optional(), state: stateSchema, pid: z.number().optional(), exitCode: z.number().optional(), exitSignal: z.string().optional() }),
         ),
         recoverable: z.array(z.object({ sessionId: z.string(), language: z.string(), program: z.string(), breakpoints: z.number() })),
         unlisted: z.number().describe('Ended sessions not listed, still readable by id (session_state, session_output).'),
@@ -229,13 +234,13 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const unlisted = ended.length - Math.min(ended.length, LISTED_ENDED);
       const sessions = listed.map((s) => {
         const snap = s.snapshot();
-        return { sessionId: s.id, language: snap.language, program: snap.program, state: snap.state, pid: snap.pid, exitCode: snap.exitCode, exitSignal: snap.exitSignal };
+        return { sessionId: s.id, language: snap.language, program: snap.program, target: s.config.target, state: snap.state, pid: snap.pid, exitCode: snap.exitCode, exitSignal: snap.exitSignal };
       });
       const recoverable = manager.recoverableSessions().slice(0, LISTED_RECOVERABLE);
       const recoverableRows = recoverable.map((r) => ({ sessionId: r.sessionId, language: r.config.language, program: r.config.program, breakpoints: r.breakpoints.length }));
       const released = manager.released().count;
       const how = (s: (typeof sessions)[number]) => (s.exitCode !== undefined || s.exitSignal ? ` (${s.exitSignal ?? `exit ${s.exitCode}`})` : '');
-      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${how(s)} ${s.language} ${s.program}`);
+      const lines = sessions.map((s) => `${s.sessionId} ${s.state}${how(s)} ${s.language} ${s.program}${s.target ? ` on ${s.target}` : ''}`);
       const rec = recoverableRows.map((r) => `${r.sessionId} recoverable (${r.breakpoints} breakpoints) ${r.language} ${r.program} — session_restart brings it back`);
       const more = manager.recoverableSessions().length - recoverable.length;
       const notes = [
@@ -260,6 +265,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
         exitCode: z.number().optional(),
         exitSignal: z.string().optional(),
         outputTail: z.string(),
+        verdict: verdictSchema.optional(),
         wasRunning: z.boolean().describe('The program was still running: the session terminated it (exitCode comes from that) or, with detach, left it running.'),
       },
       annotations: { destructiveHint: true, idempotentHint: true },
@@ -268,8 +274,8 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const session = manager.get(sessionId);
       const end = await session.end(detach ?? false);
       manager.persist();
-      const { exitCode, exitSignal, outputTail, wasRunning } = end;
-      return { text: renderSessionEnd(session.id, { ...end, detached: detach ?? false }), data: { sessionId: session.id, state: session.state, exitCode, exitSignal, outputTail, wasRunning } };
+      const { exitCode, exitSignal, outputTail, wasRunning, verdict } = end;
+      return { text: renderSessionEnd(session.id, { ...end, detached: detach ?? false }), data: { sessionId: session.id, state: session.state, exitCode, exitSignal, outputTail, verdict, wasRunning } };
     },
   );
 

@@ -43,6 +43,7 @@ export function waitView(session: Session, r: WaitResult) {
     exitCode: r.exitCode,
     exitSignal: r.exitSignal,
     outputTail: r.outputTail,
+    verdict: r.verdict,
     error: r.error,
     waitedMs: r.waitedMs,
     hang: r.hang ? hangView(r.hang) : undefined,

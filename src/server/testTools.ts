@@ -8,10 +8,10 @@ import { DebugError, toDebugError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
 import { pickDriver } from '../testing/frameworks.js';
-import { describeFailure, finishedRun, prepareTest, runOutput, testNotFound, testRequest, type FinishedRun, type PreparedTest } from '../testing/testRun.js';
+import { endedEarly, failureView, finishedRun, prepareTest, testNotFound, testRequest, type FinishedRun, type PreparedTest } from '../testing/testRun.js';
 import { FRAMEWORKS } from '../testing/types.js';
 import { breakpointRequests, resolveCwd, startOrExplain } from './launchArgs.js';
-import { renderFailure, renderFinished, renderTestList, renderTestStop } from './renderTest.js';
+import { renderFinished, renderTestList, renderTestStop } from './renderTest.js';
 import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionScoped, stopSchema, timeoutInput } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
@@ -51,6 +51,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         filter: z.string().optional().describe('Substring of ids.'),
         limit: z.number().int().min(1).max(2000).optional().describe(`Default ${DEFAULT_LIST_LIMIT}.`),
         cwd: z.string().optional().describe('Default: project root.'),
+        timeoutMs: timeoutInput.describe('More time for a project the runner builds first (.NET).'),
       },
       output: {
         framework: z.string(),
@@ -133,10 +134,9 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         breakpoints: session.breakpoints.all(false).map(breakpointView),
       };
       if (wait.status === 'stopped' && wait.stop) {
-        const failure = prepared.stopAtFailure ? await describeFailure(session, wait.stop, prepared.plan) : undefined;
         return {
-          text: failure ? renderFailure(session.id, head, failure) : renderTestStop(session.id, head, wait.stop),
-          data: { ...base, state: session.state, status: 'stopped' as const, stop: stopView(wait.stop), failure },
+          text: renderTestStop(session.id, head, wait.stop),
+          data: { ...base, state: session.state, status: 'stopped' as const, stop: stopView(wait.stop), failure: failureView(wait.stop) },
         };
       }
       if (wait.status === 'exited') {
@@ -162,7 +162,7 @@ function agentPath(manager: SessionManager, path: string, cwd: string | undefine
 
 /** The run is over: its result, or the closest names when a named test was not found. */
 async function finished(session: Session, prepared: PreparedTest, signal: AbortSignal): Promise<FinishedRun> {
-  const run = finishedRun(prepared.plan, runOutput(session), session.exitCode);
+  const run = finishedRun(session);
   if (run.outcome.status === 'no tests' && prepared.request.test) throw await testNotFound(prepared, signal);
   return run;
 }
@@ -172,7 +172,7 @@ async function explainRunnerEnd(e: unknown, prepared: PreparedTest, signal: Abor
   const error = toDebugError(e);
   const output = error.details?.runnerOutput;
   if (typeof output !== 'string') return error;
-  const run = finishedRun(prepared.plan, output, error.details?.runnerExitCode as number | undefined);
+  const run = endedEarly(prepared.plan, output, error.details?.runnerExitCode as number | undefined);
   if (run.outcome.status === 'no tests' && prepared.request.test) return testNotFound(prepared, signal);
   return new DebugError('LAUNCH_FAILED', `${prepared.plan.commandLine} ended before running the test (exit code ${run.exitCode ?? 'unknown'}).\n${run.outcome.failureSummary ?? output.trim().split('\n').slice(-15).join('\n')}`, 'Fix what it says (build errors, configuration), then run again.');
 }

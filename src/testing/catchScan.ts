@@ -40,8 +40,21 @@ function pythonCaughtAt(lines: string[], line: number): boolean {
       handlerAt = indent;
       continue;
     }
-    if (/^try\s*:/.test(trimmed)) return true;
+    if (/^try\s*:/.test(trimmed)) return hasExcept(lines, n, indent);
     if (/^(async\s+)?with\s/.test(trimmed) && PYTHON_CATCHERS.test(trimmed)) return true;
+  }
+  return false;
+}
+
+/** Whether the `try:` on line `tryLine` has an `except` clause (a `try` with only `finally` catches nothing). */
+function hasExcept(lines: string[], tryLine: number, indent: number): boolean {
+  for (let n = tryLine + 1; n <= lines.length; n++) {
+    const text = lines[n - 1];
+    const trimmed = text.trim();
+    if (!trimmed || trimmed.startsWith('#') || indentOf(text) > indent) continue;
+    if (indentOf(text) < indent) return false;
+    if (/^except\b/.test(trimmed)) return true;
+    if (!/^(else|finally)\s*:/.test(trimmed)) return false;
   }
   return false;
 }
@@ -57,9 +70,17 @@ interface Token {
 const CONTROL_KEYWORDS = new Set(['if', 'for', 'foreach', 'while', 'switch', 'catch', 'with', 'using', 'lock', 'fixed', 'when']);
 const REGEX_AFTER = new Set(['(', ',', '=', ':', '[', '!', '&', '|', '?', '{', '}', ';', 'return', 'typeof', '&&', '||', '=>']);
 
+/** A file's tokens and braces, read once per version of its lines (library files are read at every exception). */
+const parsed = new WeakMap<string[], { tokens: Token[] } & ReturnType<typeof match>>();
+
 function braceCaughtAt(lines: string[], line: number, column: number): boolean {
-  const tokens = tokenize(lines);
-  const { braceOf, closeOf } = match(tokens);
+  let known = parsed.get(lines);
+  if (!known) {
+    const tokens = tokenize(lines);
+    known = { tokens, ...match(tokens) };
+    parsed.set(lines, known);
+  }
+  const { tokens, braceOf, closeOf } = known;
   // The innermost open braces around the position, innermost first.
   const enclosing: number[] = [];
   for (let i = 0; i < tokens.length; i++) {

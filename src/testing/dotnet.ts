@@ -9,10 +9,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { findDotnet } from '../engines/dotnet/runtimeEnv.js';
-import { commandLine, findUp, isDirectory, listFailed, runCommand } from './commands.js';
+import { commandLine, findUp, isDirectory } from './commands.js';
+import { exactSelection, frameworkOf, listDotnetTests, mayBeId, testFilter, type Selection } from './dotnetTests.js';
+import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 const PROJECT = /\.(cs|fs|vb)proj$|\.slnx?$/;
+
+/**
+ * The frameworks' runners, by their namespaces (assertion classes are not in them); frames of
+ * assemblies without symbols are folded as external code, so a stack without them may still be a test's.
+ */
+const DOTNET_FRAMES: RunnerFrames = {
+  runner: /^(Xunit\.Sdk\.|Xunit\.v3\.|NUnit\.Framework\.Internal\.|Microsoft\.VisualStudio\.TestPlatform\.|Microsoft\.VisualStudio\.TestTools\.UnitTesting\.(?!Assert)|MSTest\.|Microsoft\.Testing\.)/,
+  complete: false,
+};
 const INSTALL_DOTNET = 'Install the .NET SDK (https://dot.net), version 8 or later, and make sure `dotnet` is on PATH.';
 
 /** The project or solution a path names: itself, the one in a folder, or the one above a source file. */
@@ -72,11 +83,6 @@ function safeRead(file: string): string {
   }
 }
 
-/** A name becomes a VSTest filter on the fully qualified name; a filter expression is kept. */
-export function testFilter(test: string): string {
-  return /[=~!&|()]/.test(test) ? test : `FullyQualifiedName~${test}`;
-}
-
 // ── outcomes ─────────────────────────────────────────────────────────────────────────────────
 
 function vstestOutcome(output: string, exitCode: number | undefined): TestOutcome {
@@ -84,7 +90,7 @@ function vstestOutcome(output: string, exitCode: number | undefined): TestOutcom
   const counts = summary?.[2]?.replace(/\s+/g, ' ').trim();
   if (/No test matches the given testcase filter|No test is available/.test(output)) return { status: 'no tests', counts };
   if (summary?.[1] === 'Passed' && exitCode === 0) return { status: 'passed', counts };
-  const failures = [...output.matchAll(/^\s*Failed (\S+) \[[^\]]*\]\n([\s\S]*?)(?=^\s*(?:Failed|Passed|Skipped) \S+ \[|^\s*(?:Failed|Passed)!|^Test Run|(?![\s\S]))/gm)].map((m) => `${m[1]}\n${m[2].trimEnd()}`);
+  const failures = [...output.matchAll(/^\s*Failed (.+?) \[[^\]\n]*\]\n([\s\S]*?)(?=^\s*(?:Failed|Passed|Skipped) .+? \[[^\]\n]*\]$|^\s*(?:Failed|Passed)!|^Test Run|(?![\s\S]))/gm)].map((m) => `${m[1]}\n${m[2].trimEnd()}`);
   if (summary) return { status: 'failed', counts, failureSummary: failures.join('\n') || undefined };
   return { status: 'error', counts, failureSummary: buildErrors(output) ?? output.trim() };
 }
@@ -109,6 +115,22 @@ function buildErrors(output: string): string | undefined {
 
 const PROCESS_ID = /^Process Id: (\d+), Name: /m;
 
+/**
+ * How the run selects the test asked for: exactly the listed test when the text is one of the
+ * project's ids (listed first when it looks like one), else a filter (a name's part, or an expression).
+ */
+async function selectionFor(request: TestRequest, dotnet: string, project: string, platform: boolean): Promise<Selection | undefined> {
+  const test = request.test;
+  if (!test) return undefined;
+  if (mayBeId(test)) {
+    const listed = await listDotnetTests(dotnet, project, platform, request.cwd, new AbortController().signal).catch(() => []);
+    const exact = listed.find((t) => t.id === test);
+    const selection = exact && exactSelection(exact, frameworkOf(project));
+    if (selection) return selection;
+  }
+  return { args: ['--filter', testFilter(test)], shown: ['--filter', testFilter(test)] };
+}
+
 export const dotnetDriver: FrameworkDriver = {
   name: 'dotnet',
   language: 'dotnet',
@@ -121,23 +143,27 @@ export const dotnetDriver: FrameworkDriver = {
     const dotnet = requireDotnet();
     const project = requireProject(request);
     const rel = relative(request.cwd, project) || basename(project);
-    if (usesTestingPlatform(project)) {
-      const args = request.test ? ['--filter', testFilter(request.test)] : [];
+    const platform = usesTestingPlatform(project);
+    const selection = await selectionFor(request, dotnet, project, platform);
+    if (platform) {
+      const args = selection?.args ?? [];
       return {
         framework: 'dotnet',
         language: 'dotnet',
-        commandLine: commandLine('dotnet', ['run', '--project', rel, '--', ...args]),
+        commandLine: commandLine('dotnet', ['run', '--project', rel, '--', ...(selection?.shown ?? [])]),
         run: { kind: 'launch', program: project, args, cwd: request.cwd, env: {}, options: {} },
         failureFilters: ['all'],
         flavour: 'braces',
+        frames: DOTNET_FRAMES,
+        testFolder: dirname(project),
         outcome: platformOutcome,
       };
     }
-    const args = ['test', rel, '--nologo', ...(request.test ? ['--filter', testFilter(request.test)] : [])];
+    const args = ['test', rel, '--nologo', ...(selection?.args ?? [])];
     return {
       framework: 'dotnet',
       language: 'dotnet',
-      commandLine: commandLine('dotnet', args),
+      commandLine: commandLine('dotnet', ['test', rel, '--nologo', ...(selection?.shown ?? [])]),
       run: {
         kind: 'hosted',
         command: dotnet,
@@ -152,29 +178,15 @@ export const dotnetDriver: FrameworkDriver = {
       },
       failureFilters: ['all'],
       flavour: 'braces',
+      frames: DOTNET_FRAMES,
+      testFolder: dirname(project),
       outcome: vstestOutcome,
     };
   },
   async list(request, signal) {
     const dotnet = requireDotnet();
     const project = requireProject(request);
-    const env = { DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' };
-    if (usesTestingPlatform(project)) {
-      const r = await runCommand(dotnet, ['run', '--project', project, '--', '--list-tests'], { cwd: request.cwd, signal, env, timeoutMs: 240_000 });
-      if (r.code !== 0) throw listFailed('dotnet run -- --list-tests', r.stdout + r.stderr);
-      // The platform lists display names, indented, before its discovery summary.
-      const listed = r.stdout.split(/^Test discovery summary/m)[0];
-      const ids = listed.split('\n').filter((l) => /^ {2}\S/.test(l)).map((l) => l.trim());
-      return { framework: 'dotnet', tests: ids.map((id) => ({ id })) };
-    }
-    const r = await runCommand(dotnet, ['test', project, '--list-tests', '--nologo'], { cwd: request.cwd, signal, env, timeoutMs: 240_000 });
-    if (r.code !== 0) throw listFailed('dotnet test --list-tests', r.stdout + r.stderr);
-    const after = r.stdout.slice(Math.max(0, r.stdout.indexOf('The following Tests are available:')));
-    const ids = after
-      .split('\n')
-      .slice(1)
-      .map((l) => l.trim())
-      .filter(Boolean);
-    return { framework: 'dotnet', tests: ids.map((id) => ({ id })) };
+    const tests = await listDotnetTests(dotnet, project, usesTestingPlatform(project), request.cwd, signal);
+    return { framework: 'dotnet', tests: tests.map(({ id, file, line }) => ({ id, file, line })) };
   },
 };

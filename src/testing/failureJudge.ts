@@ -1,34 +1,64 @@
 /**
  * Is this exception the one that fails the test? Runners catch every failure, so to the runtime a
- * failing assertion is a caught exception like any other. Read from the stack at the throw:
- * it fails the test when it leaves the test's code for the runner's — no frame of the user's code
- * catches it (try / with pytest.raises …), and no library the test called (assert.throws,
- * expect(…).toThrow(), Assert.Throws) stands between the throw and the test.
+ * failing assertion is a caught exception like any other. A failure is an exception that reaches
+ * the framework's report of the test. Its way is read from the thread's whole stack at the stop,
+ * frame by frame from the throw: a frame whose source is on disk (the user's, or a library's)
+ * catches it when the place it is at lies in a `try` with a handler (or Python's `with
+ * pytest.raises(…)`); the runner's frames report it (a failure); code that runs code it was given
+ * catches it (a doctest example); an event loop hands it on. Where a frame has no source, what lies
+ * below decides: user code (a library the test called, such as assert.throws or
+ * expect(…).toThrow(), which catches it or hands it back), the runner, or nothing of a test (a
+ * worker thread).
  */
 import { existsSync } from 'node:fs';
 import { readSourceLines as sourceLines } from '../core/sourceReader.js';
 import type { FrameInfo } from '../core/types.js';
 import { caughtAt, type SourceFlavour } from './catchScan.js';
 
-export type Verdict = { failure: true; testFrame: number } | { failure: false; why: string };
+export type Verdict = { failure: true; userFrame: number } | { failure: false; why: string };
 
-/** Installed packages, the runtime's own code, and code a build generates (.NET's obj/, e.g. a test platform's entry point). */
-const LIBRARY_PATH = /[\\/](node_modules|site-packages|dist-packages|obj)[\\/]|^node:|[\\/]lib[\\/]python3[^\\/]*[\\/]/;
+/**
+ * Installed packages, the runtime's own code, code a build generates (.NET's obj/, e.g. a test
+ * platform's entry point), and a file of the debugger's own that debugpy hides (the ready launcher).
+ */
+const LIBRARY_PATH = /[\\/](node_modules|site-packages|dist-packages|obj)[\\/]|^node:|[\\/]lib[\\/]python3[^\\/]*[\\/]|debugpy_launcher\.py$/;
+
+/** Which frames are the framework's: its runner, and code that runs code it was given and catches what that throws. */
+export interface RunnerFrames {
+  /** Matched against a frame's file and its name. */
+  runner: RegExp;
+  catcher?: RegExp;
+  /** Code that hands an exception on to whoever waits for the result (an event loop's tasks). */
+  passOn?: RegExp;
+  /**
+   * The whole stack is read, so a thread whose stack holds no runner frame runs no test (a thread
+   * pool's worker). Otherwise the runner's frames may be hidden (folded as external code): then an
+   * exception with no user code below its way counts as going to the runner.
+   */
+  complete: boolean;
+}
 
 export interface JudgeContext {
   flavour: SourceFlavour;
+  /**
+   * The test project's folder, when the runner's frames may be hidden: a failing test's exception
+   * passes through a frame of it (the test method, its setup), so one that does not is another
+   * thread's (a task's on the thread pool).
+   */
+  testFolder?: string;
   /** Files that belong to the runner (e.g. debugbridge's own launcher), not to the user's tests. */
   runnerFiles?: string[];
+  frames?: RunnerFrames;
 }
 
 /** The user's own code: a file on this machine, outside installed packages. */
-export function isUserFrame(frame: FrameInfo, runnerFiles: string[] = []): boolean {
+export function isUserFrame(frame: Pick<FrameInfo, 'file'>, runnerFiles: string[] = []): boolean {
   const file = frame.file;
   if (!file || LIBRARY_PATH.test(file) || runnerFiles.includes(file)) return false;
   return fileExists(file);
 }
 
-export function firstUserFrame(frames: FrameInfo[], runnerFiles: string[] = []): number {
+export function firstUserFrame(frames: Pick<FrameInfo, 'file'>[], runnerFiles: string[] = []): number {
   return frames.findIndex((f) => isUserFrame(f, runnerFiles));
 }
 
@@ -37,22 +67,46 @@ export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdi
   const user = frames.map((f) => isUserFrame(f, context.runnerFiles));
   const first = user.indexOf(true);
   if (first < 0) return { failure: false, why: 'thrown and caught in library code' };
-  for (let i = first; i < frames.length; i++) {
+  const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
+  const fails: Verdict = passesTestCode(frames.slice(first), context) ? { failure: true, userFrame: first } : { failure: false, why: 'no frame of the test project on its way (another thread\'s work)' };
+  for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
-    if (user[i]) {
-      const lines = sourceLines(frame.file!);
-      if (lines && caughtAt(lines, frame.line, frame.column, context.flavour)) return { failure: false, why: `caught in ${frame.name}` };
-      if (i > first && lines && context.flavour === 'python' && PYTHON_CATCHER_CALL.test(lines[frame.line - 1] ?? '')) {
-        return { failure: false, why: `expected by ${frame.name}` };
-      }
+    const userBelow = user.slice(i + 1).some(Boolean);
+    if (i > first && !user[i]) {
+      // Code not the user's that the exception reaches from the user's.
+      if (matches(context.frames?.catcher, frame)) return { failure: false, why: `${frame.name} runs the code and catches what it throws` };
+      if (matches(context.frames?.passOn, frame)) continue;
+      if (runner(frame) && !userBelow) return fails;
+    }
+    const lines = frame.file ? sourceLines(frame.file) : undefined;
+    if (lines) {
+      if (caughtAt(lines, frame.line, frame.column, context.flavour)) return { failure: false, why: `caught in ${frame.name}` };
+      if (i > first && user[i] && context.flavour === 'python' && PYTHON_CATCHER_CALL.test(lines[frame.line - 1] ?? '')) return { failure: false, why: `expected by ${frame.name}` };
       continue;
     }
-    // A library frame: one the test called if user code lies below it (it catches or passes the
-    // exception on, which stops again); the runner if nothing of the user's does.
-    if (user.slice(i + 1).some(Boolean)) return { failure: false, why: `handed to ${frame.name}, which the test called` };
-    break;
+    if (i <= first || user[i]) continue;
+    // Code without source: where it sends the exception is not known, only what lies below it.
+    if (userBelow) return { failure: false, why: `handed to ${frame.name}, which the test called` };
+    return runnerBelow(frames.slice(i + 1), runner, context) ? fails : { failure: false, why: `no test runs on this thread (it goes to ${frame.name})` };
   }
-  return { failure: true, testFrame: first };
+  return runnerBelow([], runner, context) ? fails : { failure: false, why: 'no test runs on this thread' };
+}
+
+function passesTestCode(frames: FrameInfo[], context: JudgeContext): boolean {
+  const folder = context.testFolder;
+  return !folder || frames.some((f) => !!f.file && (f.file.startsWith(`${folder}/`) || f.file.startsWith(`${folder}\\`)));
+}
+
+/** unittest's and pytest's callable forms, `self.assertRaises(Error, fn, arg)`: they catch what fn raises (through a `with` of their own). */
+const PYTHON_CATCHER_CALL = /\b(assertRaises|assertRaisesRegex|assertWarns|assertWarnsRegex|raises|warns)\s*\(/;
+
+/** Whether the frames lead to the runner: one of them is its, or its frames may be hidden. */
+function runnerBelow(frames: FrameInfo[], runner: (f: FrameInfo) => boolean, context: JudgeContext): boolean {
+  return !context.frames?.complete || frames.some(runner);
+}
+
+function matches(pattern: RegExp | undefined, frame: FrameInfo): boolean {
+  return !!pattern && ((!!frame.file && pattern.test(frame.file)) || pattern.test(frame.name));
 }
 
 /**
@@ -67,9 +121,6 @@ function framesTheThrowReaches(stack: FrameInfo[]): FrameInfo[] {
   const lastSync = stack[firstAsync - 1];
   return isUserFrame(lastSync) ? stack : stack.slice(0, firstAsync);
 }
-
-/** unittest's callable form, `self.assertRaises(Error, fn, arg)`: the library frame between is hidden by Just My Code. */
-const PYTHON_CATCHER_CALL = /\b(assertRaises|assertRaisesRegex|raises)\s*\(/;
 
 const exists = new Map<string, boolean>();
 function fileExists(file: string): boolean {

@@ -10,9 +10,19 @@ import { DebugError } from '../core/errors.js';
 import { freePort } from '../core/freePort.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
+import { fullNamePattern, idsUnder, jestTests, NO_TEST, nodeTestPatterns, splitFileId, tapFailures, tapTests } from './jsTestNames.js';
+import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 const JS_FILE = /\.(c|m)?[jt]sx?$/;
+
+/**
+ * Each runner's frames (node's own have no file: their name carries the module). An async
+ * stack's callers are cut at a depth, so a stack without them may still be a test's.
+ */
+const NODE_TEST_FRAMES: RunnerFrames = { runner: /\[node:internal[\\/]test_runner[\\/]/, complete: false };
+const JEST_FRAMES: RunnerFrames = { runner: /[\\/]node_modules[\\/](jest-[\w-]+|@jest[\\/][\w-]+)[\\/]/, complete: false };
+const VITEST_FRAMES: RunnerFrames = { runner: /[\\/]node_modules[\\/](vitest|@vitest[\\/][\w-]+)[\\/]/, complete: false };
 
 function nodeRoot(path: string): string {
   return findUp(path, ['package.json']) ?? folderOf(path);
@@ -56,43 +66,23 @@ function runnerBin(root: string, name: string, binName: string): string {
   return join(dirname(manifest), script);
 }
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** The request with a folder listing's id narrowed to the file it names. */
+function narrowed(request: TestRequest): TestRequest {
+  if (!request.test || !isDirectory(request.path)) return request;
+  const split = splitFileId(request.path, request.test);
+  return split ? { ...request, path: split.file, test: split.test } : request;
 }
 
-/** A name as a runner's name pattern: a plain name matches literally; one with regex syntax is a pattern already. */
-function namePattern(test: string): string {
-  return /[\^$*+?()[\]{}|\\]/.test(test) ? test : escapeRegExp(test);
-}
-
-/** `test('name', …)` / `it(…)` calls in a file: what node:test and jest offer without running. */
-export function scanTestNames(file: string): ListedTest[] {
-  const lines = readSourceLines(file) ?? [];
-  const tests: ListedTest[] = [];
-  lines.forEach((text, i) => {
-    for (const m of text.matchAll(/\b(?:test|it)(?:\.(?:only|skip|todo|concurrent))?\s*\(\s*(['"`])((?:\\.|(?!\1).)*)\1/g)) {
-      tests.push({ id: m[2], file, line: i + 1 });
-    }
-  });
-  return tests;
-}
-
-/** Test names in a file, or in the test files of a folder (node_modules left out). */
-function scanFiles(request: TestRequest): ListedTest[] {
-  if (!isDirectory(request.path)) return scanTestNames(request.path);
-  return testFilesUnder(request.path, 0).flatMap(scanTestNames);
-}
-
-const TEST_FILE = /\.(test|spec)\.(c|m)?[jt]sx?$/;
 const MAX_SCANNED_FILES = 500;
 
-function testFilesUnder(dir: string, depth: number, found: string[] = []): string[] {
+/** JavaScript and TypeScript files under a folder (node_modules and hidden folders left out). */
+function jsFilesUnder(dir: string, depth = 0, found: string[] = []): string[] {
   if (depth > 8 || found.length >= MAX_SCANNED_FILES) return found;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) testFilesUnder(path, depth + 1, found);
-    else if (TEST_FILE.test(entry.name) && found.length < MAX_SCANNED_FILES) found.push(path);
+    if (entry.isDirectory()) jsFilesUnder(path, depth + 1, found);
+    else if (JS_FILE.test(entry.name) && found.length < MAX_SCANNED_FILES) found.push(path);
   }
   return found;
 }
@@ -105,8 +95,7 @@ function tapOutcome(output: string, exitCode: number | undefined): TestOutcome {
   const counts = Number.isNaN(pass) ? undefined : `${fail} failed, ${pass} passed${skipped ? `, ${skipped} skipped` : ''}`;
   if (pass + fail === 0) return { status: 'no tests', counts };
   if (exitCode === 0 && !fail) return { status: 'passed', counts };
-  const failures = [...output.matchAll(/^\s*not ok \d+ - .*\n(?:^\s+.*\n?)*/gm)].map((m) => m[0].trimEnd());
-  return { status: fail ? 'failed' : 'error', counts, failureSummary: failures.join('\n') || undefined };
+  return { status: fail ? 'failed' : 'error', counts, failureSummary: tapFailures(output).join('\n') || undefined };
 }
 
 export const nodeTestDriver: FrameworkDriver = {
@@ -115,13 +104,14 @@ export const nodeTestDriver: FrameworkDriver = {
   root: nodeRoot,
   async claims(request) {
     if (!JS_FILE.test(request.path)) return 0;
-    return /(['"])node:test\1/.test(fileText(request.path)) ? 4 : 0;
+    return usesNodeTest(request.path) ? 4 : 0;
   },
-  async plan(request) {
+  async plan(given) {
+    const request = narrowed(given);
     if (isDirectory(request.path)) {
-      throw new DebugError('INVALID_ARGUMENT', 'node:test runs one test file under the debugger.', 'Give the test file as path (test_list shows the tests in it).');
+      throw new DebugError('INVALID_ARGUMENT', 'node:test runs one test file under the debugger.', 'Give the test file as path, or an id test_list gave for the folder (it names the file).');
     }
-    const runtimeArgs = request.test ? [`--test-name-pattern=${namePattern(request.test)}`] : [];
+    const runtimeArgs = request.test ? nodeTestPatterns(request.test).map((p) => `--test-name-pattern=${p}`) : [];
     return {
       framework: 'node:test',
       language: 'node',
@@ -129,13 +119,26 @@ export const nodeTestDriver: FrameworkDriver = {
       run: { kind: 'launch', program: request.path, args: [], cwd: request.cwd, env: {}, options: { runtimeArgs } },
       failureFilters: ['all'],
       flavour: 'braces',
+      frames: NODE_TEST_FRAMES,
       outcome: tapOutcome,
     } satisfies TestPlan;
   },
-  async list(request) {
-    return { framework: 'node:test', tests: scanFiles(request) };
+  async list(request, signal) {
+    // Each file runs with a name no test has: its suites are built and every test is reported skipped.
+    const files = isDirectory(request.path) ? jsFilesUnder(request.path).filter(usesNodeTest) : [request.path];
+    const tests: ListedTest[] = [];
+    for (const file of files) {
+      const r = await runCommand(process.execPath, [`--test-name-pattern=${NO_TEST}`, file], { cwd: request.cwd, signal, env: { NODE_TEST_CONTEXT: '' } });
+      if (!/^TAP version/m.test(r.stdout)) throw listFailed(`node ${relative(request.cwd, file)}`, r.stdout + r.stderr);
+      tests.push(...tapTests(r.stdout, file));
+    }
+    return { framework: 'node:test', tests: idsUnder(request.path, tests) };
   },
 };
+
+function usesNodeTest(file: string): boolean {
+  return /(['"])node:test\1/.test(fileText(file));
+}
 
 // ── jest ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -171,12 +174,13 @@ export const jestDriver: FrameworkDriver = {
     if (/(['"])(vitest|node:test)\1/.test(text)) return 0;
     return declares(root, 'jest') || JEST_CONFIGS.some((f) => existsSync(join(root, f))) ? 3 : 0;
   },
-  async plan(request) {
+  async plan(given) {
+    const request = narrowed(given);
     const bin = runnerBin(request.cwd, 'jest', 'jest');
     const args = ['--runInBand', '--no-watchman', '--ci'];
     if (keepsSourceAsIs(request.cwd, request.path)) args.push('--transform={}');
     args.push(relative(request.cwd, request.path) || '.');
-    if (request.test) args.push('-t', namePattern(request.test));
+    if (request.test) args.push('-t', fullNamePattern(request.test));
     return {
       framework: 'jest',
       language: 'node',
@@ -184,12 +188,24 @@ export const jestDriver: FrameworkDriver = {
       run: { kind: 'launch', program: bin, args, cwd: request.cwd, env: {}, options: {} },
       failureFilters: ['all'],
       flavour: 'braces',
+      frames: JEST_FRAMES,
       outcome: jestOutcome,
     } satisfies TestPlan;
   },
-  async list(request) {
-    runnerBin(request.cwd, 'jest', 'jest');
-    return { framework: 'jest', tests: scanFiles(request) };
+  async list(request, signal) {
+    // jest runs no test whose name does not match, and reports each one it found as pending.
+    const bin = runnerBin(request.cwd, 'jest', 'jest');
+    const args = [bin, '--ci', '--no-watchman', '--runInBand', '--json', '--testLocationInResults', '-t', NO_TEST];
+    if (keepsSourceAsIs(request.cwd, request.path)) args.push('--transform={}');
+    args.push(relative(request.cwd, request.path) || '.');
+    const r = await runCommand(process.execPath, args, { cwd: request.cwd, signal, env: { NO_COLOR: '1' } });
+    let tests: ListedTest[];
+    try {
+      tests = jestTests(r.stdout);
+    } catch {
+      throw listFailed('jest --json', r.stdout + r.stderr);
+    }
+    return { framework: 'jest', tests: idsUnder(request.path, tests) };
   },
 };
 
@@ -219,10 +235,11 @@ export const vitestDriver: FrameworkDriver = {
     // A vitest test file imports from vitest unless the project turns on globals: jest's claim is stronger.
     return declares(root, 'vitest') || ['vitest.config.ts', 'vitest.config.js', 'vitest.config.mjs'].some((f) => existsSync(join(root, f))) ? 2 : 0;
   },
-  async plan(request) {
+  async plan(given) {
+    const request = narrowed(given);
     const bin = runnerBin(request.cwd, 'vitest', 'vitest');
     const port = await freePort();
-    const args = ['run', relative(request.cwd, request.path) || '.', ...(request.test ? ['-t', namePattern(request.test)] : [])];
+    const args = ['run', relative(request.cwd, request.path) || '.', ...(request.test ? ['-t', fullNamePattern(request.test)] : [])];
     // One worker at a time, waiting for the debugger before the first test file runs.
     const debugArgs = [`--inspect-brk=127.0.0.1:${port}`, '--no-file-parallelism'];
     return {
@@ -243,6 +260,7 @@ export const vitestDriver: FrameworkDriver = {
       },
       failureFilters: ['all'],
       flavour: 'braces',
+      frames: VITEST_FRAMES,
       outcome: vitestOutcome,
     } satisfies TestPlan;
   },
@@ -257,6 +275,6 @@ export const vitestDriver: FrameworkDriver = {
     } catch {
       throw listFailed('vitest list', r.stdout + r.stderr);
     }
-    return { framework: 'vitest', tests: entries.map((e) => ({ id: e.name, file: e.file })) };
+    return { framework: 'vitest', tests: idsUnder(request.path, entries.map((e) => ({ id: e.name, file: e.file }))) };
   },
 };

@@ -3,24 +3,57 @@
  * under debugpy (the engine launches files), with the project folder first on sys.path as `-m` has it.
  * debugpy's "userUnhandled" filter stops where an exception leaves the test's code for the runner's.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { existsSync, readdirSync } from 'node:fs';
 import { extname, join, relative, sep } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { findInterpreter } from '../engines/python/interpreter.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed, runCommand } from './commands.js';
+import { ownFile } from './ownFiles.js';
+import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestListing, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 export const INSTALL_PYTEST = 'apt-get install python3-pytest  (or: python3 -m pip install pytest)';
 
 const PROJECT_MARKERS = ['pyproject.toml', 'setup.py', 'setup.cfg', 'pytest.ini', 'tox.ini', 'conftest.py'];
 
-const LAUNCHER = `# debugbridge: runs \`python -m <module> args…\` under the debugger.
+/**
+ * pytest's and unittest's frames (pytest runs unittest's TestCases through unittest's own code);
+ * doctest runs each example and compares what it raises with what the example expects; asyncio
+ * hands a task's exception to whoever awaits it. The whole stack is read in the program, so a
+ * thread without the runner's frames runs no test.
+ */
+const PYTHON_FRAMES: RunnerFrames = {
+  runner: /[\\/](_pytest|pluggy|unittest)[\\/]/,
+  catcher: /^<doctest |[\\/]doctest\.py$/,
+  passOn: /[\\/]asyncio[\\/]/,
+  complete: true,
+};
+
+const LAUNCHER = `# debugbridge: runs \`python -m <module> args…\` under the debugger; with --unittest-select ID
+# TARGET, the unittest tests of TARGET (a module, or a folder/ to discover) whose id is ID: one
+# test, a doctest a module adds through load_tests too.
 import os, runpy, sys
+sys.path[0] = os.getcwd()
+if sys.argv[1] == '--unittest-select':
+    import unittest
+    wanted, target = sys.argv[2], sys.argv[3]
+    sys.argv = ['python -m unittest']
+    loader = unittest.TestLoader()
+    suite = loader.discover(target[:-1], top_level_dir='.') if target.endswith('/') else loader.loadTestsFromName(target)
+    def tests(s):
+        for t in s:
+            if isinstance(t, unittest.TestSuite):
+                yield from tests(t)
+            else:
+                yield t
+    found = list(tests(suite))
+    chosen = ([t for t in found if t.id() == wanted] or [t for t in found if t.id().endswith('.' + wanted)]
+              or [t for t in found if type(t).__name__ == '_FailedTest'])
+    result = unittest.TextTestRunner().run(unittest.TestSuite(chosen))
+    sys.exit(0 if result.wasSuccessful() else 1)
 module = sys.argv[1]
 sys.argv = [module] + sys.argv[2:]
-sys.path[0] = os.getcwd()
 code = 0
 try:
     runpy.run_module(module, run_name='__main__', alter_sys=True)
@@ -31,13 +64,7 @@ sys.exit(code)
 
 /** The launcher file (written once per user and content); the failure judge treats it as the runner's. */
 export function launcherPath(): string {
-  const dir = join(tmpdir(), `debugbridge-${userInfo().uid >= 0 ? userInfo().uid : userInfo().username}`);
-  const file = join(dir, 'run_module.py');
-  if (!existsSync(file) || readFileSync(file, 'utf8') !== LAUNCHER) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(file, LAUNCHER);
-  }
-  return file;
+  return ownFile('run_module.py', LAUNCHER);
 }
 
 /** The folder tests run from: the project's root, else the test's own folder. */
@@ -125,6 +152,7 @@ export const pytestDriver: FrameworkDriver = {
       run: { kind: 'launch', program: launcherPath(), args: ['pytest', ...args], cwd: request.cwd, env: {}, options },
       failureFilters: ['userUnhandled'],
       flavour: 'python',
+      frames: PYTHON_FRAMES,
       outcome: pytestOutcome,
     } satisfies TestPlan;
   },
@@ -145,14 +173,9 @@ function moduleName(file: string, root: string): string {
   return relative(root, file).slice(0, -extname(file).length).split(sep).join('.');
 }
 
-function unittestTarget(request: TestRequest, root: string): string[] {
-  const { path, test } = request;
-  if (isDirectory(path)) return test ? ['discover', '-s', relative(root, path) || '.', '-t', '.', '-k', test] : ['discover', '-s', relative(root, path) || '.', '-t', '.'];
-  const module = moduleName(path, root);
-  if (!test) return [module];
-  if (test.startsWith(`${module}.`)) return [test];
-  if (/^\w+\.\w+$/.test(test)) return [`${module}.${test}`];
-  return [module, '-k', test];
+/** What unittest runs: a module (or a folder to discover, written with a trailing slash). */
+function unittestTarget(request: TestRequest, root: string): string {
+  return isDirectory(request.path) ? `${relative(root, request.path) || '.'}/` : moduleName(request.path, root);
 }
 
 const LIST_UNITTEST = `import sys, unittest
@@ -194,21 +217,24 @@ export const unittestDriver: FrameworkDriver = {
   },
   async plan(request) {
     const options = {};
-    const args = unittestTarget(request, request.cwd);
+    const target = unittestTarget(request, request.cwd);
+    const shown = target.endsWith('/') ? ['discover', '-s', target.slice(0, -1), '-t', '.'] : [target];
+    // unittest's own -k filters a TestCase's methods, not what a module's load_tests adds: the launcher selects by id.
+    const args = request.test ? ['--unittest-select', request.test, target] : ['unittest', ...shown];
     return {
       framework: 'unittest',
       language: 'python',
-      commandLine: commandLine('python3', ['-m', 'unittest', ...args]),
-      run: { kind: 'launch', program: launcherPath(), args: ['unittest', ...args], cwd: request.cwd, env: {}, options },
+      commandLine: commandLine('python3', ['-m', 'unittest', ...shown]) + (request.test ? ` (only ${request.test})` : ''),
+      run: { kind: 'launch', program: launcherPath(), args, cwd: request.cwd, env: {}, options },
       failureFilters: ['userUnhandled'],
       flavour: 'python',
+      frames: PYTHON_FRAMES,
       outcome: unittestOutcome,
     } satisfies TestPlan;
   },
   async list(request, signal) {
     const python = await interpreter({});
-    const target = isDirectory(request.path) ? `${relative(request.cwd, request.path) || '.'}/` : moduleName(request.path, request.cwd);
-    const r = await runCommand(python, ['-c', LIST_UNITTEST, target], { cwd: request.cwd, signal });
+    const r = await runCommand(python, ['-c', LIST_UNITTEST, unittestTarget(request, request.cwd)], { cwd: request.cwd, signal });
     if (r.code !== 0) throw listFailed('unittest discovery', r.stdout + r.stderr);
     const ids = r.stdout.split('\n').filter((l) => /^\w[\w.]*$/.test(l));
     return { framework: 'unittest', tests: ids.map((id) => ({ id })) } satisfies TestListing;

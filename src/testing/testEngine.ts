@@ -2,7 +2,9 @@
  * The engine of a test session: the runtime's own engine, wrapped. It starts the runner (as the
  * debuggee, or beside it with the engine attached to the process that runs the tests), lets the
  * run go on past exceptions that do not fail the test, and past the pause a runner makes while it
- * waits for the debugger; a hosted run ends when its runner has printed its results.
+ * waits for the debugger; a hosted run ends when its runner has printed its results. Its stops'
+ * current frame is the innermost of the user's code (frames of libraries and of the runner are
+ * marked as not the user's), and the run's end comes with the runner's verdict.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, EngineFactory } from '../core/engine.js';
@@ -26,17 +28,25 @@ import type {
   ThreadInfo,
   VariableInfo,
 } from '../core/types.js';
-import { judgeException, type JudgeContext } from './failureJudge.js';
+import { failureException } from './failureDetails.js';
+import { firstUserFrame, isUserFrame, judgeException, type JudgeContext } from './failureJudge.js';
+import { judgedStack } from './judgedStack.js';
 import { RunnerProcess } from './runnerProcess.js';
+import { cappedVerdict } from './verdict.js';
 import type { TestPlan } from './types.js';
 
-const JUDGED_FRAMES = 60;
 const RUNNER_TAIL_CHARS = 1500;
+/** Frames read for a stop's current frame. */
+const LISTED_FRAMES = 60;
+/** What a run's output keeps for its verdict (the runner's report is at its end). */
+const OUTPUT_KEPT_CHARS = 200_000;
 
 export interface TestEngineSpec {
   plan: TestPlan;
   /** Let exceptions that do not fail the test pass (the failure stop); off when every exception was asked for. */
   judge?: JudgeContext;
+  /** Files of the runner that are not the user's (debugbridge's own launcher). */
+  runnerFiles: string[];
 }
 
 export function testEngineFactory(inner: EngineFactory, spec: TestEngineSpec): EngineFactory {
@@ -61,6 +71,11 @@ export class TestEngine implements Engine {
   private starting = true;
   private pauseAsked = false;
   private ended = false;
+  /** What the debuggee printed (a hosted runner keeps its own). */
+  private output = '';
+  private verdictSent = false;
+  /** The failure the run stopped at, for the verdict of a run ended before its runner reported. */
+  private failureSeen?: string;
 
   constructor(
     private readonly context: EngineContext,
@@ -173,15 +188,26 @@ export class TestEngine implements Engine {
         if (!this.stopShown) return;
         this.stopShown = false;
         break;
+      case 'output':
+        if (!this.runner) this.output = (this.output + event.text).slice(-OUTPUT_KEPT_CHARS);
+        break;
       case 'exited':
       case 'terminated':
         if (this.runner) {
           void this.endWithRunner();
           return;
         }
+        if (event.type === 'exited') this.sendVerdict(this.output, event.exitCode);
         break;
     }
     this.context.emit(event);
+  }
+
+  /** The runner's verdict on the run, read from what it printed, before the end is told. */
+  private sendVerdict(output: string, exitCode: number | undefined): void {
+    if (this.verdictSent) return;
+    this.verdictSent = true;
+    this.context.emit({ type: 'verdict', verdict: cappedVerdict(this.spec.plan.outcome(output, exitCode)) });
   }
 
   private async onStopped(event: Stopped): Promise<void> {
@@ -192,16 +218,32 @@ export class TestEngine implements Engine {
       await this.inner.continue(event.threadId);
       return;
     }
-    if (event.reason === 'exception' && this.spec.judge) {
-      const { frames } = await this.inner.stackTrace(event.threadId, 0, JUDGED_FRAMES);
-      const verdict = judgeException(frames, this.spec.judge);
+    if (event.reason !== 'exception' && event.reason !== 'pause') {
+      this.show(event);
+      return;
+    }
+    const judged = event.reason === 'exception' && this.spec.judge;
+    const { frames, listed } = judged ? await judgedStack(this.inner, this.spec.plan.language, event.threadId) : await this.listedStack(event.threadId);
+    const userFrame = firstUserFrame(listed, this.spec.runnerFiles);
+    const frameIndex = userFrame < 0 ? undefined : userFrame;
+    if (judged) {
+      const verdict = judgeException(frames, this.spec.judge!);
       if (!verdict.failure) {
         this.context.log('debug', `test run: exception passed on (${verdict.why})`);
         await this.inner.continue(event.threadId);
         return;
       }
+      const exception = await failureException(this.inner, event.threadId, event.exception, listed[userFrame], this.spec.plan.language);
+      this.failureSeen = `${exception.type ?? 'exception'}${exception.message ? `: ${exception.message}` : ''}${listed[userFrame]?.file ? ` (${listed[userFrame].name}, ${listed[userFrame].file}:${listed[userFrame].line})` : ''}`;
+      this.show({ ...event, exception, frameIndex });
+      return;
     }
-    this.show(event);
+    this.show({ ...event, frameIndex });
+  }
+
+  private async listedStack(threadId: number): Promise<{ frames: FrameInfo[]; listed: FrameInfo[] }> {
+    const { frames } = await this.inner.stackTrace(threadId, 0, LISTED_FRAMES);
+    return { frames, listed: frames };
   }
 
   private show(event: Stopped): void {
@@ -215,6 +257,7 @@ export class TestEngine implements Engine {
     if (this.ended) return;
     this.ended = true;
     const exitCode = await this.runner!.exited;
+    this.sendVerdict(this.runner!.output, exitCode);
     this.context.emit({ type: 'exited', exitCode });
     this.context.emit({ type: 'terminated' });
   }
@@ -254,8 +297,15 @@ export class TestEngine implements Engine {
   threads(): Promise<ThreadInfo[]> {
     return this.inner.threads();
   }
-  stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
-    return this.inner.stackTrace(threadId, startFrame, levels);
+  /** The runtime's frames, those that are not the user's code marked so (folded, stepped out of). */
+  async stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
+    const stack = await this.inner.stackTrace(threadId, startFrame, levels);
+    const frames = stack.frames.map((frame) => {
+      // debugpy names the frame an exception is leaving "f (Current frame)" among its traceback's.
+      const f = { ...frame, name: frame.name.replace(/ \(Current frame\)$/, '') };
+      return f.presentationHint === 'label' || isUserFrame(f, this.spec.runnerFiles) ? f : { ...f, presentationHint: 'subtle' as const };
+    });
+    return { ...stack, frames };
   }
   threadDumps(levels: number): Promise<ThreadDump[]> {
     return readThreadDumps(this.inner, levels);
@@ -263,11 +313,12 @@ export class TestEngine implements Engine {
   scopes(frameId: number): Promise<ScopeInfo[]> {
     return this.inner.scopes(frameId);
   }
-  variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
-    return this.inner.variables(ref, start, count);
+  /** pytest's assertion rewriting leaves its temporaries (`@py_assert1`, no name a test can have) among a test's locals. */
+  async variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
+    return (await this.inner.variables(ref, start, count)).filter((v) => !v.name.startsWith('@py_'));
   }
-  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
-    return this.inner.evaluate(expression, frameId, context);
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover', options?: { sideEffects?: boolean }): Promise<EvaluateResult> {
+    return this.inner.evaluate(expression, frameId, context, options);
   }
   textSlice(expression: string, start: number, end: number): string {
     return this.inner.textSlice(expression, start, end);
@@ -281,7 +332,12 @@ export class TestEngine implements Engine {
 
   // ── end ────────────────────────────────────────────────────────────────────────────────────
 
+  /** Ends the run; one ended at a failure it stopped at has failed, whatever its runner would have reported. */
   async terminate(): Promise<void> {
+    if (this.failureSeen && !this.verdictSent) {
+      this.verdictSent = true;
+      this.context.emit({ type: 'verdict', verdict: cappedVerdict({ status: 'failed', failureSummary: this.failureSeen }) });
+    }
     await Promise.allSettled([this.inner.terminate(), this.runner?.end()]);
   }
   async detach(): Promise<void> {

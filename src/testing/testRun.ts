@@ -9,16 +9,14 @@ import { DebugError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
 import type { SessionConfig } from '../core/sessionConfig.js';
 import type { Stop, ValueSummary } from '../core/sessionTypes.js';
-import { readSourceWindow, type SourceLine } from '../core/sourceReader.js';
 import type { EngineFactory } from '../core/engine.js';
-import type { FrameInfo } from '../core/types.js';
-import { capText, SUMMARY_VALUE_CHARS } from '../core/valueText.js';
-import { assertionValues } from './assertionValues.js';
 import { closestNames } from './closestNames.js';
-import { firstUserFrame } from './failureJudge.js';
+import { TEST_FAILURE } from './failureDetails.js';
+import type { JudgeContext } from './failureJudge.js';
 import { pickDriver } from './frameworks.js';
 import { launcherPath } from './python.js';
 import { testEngineFactory } from './testEngine.js';
+import { cappedVerdict } from './verdict.js';
 import type { FrameworkDriver, FrameworkName, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 export interface DebugTestInput {
@@ -40,8 +38,6 @@ export interface PreparedTest {
   stopAtFailure: boolean;
 }
 
-const LOCALS_SHOWN = 12;
-const SUMMARY_CHARS = 3000;
 
 /** The request with absolute paths; the path must exist. */
 export function testRequest(path: string, test: string | undefined, cwd: string | undefined): { request: TestRequest; cwdGiven: boolean } {
@@ -62,8 +58,10 @@ export async function prepareTest(registry: EngineRegistry, input: DebugTestInpu
   const { stopAtFailure } = input;
   const asked = input.exceptions === 'all' ? ['uncaught', 'all'] : input.exceptions === 'uncaught' ? ['uncaught'] : [];
   const filters = [...new Set([...(stopAtFailure ? plan.failureFilters : []), ...asked])];
-  const judge = stopAtFailure && input.exceptions !== 'all' ? { flavour: plan.flavour, runnerFiles: runnerFiles(plan) } : undefined;
-  const factory = testEngineFactory(await registry.load(plan.language), { plan, judge });
+  const ownFiles = runnerFiles(plan);
+  const judge: JudgeContext | undefined =
+    stopAtFailure && input.exceptions !== 'all' ? { flavour: plan.flavour, runnerFiles: ownFiles, frames: plan.frames, testFolder: plan.testFolder } : undefined;
+  const factory = testEngineFactory(await registry.load(plan.language), { plan, judge, runnerFiles: ownFiles });
   const config: SessionConfig = {
     language: plan.language,
     program: request.path,
@@ -83,11 +81,11 @@ export function runnerFiles(plan: TestPlan): string[] {
 
 // ── the failure stop ─────────────────────────────────────────────────────────────────────────
 
+/** debug_test's structured `failure`: the failure stop's test frame, exception and values, in one place. */
 export interface FailureView {
-  /** The test's own frame (the first of the user's code), as inspect_stack numbers it. */
+  /** The test's own frame, as inspect_stack numbers it: the stop's current frame. */
   frameIndex: number;
   frame: { name: string; file?: string; line: number };
-  source?: SourceLine[];
   locals?: ValueSummary[];
   type?: string;
   message?: string;
@@ -95,72 +93,35 @@ export interface FailureView {
   actual?: string;
 }
 
-/** What a stop on the failing exception shows: the test's frame with its locals, the message and values. */
-export async function describeFailure(session: Session, stop: Stop, plan: TestPlan): Promise<FailureView | undefined> {
-  if (stop.reason !== 'exception') return undefined;
-  const { frames } = await session.stackPage(undefined, 0, 40).catch(() => ({ frames: [] as FrameInfo[] }));
-  const found = firstUserFrame(frames, runnerFiles(plan));
-  const frameIndex = found < 0 ? 0 : found;
-  const frame = frames[frameIndex] ?? { name: stop.frame.name, file: stop.frame.file, line: stop.frame.line, column: stop.frame.column, id: 0 };
-  const sameAsStop = frame.file === stop.frame.file && frame.line === stop.frame.line;
-  const source = sameAsStop ? stop.source : frame.file ? readSourceWindow(frame.file, frame.line, 2, 2) : undefined;
-  const locals = sameAsStop ? stop.locals : await frameLocals(session, frameIndex);
-  const message = fullMessage(stop);
+export function failureView(stop: Stop): FailureView | undefined {
+  const ex = stop.exception;
+  if (stop.reason !== 'exception' || ex?.kind !== TEST_FAILURE) return undefined;
   return {
-    frameIndex,
-    frame: { name: frame.name.replace(/ \(Current frame\)$/, ''), file: frame.file, line: frame.line },
-    source,
-    locals: locals?.filter((l) => !l.name.startsWith('@py_')),
-    type: stop.exception?.type?.replace(/\s+\(note: .*$/s, ''),
-    message,
-    ...assertionValues(message),
+    frameIndex: stop.frameIndex,
+    frame: { name: stop.frame.name, file: stop.frame.file, line: stop.frame.line },
+    locals: stop.locals?.map(({ name, value, type }) => ({ name, value, type })),
+    type: ex.type,
+    message: ex.message,
+    expected: ex.expected,
+    actual: ex.actual,
   };
 }
 
-/** Some engines keep the first line of a message; the stack text starts with all of it. */
-function fullMessage(stop: Stop): string | undefined {
-  const { message, stackTrace } = stop.exception ?? {};
-  if (!message) return stop.description;
-  if (message.includes('\n') || !stackTrace) return message;
-  const head = stackTrace.split(/\n\s+at /)[0];
-  const at = head.indexOf(message);
-  if (at < 0) return message;
-  // "AssertionError [ERR_ASSERTION]: Expected …" → from the message on.
-  return head.slice(at).trimEnd() || message;
-}
-
-async function frameLocals(session: Session, frameIndex: number): Promise<ValueSummary[] | undefined> {
-  try {
-    const frameId = await session.frameId(frameIndex);
-    const answer = await session.inspector().variables({ frameId, depth: 1, start: 0, count: LOCALS_SHOWN });
-    return answer.variables.map((v) => ({ name: v.name, value: capText(v.value, SUMMARY_VALUE_CHARS), type: v.type }));
-  } catch {
-    return undefined;
-  }
-}
-
 // ── the end of a run ─────────────────────────────────────────────────────────────────────────
-
-/** Everything the run printed (the session keeps the last few thousand chunks). */
-export function runOutput(session: Session): string {
-  return session.output
-    .since(0)
-    .entries.filter((e) => e.value.category !== 'console')
-    .map((e) => e.value.text)
-    .join('');
-}
 
 export interface FinishedRun {
   outcome: TestOutcome;
   exitCode?: number;
 }
 
-export function finishedRun(plan: TestPlan, output: string, exitCode: number | undefined): FinishedRun {
-  const outcome = plan.outcome(output, exitCode);
-  if (outcome.failureSummary && outcome.failureSummary.length > SUMMARY_CHARS) {
-    outcome.failureSummary = `${outcome.failureSummary.slice(0, SUMMARY_CHARS)}\n… (capped; session_output has all of it)`;
-  }
-  return { outcome, exitCode };
+/** A finished run's verdict (the test engine reads it from the runner's report). */
+export function finishedRun(session: Session): FinishedRun {
+  return { outcome: session.verdict ?? { status: 'error', failureSummary: session.output.tail() }, exitCode: session.exitCode };
+}
+
+/** What a runner that ended before the test process started printed, judged as its end. */
+export function endedEarly(plan: TestPlan, output: string, exitCode: number | undefined): FinishedRun {
+  return { outcome: cappedVerdict(plan.outcome(output, exitCode)), exitCode };
 }
 
 /** A named test the runner did not find: the closest names it does know. */

@@ -3,7 +3,9 @@
  * started (the debuggee itself, or a runner that hosts the debuggee as another process), and what
  * a finished run says.
  */
+import type { RunVerdict } from '../core/types.js';
 import type { SourceFlavour } from './catchScan.js';
+import type { RunnerFrames } from './failureJudge.js';
 
 export const FRAMEWORKS = ['pytest', 'unittest', 'node:test', 'vitest', 'jest', 'dotnet'] as const;
 export type FrameworkName = (typeof FRAMEWORKS)[number];
@@ -54,17 +56,16 @@ export interface TestPlan {
   /** Exception filters that make the engine stop where a test fails. */
   failureFilters: string[];
   flavour: SourceFlavour;
+  /** The framework's own frames: where a failing test's exception goes. */
+  frames: RunnerFrames;
+  /** The test project's folder, where the runner's frames may be hidden (failureJudge's testFolder). */
+  testFolder?: string;
   /** Reads what the runner printed and its exit code once it is over. */
   outcome(output: string, exitCode: number | undefined): TestOutcome;
 }
 
-export interface TestOutcome {
-  status: 'passed' | 'failed' | 'no tests' | 'error';
-  /** The runner's own counts line, e.g. "1 failed, 2 passed". */
-  counts?: string;
-  /** The runner's failure report (capped by the caller). */
-  failureSummary?: string;
-}
+/** What a finished run says: passed, failed (the runner's counts and failure report), no tests, error. */
+export type TestOutcome = RunVerdict;
 
 export interface ListedTest {
   /** What debug_test takes as `test` (with the same path). */

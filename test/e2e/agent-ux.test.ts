@@ -101,10 +101,10 @@ describe('what an agent stumbled on', () => {
       );
     });
 
-    it('in a launch: target, a breakpoint field, a trace column, the engine options — each by its path', async () => {
-      const r = await client.call('session_launch', { program: PY, target: 'box', breakpoints: [{ file: PY, line: 11, maxHit: 3, trace: [{ expression: 'x', frame: 1 }] }] });
+    it('in a launch: an argument, a breakpoint field, a trace column, the engine options — each by its path', async () => {
+      const r = await client.call('session_launch', { program: PY, remote: 'box', breakpoints: [{ file: PY, line: 11, maxHit: 3, trace: [{ expression: 'x', frame: 1 }] }] });
       expect(r.isError).toBe(true);
-      expect(r.text).toContain('target: unknown argument; session_launch takes: program,');
+      expect(r.text).toContain('remote: unknown argument; session_launch takes: program,');
       expect(r.text).toContain('breakpoints[0].maxHit: unknown argument (did you mean maxHits?); breakpoints[0] takes: file, line, column, function, condition, hitCondition, logMessage, trace, maxHits, enabled');
       expect(r.text).toContain('breakpoints[0].trace[0].frame: unknown argument (did you mean frameIndex?); breakpoints[0].trace[0] takes: expression, frameIndex');
       const options = await client.call('session_launch', { program: PY, options: { justMycode: false } });

@@ -84,7 +84,7 @@ describe.runIf(run)('.NET live edit through MCP', () => {
   }
 
   async function apply(sessionId: string): Promise<{ structured: Applied; text: string }> {
-    const r = await client.call<Applied>('session_apply_changes', { sessionId }, { timeoutMs: 240_000 });
+    const r = await client.call<Applied>('session_apply_changes', { sessionId, timeoutMs: 180_000 }, { timeoutMs: 240_000 });
     expect(r.isError, r.text).toBe(false);
     return r;
   }

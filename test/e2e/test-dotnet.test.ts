@@ -1,14 +1,29 @@
 /**
  * debug_test and test_list for `dotnet test` through the real MCP server, on an xUnit project under
  * VSTest: the debugger attaches to the test host VSTEST_HOST_DEBUG holds, so breakpoints in the test
- * and in the code under test hit, and the failing assertion stops in the test's frame.
+ * and in the code under test hit, and the failing assertion stops in the test's frame, the current
+ * one (xunit.assert's frames above it). The cart tests are shaped like a real suite: a nested
+ * class, theories with rows (one with a long quoted string xUnit cuts in its display name), a
+ * display name with quotes and spaces, code under test that runs work on the thread pool.
  * (NUnit and MSTest on Microsoft.Testing.Platform: test/heavy/test-dotnet-frameworks.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { dotnetRuns, FIRST_RUN_MS, PRICES, project, testsFile } from '../support/dotnetTestFixtures.js';
-import { runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+
+export const XUNIT_IDS = [
+  'total with "quotes" and spaces',
+  'XunitTests.CartTests.PoolErrorsAreCollected',
+  'XunitTests.PricesTests.Adds',
+  'XunitTests.PricesTests.ExpectedErrorsPass',
+  'XunitTests.PricesTests.Totals',
+  'XunitTests.CartTests+Sums.TotalPlain',
+  'XunitTests.CartTests+Sums.TotalOfPens(qty: 1, expected: 10)',
+  'XunitTests.CartTests+Sums.TotalOfPens(qty: 3, expected: 31)',
+  'XunitTests.CartTests+Sums.NamedLine(name: "a \\"quoted\\" pen whose name is long enough for the"···, price: 5)',
+];
 
 describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
   let client: McpTestClient;
@@ -26,15 +41,21 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
       expect(r.isError, r.text).toBe(false);
       expect(r.structured.framework).toBe('dotnet');
       const failure = r.structured.failure!;
-      expect(failure.frame).toMatchObject({ name: 'XunitTests.PricesTests.Totals', file: testsFile('XunitTests'), line: markerLine(testsFile('XunitTests'), 'FAIL:total') });
+      const testFrame = { name: 'XunitTests.PricesTests.Totals', file: testsFile('XunitTests'), line: markerLine(testsFile('XunitTests'), 'FAIL:total') };
+      expect(failure.frame).toMatchObject(testFrame);
       expect(failure).toMatchObject({ type: 'Xunit.Sdk.EqualException', expected: '30', actual: '25' });
       expect(failure.locals?.map((l) => `${l.name}=${l.value}`)).toContain('expected=30');
+      // The stop's own frame is the test's; xunit.assert's frames stay above it in inspect_stack.
+      expect(r.structured.stop).toMatchObject({ frameIndex: 2, frame: testFrame });
+      expect(r.text).not.toMatch(/frameIndex/);
+      const locals = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', {});
+      expect(locals.structured.variables.map((v) => `${v.name}=${v.value}`)).toContain('expected=30');
       const during = await runningUnder(client);
 
       const end = await client.call<{ status: string; exitCode?: number; outputTail?: string }>('execution_continue', { sessionId: r.structured.sessionId });
       // The run ends when the runner has printed its results: its exit code is the run's.
       expect(end.structured).toMatchObject({ status: 'exited', exitCode: 1 });
-      expect(end.structured.outputTail).toMatch(/Failed!\s+-\s+Failed:\s+1, Passed:\s+0/);
+      expect(end.text).toMatch(/The test run ended: FAILED \(Failed: 1, Passed: 0, Skipped: 0, Total: 1, Duration: [^)]*\), exit code 1\.\nFailure summary:\n  XunitTests\.PricesTests\.Totals\n/);
       await stopAllAndCheckGone(client, during);
     },
     FIRST_RUN_MS,
@@ -48,9 +69,9 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
     const end = await client.call<{ status: string; exitCode?: number }>('execution_continue', { sessionId: r.structured.sessionId });
     expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
 
-    const list = await client.call<TestListAnswer>('test_list', { path: project('XunitTests') });
-    expect(list.structured.tests.map((t) => t.id)).toEqual(['XunitTests.PricesTests.Adds', 'XunitTests.PricesTests.ExpectedErrorsPass', 'XunitTests.PricesTests.Totals']);
-  }, 120_000);
+    const list = await client.call<TestListAnswer>('test_list', { path: project('XunitTests'), timeoutMs: FIRST_RUN_MS });
+    expect(list.structured.tests.map((t) => t.id).sort()).toEqual([...XUNIT_IDS].sort());
+  }, FIRST_RUN_MS);
 
   it('runs a test that expects an exception to the end, and answers an unknown name with the closest', async () => {
     const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: 'ExpectedErrorsPass' });
@@ -58,4 +79,18 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
     const missing = await client.call('debug_test', { path: project('XunitTests'), test: 'Totalz' });
     expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: XunitTests\.PricesTests\.Totals,/);
   }, 120_000);
+
+  it('runs a test whose code under test fails tasks on the thread pool (and collects their errors) to PASSED, with no stop', async () => {
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: 'XunitTests.CartTests.PoolErrorsAreCollected' });
+    expect(r.structured, r.text).toMatchObject({ status: 'finished', result: { status: 'passed' } });
+  }, FIRST_RUN_MS);
+
+  it('runs a theory row (beside a failing one), a row xUnit cuts, and a display name with quotes and spaces, alone by its test_list id', async () => {
+    // One id of each shape: each run is a dotnet test run, seconds of CI.
+    for (const id of XUNIT_IDS.filter((i) => i.includes('qty: 1') || i.includes('NamedLine') || i.startsWith('total with'))) {
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: id, stopAtFailure: false, timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });
+      expect(r.isError, r.text).toBe(false);
+      expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: 'passed', alone: true });
+    }
+  }, 3 * FIRST_RUN_MS);
 });

@@ -2,7 +2,9 @@
  * debug_test and test_list for node:test, jest and vitest through the real MCP server, each with
  * the fixture's own installed runner: the failing test stops at its assertion in the test's frame
  * (expected errors and errors the code catches itself do not stop it), a passing test stops at a
- * breakpoint in the code under test, an unknown name answers the closest names.
+ * breakpoint in the code under test, an unknown name answers the closest names. The cart suites
+ * are shaped like real ones (nested describes, parametrised cases, a name with quotes and spaces,
+ * TypeScript for vitest, a library that throws and catches inside: semver).
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { installNodeTestFixture, NODE_TEST_FIXTURE } from '../support/nodeTestFixture.js';
-import { runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 const file = (name: string) => join(NODE_TEST_FIXTURE, name);
 const calc = file('calc.js');
@@ -20,6 +22,25 @@ const RUNNERS = [
   { framework: 'node:test', file: 'calc.nodetest.js', type: 'AssertionError', values: { expected: '30', actual: '25' } },
   { framework: 'jest', file: 'calc.jest.test.js', type: 'JestAssertionError', values: { expected: '30', actual: '25' } },
   { framework: 'vitest', file: 'calc.vitest.test.mjs', type: 'AssertionError', values: { expected: '30', actual: '25' } },
+] as const;
+
+const CART_IDS = [
+  'cart > totals > total plain',
+  'cart > totals > total of 1 pens is 10',
+  'cart > totals > total of 2 pens is 20',
+  'cart > totals > total of 3 pens is 31',
+  'cart > totals > total with "quotes" and spaces',
+  'cart > coupons and versions',
+  'cart > session',
+];
+
+/** One id of each shape: nested describes, a passing each case beside a failing one, quotes and spaces, a failing test one describe deep. */
+const CART_SHAPES = ['cart > totals > total plain', 'cart > totals > total of 2 pens is 20', 'cart > totals > total with "quotes" and spaces', 'cart > session'];
+
+const CART = [
+  { framework: 'node:test', file: 'cart.nodetest.js', eachLocals: ['total=30'], eachExpression: 'total' },
+  { framework: 'jest', file: 'cart.jest.test.js', eachLocals: ['qty=3', 'expected=31'], eachExpression: 'pens(qty).total()' },
+  { framework: 'vitest', file: 'cart.vitest.test.ts', eachLocals: ['qty=3', 'expected=31'], eachExpression: 'pens(line.qty).total()' },
 ] as const;
 
 describe('debug_test: node:test, jest and vitest', () => {
@@ -66,8 +87,81 @@ describe('debug_test: node:test, jest and vitest', () => {
       const missing = await client.call('debug_test', { path: file(runner.file), test: 'totls' });
       expect(missing.isError).toBe(true);
       expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: totals,/);
-    });
+    }, 180_000);
   });
+
+  describe.each(CART)('$framework: the cart suite', (runner) => {
+    const tests = file(runner.file);
+    const each = markerLine(tests, 'FAIL:each');
+
+    it('stops where the parametrised case fails, in the test\'s frame (the frame every call defaults to), then at the object comparison with whole values and the expressions that read them; watches in the test\'s frame; no stop where semver or the cart catches', async () => {
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
+      expect(r.isError, r.text).toBe(false);
+      const stop = r.structured.stop!;
+      expect(stop).toMatchObject({ reason: 'exception', frame: { file: tests, line: each } });
+      // The assertion library's frames stay above it in inspect_stack; the test's frame is the current one.
+      expect(stop.frameIndex).toBeGreaterThan(0);
+      expect(r.text).not.toMatch(/frameIndex/);
+      expect(r.text).toContain(`expected: 31   actual: 30`);
+      const sessionId = r.structured.sessionId;
+      const locals = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { sessionId });
+      expect(locals.structured.variables.map((v) => `${v.name}=${v.value}`)).toEqual(expect.arrayContaining([...runner.eachLocals]));
+      const evaluated = await client.call<{ value?: string }>('inspect_evaluate', { sessionId, expression: runner.eachExpression });
+      expect(evaluated.structured.value).toBe('30');
+      const watched = await client.call<{ values?: { value?: string }[] }>('watch_add', { sessionId, expressions: [runner.eachExpression] });
+      expect(watched.structured.values?.[0]?.value).toBe('30');
+      await client.call('watch_remove', { sessionId, all: true });
+
+      const next = await client.call<{ status: string; stop?: NonNullable<DebugTestAnswer['stop']> }>('execution_continue', { sessionId });
+      expect(next.structured.stop).toMatchObject({ reason: 'exception', frame: { file: tests, line: markerLine(tests, 'FAIL:session') } });
+      expect(next.text).toMatch(/^\[node-\d+\] Stopped where the test fails, in /);
+      const exception = next.structured.stop!.exception!;
+      expect(exception.expected).toMatch(/token: "t-3"/);
+      expect(exception.actual).toMatch(/token: "t-4"/);
+      expect(next.text).not.toMatch(/\{ Object \(/);
+      // Objects are shown capped: the answer names the expressions that read them whole.
+      const whole = next.text.match(/\(whole values: inspect_evaluate (\$exception\S*\.expected) \/ (\$exception\S*\.actual)\)/);
+      expect(whole, next.text).not.toBeNull();
+      const actual = await client.call<{ value?: string }>('inspect_evaluate', { sessionId, expression: `${whole![2]}.token` });
+      expect(actual.structured.value).toBe('"t-4"');
+
+      const end = await client.call<{ status: string; verdict?: { status: string } }>('execution_continue', { sessionId });
+      expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed' } });
+      expect(end.text).toMatch(/^\[node-\d+\] The test run ended: FAILED \(/);
+    }, 180_000);
+
+    it('steps over from the test\'s frame at its failure without stopping in the assertion library', async () => {
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'cart > totals > total of 3 pens is 31' });
+      expect(r.structured.stop?.frameIndex).toBeGreaterThan(0);
+      const sessionId = r.structured.sessionId;
+      const step = await client.call<{ status: string; stop?: { frame: { file?: string } } }>('execution_step', { sessionId, kind: 'over' });
+      // The exception unwinds the test: the step ends in the user's code or with the run, never in node_modules.
+      expect(step.structured.stop?.frame.file ?? '').not.toMatch(/node_modules|^node:/);
+      if (step.structured.status === 'exited') expect(step.text).toContain('FAILED');
+      await client.call('session_stop', { sessionId });
+    }, 120_000);
+
+    it('lists each test by an id, and an id of each shape (nested describes, an each case, quotes and spaces) runs that test alone', async () => {
+      const list = await client.call<TestListAnswer>('test_list', { path: tests });
+      const ids = list.structured.tests.map((t) => t.id);
+      expect(ids).toEqual(CART_IDS);
+      // One id of each shape (the failing each case runs alone in the step test above): each run costs seconds of CI.
+      for (const id of CART_SHAPES) {
+        const r = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: id, stopAtFailure: false });
+        const failing = id.endsWith('is 31') || id.endsWith('session');
+        expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: failing ? 'failed' : 'passed', alone: true });
+      }
+    }, 300_000);
+  });
+
+  it('vitest: an id from a folder\'s listing names its file and runs that test alone', async () => {
+    const list = await client.call<TestListAnswer>('test_list', { path: NODE_TEST_FIXTURE, framework: 'vitest' });
+    const id = 'cart.vitest.test.ts > cart > totals > total plain';
+    expect(list.structured.tests.map((t) => t.id)).toContain(id);
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: NODE_TEST_FIXTURE, framework: 'vitest', test: id, stopAtFailure: false });
+    expect(r.structured.result).toMatchObject({ status: 'passed' });
+    expect(ranAlone(r.structured.result?.counts)).toBe(true);
+  }, 120_000);
 
   it('answers the install command when the runner is not installed', async () => {
     const project = mkdtempSync(join(tmpdir(), 'dbb-no-vitest-'));

@@ -1,17 +1,24 @@
 /**
- * debug_test and test_list for pytest and unittest through the real MCP server, on a fixture with
- * one failing test, passing tests, and tests that expect exceptions (which must not stop the run).
+ * debug_test and test_list for pytest and unittest through the real MCP server: a small fixture
+ * with one failing test, passing tests and tests that expect exceptions (which must not stop the
+ * run), and a library-shaped one (shaped like more-itertools: a Sequence whose iteration ends with
+ * an IndexError, doctests a module adds through load_tests, a thread pool that collects errors,
+ * nested test classes, parametrised cases named with spaces and quotes).
  */
+import { readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
+import { descendants } from '../support/processTree.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
-import { runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/testing/python/', import.meta.url));
 const file = (name: string) => join(DIR, name);
+const LIB = fileURLToPath(new URL('../fixtures/testing/python-lib/', import.meta.url));
+const lib = (name: string) => join(LIB, name);
 
 const run = requireRuntime('python3 with debugpy and pytest', hasCommand('/usr/bin/python3', ['-c', 'import debugpy, pytest']));
 
@@ -38,9 +45,11 @@ describe.runIf(run)('debug_test: pytest and unittest', () => {
     expect(r.text).toMatch(/Stopped where the test fails, in test_total \(test_calc\.py:\d+\)/);
     const during = await runningUnder(client);
 
-    const end = await client.call<{ status: string; outputTail?: string }>('execution_continue', { sessionId: r.structured.sessionId });
+    const end = await client.call<{ status: string; outputTail?: string; verdict?: { status: string } }>('execution_continue', { sessionId: r.structured.sessionId });
     expect(end.structured.status).toBe('exited');
-    expect(end.structured.outputTail).toMatch(/1 failed, 3 passed/);
+    expect(end.structured.verdict?.status).toBe('failed');
+    expect(end.text).toContain('The test run ended: FAILED (1 failed, 3 passed), exit code 1.');
+    expect(end.text).toContain('FAILED test_calc.py::test_total - assert 25 == 30');
     await stopAllAndCheckGone(client, during);
   });
 
@@ -52,6 +61,7 @@ describe.runIf(run)('debug_test: pytest and unittest', () => {
     expect(r.structured.stop?.locals?.map((l) => `${l.name}=${l.value}`)).toEqual(['a=1', 'b=1']);
     const end = await client.call<{ status: string; exitCode?: number }>('execution_continue', { sessionId: r.structured.sessionId });
     expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+    expect(end.text).toContain('The test run ended: PASSED (1 passed), exit code 0.');
   });
 
   it('answers a finished run as passed with the counts when nothing stops it', async () => {
@@ -61,10 +71,18 @@ describe.runIf(run)('debug_test: pytest and unittest', () => {
     expect(r.text).toContain('PASSED (1 passed)');
   });
 
-  it('answers an unknown test name with the closest names, and lists the ids debug_test takes', async () => {
+  it('answers an unknown test name with the closest names, leaves no process in the fixture\'s folder, and lists the ids debug_test takes', async () => {
+    await stopAllAndCheckGone(client, []);
+    const before = await runningUnder(client);
     const r = await client.call('debug_test', { path: file('test_calc.py'), test: 'test_totl' });
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/^TEST_NOT_FOUND: .*Closest: test_calc\.py::test_total,/);
+    // The census: nothing of the run is left, and what the server readies ahead (the next ready
+    // debuggee) waits in a folder of its own, not in the folder of the test it followed.
+    const after = await runningUnder(client);
+    expect(after.filter((pid) => !before.includes(pid))).toEqual([]);
+    const inFixture = descendants(client.pid!).filter((pid) => cwdOf(pid) === DIR.replace(/\/$/, ''));
+    expect(inFixture).toEqual([]);
 
     const list = await client.call<TestListAnswer>('test_list', { path: file('test_calc.py') });
     expect(list.structured.tests.map((t) => t.id)).toEqual(['test_calc.py::test_add', 'test_calc.py::test_expected_error', 'test_calc.py::test_total', 'test_calc.py::TestGroup::test_in_class']);
@@ -77,7 +95,8 @@ describe.runIf(run)('debug_test: pytest and unittest', () => {
     const r = await client.call<DebugTestAnswer>('debug_test', { path: file('test_calc_unittest.py'), framework: 'unittest' });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured.failure).toMatchObject({ frame: { name: 'test_total', line: markerLine(file('test_calc_unittest.py'), 'FAIL:total') }, type: 'AssertionError', message: '25 != 30' });
-    await client.call('session_stop', { sessionId: r.structured.sessionId });
+    const stopped = await client.call('session_stop', { sessionId: r.structured.sessionId });
+    expect(stopped.text).toMatch(/Session ended, and the test run with it before its end: FAILED\.\nFailure summary:\n  AssertionError: 25 != 30/);
 
     const list = await client.call<TestListAnswer>('test_list', { path: file('test_calc_unittest.py'), framework: 'unittest' });
     expect(list.structured.tests.map((t) => t.id)).toContain('test_calc_unittest.CalcTest.test_total');
@@ -85,3 +104,54 @@ describe.runIf(run)('debug_test: pytest and unittest', () => {
     expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: test_calc_unittest\.CalcTest\.test_add,/);
   });
 });
+
+describe.runIf(run)('debug_test: a library-shaped Python suite', () => {
+  let client: McpTestClient;
+  beforeAll(async () => {
+    client = await startTestClient();
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('unittest: stops only where a test fails, not where the library, a doctest or a thread pool catches', async () => {
+    const tests = lib('tests/test_views.py');
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
+    expect(r.structured.framework).toBe('unittest');
+    expect(r.structured.stop).toMatchObject({ reason: 'exception', frameIndex: 0, frame: { name: 'test_first_total', file: tests, line: markerLine(tests, 'FAIL:first-total') } });
+    expect(r.text).toMatch(/^Stopped where the test fails, in test_first_total \(test_views\.py:\d+\), thread 1: AssertionError\n  30 != 31$/m);
+    const end = await client.call<{ status: string; verdict?: { status: string; counts?: string } }>('execution_continue', {});
+    expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed', counts: 'ran 6; FAILED (failures=1)' } });
+  });
+
+  it('pytest: stops only at the failing case of a parametrised test in a nested class', async () => {
+    const tests = lib('tests/test_views_pytest.py');
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
+    expect(r.structured.stop).toMatchObject({ reason: 'exception', frame: { name: 'test_sum', file: tests, line: markerLine(tests, 'FAIL:sum') } });
+    expect(r.structured.stop?.locals?.map((l) => `${l.name}=${l.value}`)).toEqual(expect.arrayContaining(['items=[10, 20]', 'expected=31']));
+    const end = await client.call<{ status: string; verdict?: { status: string; counts?: string } }>('execution_continue', {});
+    expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed', counts: '1 failed, 5 passed' } });
+  });
+
+  it.each([
+    { name: 'unittest', path: 'tests/test_views.py', failing: ['tests.test_views.TotalsTests.test_first_total'] },
+    { name: 'pytest', path: 'tests/test_views_pytest.py', failing: ['tests/test_views_pytest.py::TestViews::test_sum[wrong total]'] },
+  ])('$name: every id test_list gives (doctests, nested classes, cases named with spaces and quotes) runs that test alone', async ({ path, failing }) => {
+    const list = await client.call<TestListAnswer>('test_list', { path: lib(path) });
+    const ids = list.structured.tests.map((t) => t.id);
+    expect(ids.length).toBe(6);
+    for (const id of ids) {
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: lib(path), test: id, stopAtFailure: false });
+      expect({ id, result: r.structured.result?.status }).toEqual({ id, result: failing.includes(id) ? 'failed' : 'passed' });
+      expect({ id, ran: ranAlone(r.structured.result?.counts) }).toEqual({ id, ran: true });
+    }
+  }, 180_000);
+});
+
+function cwdOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}

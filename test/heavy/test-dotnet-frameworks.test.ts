@@ -1,12 +1,34 @@
 /**
  * debug_test for the other .NET frameworks (`npm run test:heavy`: each restores and builds a project
  * of its own): NUnit under VSTest, MSTest as a Microsoft.Testing.Platform program launched directly.
+ * Each lists fully qualified ids, each [TestCase] / [DataRow] by its arguments, that run alone.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { dotnetRuns, FIRST_RUN_MS, PRICES, project, testsFile } from '../support/dotnetTestFixtures.js';
-import { runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+
+const IDS = {
+  NunitTests: [
+    'NunitTests.CartTests.PoolErrorsAreCollected',
+    'NunitTests.CartTests.total with "quotes" and spaces',
+    'NunitTests.CartTests+Sums.TotalOfPens(1,10)',
+    'NunitTests.CartTests+Sums.TotalOfPens(3,31)',
+    'NunitTests.CartTests+Sums.TotalPlain',
+    'NunitTests.PricesTests.Adds',
+    'NunitTests.PricesTests.Totals',
+  ],
+  MstestTests: [
+    'MstestTests.CartTests.TotalPlain',
+    'MstestTests.CartTests.TotalOfPens (1,10)',
+    'MstestTests.CartTests.TotalOfPens (3,31)',
+    'MstestTests.CartTests.total with "quotes" and spaces',
+    'MstestTests.CartTests.PoolErrorsAreCollected',
+    'MstestTests.PricesTests.Adds',
+    'MstestTests.PricesTests.Totals',
+  ],
+};
 
 describe.runIf(dotnetRuns)('debug_test: NUnit and MSTest', () => {
   let client: McpTestClient;
@@ -31,22 +53,40 @@ describe.runIf(dotnetRuns)('debug_test: NUnit and MSTest', () => {
         expected: '30',
         actual: '25',
       });
+      // The test's frame is the stop's own, the assertion library's above it.
+      expect(r.structured.stop?.frameIndex).toBeGreaterThan(0);
+      expect(r.structured.stop?.frame).toMatchObject({ name: `${name}.PricesTests.Totals` });
       const during = await runningUnder(client);
       const end = await client.call<{ status: string; exitCode?: number }>('execution_continue', { sessionId: r.structured.sessionId });
       expect(end.structured.status).toBe('exited');
       expect(end.structured.exitCode).not.toBe(0);
+      expect(end.text).toMatch(/The test run ended: FAILED /);
       await stopAllAndCheckGone(client, during);
     },
     FIRST_RUN_MS,
   );
 
-  it('MSTest on Microsoft.Testing.Platform: a breakpoint in the code under test hits, and the tests list', async () => {
+  it('MSTest on Microsoft.Testing.Platform: a breakpoint in the code under test hits', async () => {
     const line = markerLine(PRICES, 'BP:add');
     const r = await client.call<DebugTestAnswer>('debug_test', { path: project('MstestTests'), test: 'Adds', breakpoints: [{ file: PRICES, line }] });
     expect(r.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'Calc.Prices.Add', line } });
     const end = await client.call<{ status: string; exitCode?: number }>('execution_continue', { sessionId: r.structured.sessionId });
     expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
-    const list = await client.call<TestListAnswer>('test_list', { path: project('MstestTests') });
-    expect(list.structured.tests.map((t) => t.id)).toEqual(['Adds', 'Totals']);
   }, 120_000);
+
+  it.each(['NunitTests', 'MstestTests'] as const)(
+    '%s: lists fully qualified ids, each case by its arguments, and each runs alone; the thread pool\'s errors do not stop the run',
+    async (name) => {
+      const list = await client.call<TestListAnswer>('test_list', { path: project(name), timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });
+      expect(list.structured.tests.map((t) => t.id).sort()).toEqual([...IDS[name]].sort());
+      const pool = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: `${name}.CartTests.PoolErrorsAreCollected` });
+      expect(pool.structured, pool.text).toMatchObject({ status: 'finished', result: { status: 'passed' } });
+      // A passing case beside a failing one, and a name with quotes and spaces: each run is seconds of CI.
+      for (const id of IDS[name].filter((i) => /TotalOfPens ?\(1,10\)|quotes/.test(i))) {
+        const r = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: id, stopAtFailure: false });
+        expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: 'passed', alone: true });
+      }
+    },
+    5 * FIRST_RUN_MS,
+  );
 });

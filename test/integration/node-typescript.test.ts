@@ -104,7 +104,7 @@ describe.skipIf(!runners)('node engine: TypeScript through tsx and ts-node', () 
     const { engine, recorder } = createRun();
     const line = breakpointAt(cart, 'cart_line');
     const result = await engine.launch(launchConfig(ts('src/main.ts'), { breakpoints: [line] }));
-    expect(result.note).toMatch(/^Runs with tsx \d+\.\d+\.\d+ \(node --import tsx\), from .*node_modules\/tsx\.$/);
+    expect(result.note).toMatch(/^Runs with tsx \d+\.\d+\.\d+ \(node --import tsx\), from .*node_modules\/tsx; its JavaScript kept on separate lines for live edit\.$/);
     await recorder.next('stopped', 1);
     expect(await frameLines(engine, 1, 2)).toEqual([`total ts/src/cart.ts:${line.line}`, `handleOrder ts/src/orders.ts:${lineOf(orders, 'handle_total')}`]);
     expect((await engine.evaluate('item.price * item.qty', undefined, 'repl')).value).toBe('6');

@@ -1,6 +1,7 @@
 /** The ready debuggee, driven through the engine: taken while preparing, lost while waiting, its priority. */
-import { readdirSync, readFileSync } from 'node:fs';
-import { getPriority } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, writeFileSync } from 'node:fs';
+import { getPriority, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { engine as pythonEngine } from '../../src/engines/python/index.js';
 import { canRestorePriority } from '../../src/core/processPriority.js';
@@ -11,6 +12,9 @@ import { breakpointAt, createRun, disposeAll, fixture, launchConfig, processAliv
 
 const available = requireRuntime('python with debugpy', (await pythonEngine.detect()).available);
 const oneLine = fixture('one_line.py');
+/** A program that prints the folder it runs in. */
+const cwdPrinter = join(mkdtempSync(join(tmpdir(), 'dbb-ready-')), 'cwd.py');
+writeFileSync(cwdPrinter, 'import os\nprint(os.getcwd())\n');
 
 function details(run: ReturnType<typeof createRun>) {
   return run.engine.diagnostics().details as { start: string; startNote?: string; adapterPid: number; launchSteps: Record<string, number> };
@@ -24,12 +28,12 @@ function niceOf(pid: number): number[] {
   });
 }
 
-/** The waiting ready debuggee once ready (for launches in `cwd` when given). */
-async function readyWaiting(cwd?: string): Promise<NonNullable<ReturnType<typeof readyDebuggeeState>>> {
+/** The waiting ready debuggee once ready. */
+async function readyWaiting(): Promise<NonNullable<ReturnType<typeof readyDebuggeeState>>> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const state = readyDebuggeeState();
-    if (state?.state === 'ready' && (cwd === undefined || state.target.cwd === cwd)) return state;
+    if (state?.state === 'ready') return state;
     if (Date.now() > deadline) throw new Error(`no ready debuggee became ready: ${JSON.stringify(state)}`);
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -42,8 +46,8 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
     const first = createRun();
     await first.engine.launch(launchConfig(oneLine));
     await new Promise((r) => setImmediate(r));
-    // That launch readied the next one for its folder and environment: take it at once, still preparing.
-    expect(readyDebuggeeState()).toMatchObject({ state: 'preparing', target: { cwd: launchConfig(oneLine).cwd } });
+    // That launch readied the next one for its environment: take it at once, still preparing.
+    expect(readyDebuggeeState()).toMatchObject({ state: 'preparing' });
     const second = createRun();
     const { pid } = await second.engine.launch(launchConfig(oneLine, { breakpoints: [breakpointAt(oneLine, 'only')] }));
     const stop = await second.recorder.next('stopped', 1);
@@ -60,12 +64,12 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
     process.kill(adapterPid!, 'SIGKILL');
     while (readyDebuggeeState()) await new Promise((r) => setTimeout(r, 10));
     const run = createRun();
-    await run.engine.launch(launchConfig(oneLine, { cwd: readyDebuggeeStateCwd() }));
+    await run.engine.launch(launchConfig(oneLine));
     await run.recorder.next('exited', 1);
     expect(details(run)).toMatchObject({ start: 'normal launch', startNote: expect.stringMatching(/no ready debuggee was waiting/) });
   });
 
-  it('starts normally for stopOnEntry, and for another folder names the difference', async () => {
+  it('starts normally for stopOnEntry, and for another environment names the difference', async () => {
     await readyWaiting();
     const entry = createRun();
     await entry.engine.launch(launchConfig(oneLine, { stopOnEntry: true }));
@@ -73,8 +77,23 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
     expect(details(entry)).toMatchObject({ start: 'normal launch', startNote: 'stopOnEntry launches start normally' });
     await readyWaiting();
     const elsewhere = createRun();
-    await elsewhere.engine.launch(launchConfig(oneLine, { cwd: '/' }));
-    expect(details(elsewhere).startNote).toMatch(/^the ready debuggee waits with working folder /);
+    await elsewhere.engine.launch(launchConfig(oneLine, { env: { DEBUGBRIDGE_READY_TEST: '1' } }));
+    expect(details(elsewhere).startNote).toMatch(/^the ready debuggee waits with other environment variables/);
+  });
+
+  it('waits in a folder of ours, not the last launch\'s, and runs the next program in that program\'s folder', async () => {
+    const before = createRun();
+    await before.engine.launch(launchConfig(oneLine));
+    await before.recorder.next('exited', 1);
+    const { adapterPid } = await readyWaiting();
+    const waiting = [adapterPid!, ...descendantsOf(adapterPid!)];
+    for (const pid of waiting) expect({ pid, cwd: readlinkSync(`/proc/${pid}/cwd`) }).not.toMatchObject({ cwd: launchConfig(oneLine).cwd });
+    const elsewhere = mkdtempSync(join(tmpdir(), 'dbb-ready-cwd-'));
+    const run = createRun();
+    await run.engine.launch(launchConfig(cwdPrinter, { cwd: elsewhere }));
+    await run.recorder.next('exited', 1);
+    expect(details(run)).toMatchObject({ start: 'ready debuggee' });
+    expect(run.recorder.output('stdout')).toBe(`${realpathSync(elsewhere)}\n`);
   });
 
   it.runIf(canRestorePriority())('prepares at the lowest priority while the program runs, at ours once it pauses, and the program gets ours', async () => {
@@ -82,7 +101,7 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
     const sleeper = fixture('sleeper.py');
     const running = createRun();
     await running.engine.launch(launchConfig(sleeper, { args: ['30'] }));
-    const { adapterPid } = await readyWaiting(launchConfig(sleeper).cwd);
+    const { adapterPid } = await readyWaiting();
     const waiting = [adapterPid!, ...descendantsOf(adapterPid!)];
     expect(waiting.length).toBe(3); // adapter, launcher, debuggee
     for (const pid of waiting) expect({ pid, nice: new Set(niceOf(pid)) }).toEqual({ pid, nice: new Set([19]) });
@@ -100,7 +119,3 @@ describe.skipIf(!available)('python engine: the ready debuggee', () => {
   });
 });
 
-/** The folder the waiting ready debuggee was prepared for (a launch there takes it). */
-function readyDebuggeeStateCwd(): string {
-  return readyDebuggeeState()?.target.cwd ?? launchConfig(oneLine).cwd;
-}

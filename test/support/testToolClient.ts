@@ -16,7 +16,14 @@ export interface DebugTestAnswer {
   state: string;
   framework: string;
   status: 'stopped' | 'finished' | 'timeout';
-  stop?: { reason: string; frame: { name: string; file?: string; line: number }; hitBreakpointIds: number[]; locals?: { name: string; value: string }[] };
+  stop?: {
+    reason: string;
+    frameIndex: number;
+    frame: { name: string; file?: string; line: number };
+    hitBreakpointIds: number[];
+    locals?: { name: string; value: string }[];
+    exception?: { type?: string; message?: string; kind?: string; expected?: string; actual?: string };
+  };
   failure?: {
     frameIndex: number;
     frame: { name: string; file?: string; line: number };
@@ -33,6 +40,19 @@ export interface TestListAnswer {
   framework: string;
   tests: { id: string }[];
   total: number;
+}
+
+/**
+ * Whether a run's counts say it ran one test (skipped ones aside): unittest's `ran 1; OK`, pytest's
+ * `1 passed`, node:test's `1 failed, 0 passed, 6 skipped`, jest's `1 passed, 6 skipped, 7 total`,
+ * vitest's `1 passed | 6 skipped (7)`, VSTest's `Failed: 0, Passed: 1, …`, the platform's `0 failed, 1 passed, 1 total`.
+ */
+export function ranAlone(counts: string | undefined): boolean {
+  if (!counts) return false;
+  const unittest = /^ran (\d+);/.exec(counts);
+  if (unittest) return unittest[1] === '1';
+  const numbers = [...counts.matchAll(/(\d+) (?:passed|failed)\b|\b(?:Passed|Failed):\s+(\d+)/g)];
+  return numbers.reduce((sum, m) => sum + Number(m[1] ?? m[2]), 0) === 1;
 }
 
 export async function startTestClient(): Promise<McpTestClient> {

@@ -341,6 +341,8 @@ describe('C# expression parser refusals', () => {
       ['() => 1', 'lambdas are not supported', 0],
       ['list.Where(x => x > 1)', 'lambdas are not supported', 11],
       ['delegate { }', 'anonymous methods and lambdas are not supported', 0],
+      ['(from x in list where x > 1 select x).Count()', 'query expressions (from … select) are not supported', 1],
+      ['from Order o in orders select o.Id', 'query expressions (from … select) are not supported', 0],
       ['new { X = 1 }', 'anonymous types (new { … }) are not supported', 4],
       ['new Foo { X = 1 }', 'object initializers (Name = value) are not supported', 10],
       ['new Dictionary<string, int> { { "a", 1 } }', 'dictionary initializers ({ key, value }) are not supported', 30],

@@ -45,7 +45,7 @@ describe('one wording for a folded stack in every answer', () => {
   const frames = [user('down', 3), user('down', 4), user('down', 4), library('JSON.parse'), native('map'), native('forEach'), user('main', 9), user('tick', 2, { async: true }), dotnetExternal];
   const autopsyLine = () => {
     const exception = exceptionAutopsy({ type: 'Error', message: 'boom' }, { frames }, { name: 'down', file: '/app/main.js', line: 3, column: 1 });
-    const text = renderStop({ reason: 'exception', threadId: 1, frame: { name: 'down', file: '/app/main.js', line: 3, column: 1 }, hitBreakpointIds: [], exception, at: 0 });
+    const text = renderStop({ reason: 'exception', threadId: 1, frameIndex: 0, frame: { name: 'down', file: '/app/main.js', line: 3, column: 1 }, hitBreakpointIds: [], exception, at: 0 });
     return text.split('\n').find((l) => l.startsWith('stack: '));
   };
 

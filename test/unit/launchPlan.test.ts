@@ -33,6 +33,7 @@ describe('launch plan', () => {
       entry: program,
       runtimeArgs: ['--experimental-strip-types'],
       typesStrippedInPlace: true,
+      runner: 'node',
       note: "Runs with Node.js v22.12.0's own type stripping (--experimental-strip-types): lines are the TypeScript lines.",
     });
     expect(planLaunch(program, runtime('v24.1.0'), {}).runtimeArgs).toEqual([]);

@@ -58,4 +58,10 @@ describe('caughtAt: Python', () => {
     expect(caught('def f():\n    with open(p) as h:\n        @h.read()')).toBe(false);
     expect(caught('try:\n    def g():\n        @boom()\nexcept Exception:\n    pass')).toBe(false);
   });
+
+  it('is not caught by a try with only a finally (threading runs a thread\'s target so)', () => {
+    expect(caught('def run(self):\n    try:\n        @self._target()\n    finally:\n        del self._target')).toBe(false);
+    expect(caught('def f():\n    try:\n        @g()\n    else:\n        h()\n    finally:\n        done()\n    except_count = 1')).toBe(false);
+    expect(caught('def f():\n    try:\n        @g()\n\n    # a comment\n    except KeyError:\n        pass')).toBe(true);
+  });
 });

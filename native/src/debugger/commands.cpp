@@ -195,6 +195,7 @@ const std::unordered_map<std::string, Command>& Table() {
       {"fields", Fields},
       {"staticField", StaticField},
       {"items", Items},
+      {"declaredTypes", DeclaredTypes},
       {"call", Call},
       {"newString", NewString},
       {"newObject", NewObject},

@@ -7,6 +7,7 @@
 #include "../util/utf.h"
 #include "eval_commands.h"
 #include "stack_walker.h"
+#include "type_json.h"
 #include "value_json.h"
 
 namespace dbg {
@@ -206,6 +207,21 @@ void Items(DebugSession& s, const Args& a, Reply& reply) {
     out += Failed(array->GetElementAtPosition(i, value.Out())) || !value ? std::string("null") : Describe(s, value);
   }
   reply.Ok(JsonObject().Raw("values", out + "]").Int("count", count).Done());
+}
+
+void DeclaredTypes(DebugSession& s, const Args& a, Reply& reply) {
+  std::string out = "[";
+  for (const auto& h : a["hs"].Items()) {
+    if (out.size() > 1) out += ",";
+    // A reference read from a local, argument or field is typed by that variable's signature
+    // (instantiated); its target is the object's own type.
+    ComPtr<ICorDebugValue> value = s.Values().Get(static_cast<int>(h.Int()));
+    ComPtr<ICorDebugValue2> typed;
+    ComPtr<ICorDebugType> type;
+    bool ok = value && !Failed(value.As(IID_ICorDebugValue2, typed)) && !Failed(typed->GetExactType(type.Out())) && type;
+    out += ok ? TypeJson(type.Get(), s.ModulesView()) : std::string("null");
+  }
+  reply.Ok(JsonObject().Raw("types", out + "]").Done());
 }
 
 void Call(DebugSession& s, const Args& a, Reply& reply) {

@@ -18,6 +18,8 @@ void Fields(DebugSession& s, const Args& a, Reply& reply);
 void StaticField(DebugSession& s, const Args& a, Reply& reply);
 /** {h, start, count} → {values: [value]} (elements in row-major order) */
 void Items(DebugSession& s, const Args& a, Reply& reply);
+/** {hs: [h]} → {types: [type | null]}: each value's type as its variable declares it (read before any func-eval) */
+void DeclaredTypes(DebugSession& s, const Args& a, Reply& reply);
 /**
  * {threadId, module, method, args: [arg], typeArgsFrom?: h, declaringModule?, declaringType?, construct?}
  * → later {value} | {exception} | {void}; `construct`: `method` is a constructor and a new object is made.

@@ -10,6 +10,7 @@ export const dotnetCapabilities: EngineCapabilities = {
   pause: true,
   attach: true,
   restart: false,
+  liveEdit: true,
   exceptionFilters: [
     { id: 'uncaught', label: 'Unhandled exceptions', default: true },
     { id: 'all', label: 'Every exception thrown in or passing through your code (first chance); exceptionTypes narrows it', default: false },

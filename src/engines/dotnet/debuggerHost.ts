@@ -13,10 +13,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, writeSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { DebugError, type ErrorCode } from '../../core/errors.js';
+import { DebugError, isDebugError, type ErrorCode } from '../../core/errors.js';
 import { restorePriority, startAtLowPriority } from '../../core/processPriority.js';
 import { NativeError } from './addon.js';
-import type { HostApi, HostEvent, HostMessage, HostMethod } from './hostProtocol.js';
+import type { HostApi, HostCall, HostEvent, HostMessage, HostMethod, ServerAnswer, ServerApi } from './hostProtocol.js';
+
+/** How the server answers the host's own requests (the worker it shares between sessions). */
+export type ServeHost = <M extends keyof ServerApi>(method: M, args: Parameters<ServerApi[M]>) => Promise<Awaited<ReturnType<ServerApi[M]>>>;
 
 const HOST_MAIN = fileURLToPath(
   new URL(import.meta.url.endsWith('.ts') ? '../../../dist/engines/dotnet/host/hostMain.js' : './host/hostMain.js', import.meta.url),
@@ -74,11 +77,16 @@ export class HostConnection {
   /** Why the host was ended by us (a wedged request), for the failure the session reports. */
   private killedBecause?: string;
 
-  /** `resumeFd`: the launched debuggee's resume pipe (launch only). */
-  constructor(onEvent: (event: HostEvent) => void, resumeFd?: number) {
+  /** `resumeFd`: the launched debuggee's resume pipe (launch only); `serve`: answers the host's requests. */
+  constructor(
+    onEvent: (event: HostEvent) => void,
+    resumeFd?: number,
+    private readonly serve?: ServeHost,
+  ) {
     this.host = takeHost();
     this.host.on('message', (message: HostMessage) => {
       if ('event' in message) return onEvent(message.event);
+      if ('call' in message) return this.answerHost(message);
       const waiter = this.pending.get(message.id);
       if (!waiter) return;
       this.pending.delete(message.id);
@@ -119,6 +127,17 @@ export class HostConnection {
       host.channel?.ref();
       host.send({ id, method, args }, undefined, undefined, () => undefined);
     });
+  }
+
+  private answerHost({ call, method, args }: HostCall): void {
+    const reply = (answer: ServerAnswer) => {
+      if (usable(this.host)) this.host.send(answer, undefined, undefined, () => undefined);
+    };
+    const work = this.serve ? this.serve(method, args as never) : Promise.reject(new DebugError('UNSUPPORTED', `the server does not answer ${method}`));
+    work.then(
+      (result) => reply({ answer: call, result: result ?? null }),
+      (e: unknown) => reply({ answer: call, error: isDebugError(e) ? { message: e.message, code: e.code, native: false, hint: e.hint } : { message: String((e as Error)?.message ?? e), code: 'INTERNAL', native: false } }),
+    );
   }
 
   /** `now`: the debugger is mid-start (blocked in the runtime handshake): end its process at once. */

@@ -28,13 +28,17 @@ import { loadAddon, type DotnetAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
 import { Debuggee, type ExitStatus } from './debuggee.js';
 import { applyDotnetChanges } from './dotnetLiveEdit.js';
-import { HostConnection, readyHost } from './debuggerHost.js';
+import { HostConnection, readyHost, type ServeHost } from './debuggerHost.js';
 import type { ConditionStats, HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
 import { resolveExecutable } from './program.js';
 import { StartupTimeline, wallClock, type StartupTimes } from './startupTimeline.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
 import { EncWorker } from './worker/encWorker.js';
+import type { CompileRequest } from './worker/evalProtocol.js';
+
+/** The worker compiles an expression once it runs (its first start loads Roslyn): the host stops waiting sooner. */
+const COMPILE_TIMEOUT_MS = 120_000;
 
 interface Timeouts {
   startupMs: number;
@@ -118,7 +122,7 @@ export class DotnetEngine implements Engine {
     });
     void this.debuggee.exited.then((status) => this.onKeeperStatus(status));
     this.startup.mark('spawned');
-    this.host = new HostConnection((event) => this.onHostEvent(event), spawned.resumeFd >= 0 ? spawned.resumeFd : undefined);
+    this.host = new HostConnection((event) => this.onHostEvent(event), spawned.resumeFd >= 0 ? spawned.resumeFd : undefined, this.serveHost);
     try {
       const options = { ...this.startOptions(config, dbgshimPath), mode: 'launch' as const, pid: spawned.pid, entryAssembly: executable.assembly };
       return await this.start({ ...options, startupPrepared: !!spawned.startupKey });
@@ -142,7 +146,7 @@ export class DotnetEngine implements Engine {
       assertDebuggingEnabled(targetEnv, `Process ${pid}`);
       assertSameTmpdir(targetEnv, `Process ${pid}`);
     }
-    this.host = new HostConnection((event) => this.onHostEvent(event));
+    this.host = new HostConnection((event) => this.onHostEvent(event), undefined, this.serveHost);
     try {
       const result = await this.start({ ...this.startOptions({ ...config, stopOnEntry: false }, findDbgShim()), mode: 'attach', pid });
       this.attachedPid = pid;
@@ -225,9 +229,11 @@ export class DotnetEngine implements Engine {
     return `(${expression}).Substring(${start}, ${end - start})`;
   }
 
-  evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
-    // An evaluation may run code in the program: its own timeout (5 s) plus the aborts come first.
-    return this.request('evaluate', [expression, frameId], this.timeouts.commandMs + 15_000);
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover' = 'repl', options?: { sideEffects?: boolean }): Promise<EvaluateResult> {
+    // An evaluation may run code in the program (its own timeout, 5 s, plus the aborts) and may wait
+    // for Roslyn's first compile in this server (30 s): those come first.
+    const sideEffects = options?.sideEffects ?? context === 'repl';
+    return this.request('evaluate', [expression, frameId, { sideEffects }], this.timeouts.commandMs + 45_000);
   }
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
     return this.request('setVariable', [containerRef, name, value]);
@@ -244,6 +250,18 @@ export class DotnetEngine implements Engine {
   }
 
   /** Edit and Continue: Roslyn's deltas from the server's worker, applied by the debugger host. */
+  /** What the host asks of the server: expressions compiled by the server's worker (Roslyn). */
+  private readonly serveHost: ServeHost = async (method, args) => {
+    const dotnet = this.dotnet ?? findDotnet();
+    if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'compiling this C# expression needs the .NET SDK (dotnet) to build the Roslyn worker', 'Install the .NET SDK, or evaluate the parts the expression is made of.');
+    switch (method) {
+      case 'compile':
+        return EncWorker.shared().compile(dotnet, args[0] as CompileRequest, COMPILE_TIMEOUT_MS) as never;
+      case 'warmCompiler':
+        return EncWorker.shared().warm(dotnet) as never;
+    }
+  };
+
   applyChanges(request: LiveEditRequest): Promise<LiveEditResult> {
     const dotnet = this.dotnet ?? findDotnet();
     if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'applying C# edits needs the .NET SDK (dotnet) to build its Roslyn worker', 'Install the .NET SDK, or session_restart to run the edited program.');

@@ -1,11 +1,13 @@
 /**
  * What the server and the .NET debugger host process say to each other: the host's API (requests
- * answered by DotnetDebugger) and its events (engine events, plus the runtime's own exit notice).
+ * answered by DotnetDebugger), its events (engine events, plus the runtime's own exit notice), and
+ * the few things the host asks the server for (what the server's one .NET worker computes).
  */
 import type { EngineEvent } from '../../core/engine.js';
 import type { EditApplied, EditPreparation } from './host/editAndContinue.js';
 import type { ModuleDelta } from './worker/encProtocol.js';
 import type { StartupTimes } from './startupTimeline.js';
+import type { CompileRequest, CompileResult } from './worker/evalProtocol.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
@@ -43,6 +45,11 @@ export interface StartResult {
   startup: StartupTimes;
 }
 
+export interface EvaluateOptions {
+  /** False: an expression that may change the program (assigns, calls what is not known to be pure) is refused. */
+  sideEffects?: boolean;
+}
+
 export interface HostApi {
   start(options: StartOptions): Promise<StartResult>;
   setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]>;
@@ -58,7 +65,7 @@ export interface HostApi {
   threadDumps(levels: number): Promise<ThreadDump[]>;
   scopes(frameId: number): Promise<ScopeInfo[]>;
   variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]>;
-  evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult>;
+  evaluate(expression: string, frameId: number | undefined, options?: EvaluateOptions): Promise<EvaluateResult>;
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
   /** Edit and Continue: stop if running, read what Roslyn needs; apply its deltas; run again if stopped for it. */
   prepareEdit(): Promise<EditPreparation>;
@@ -93,5 +100,19 @@ export interface HostError {
   hresult?: number;
 }
 
-export type HostMessage = { event: HostEvent } | { id: number; result: unknown } | { id: number; error: HostError };
+/** What the host asks of the server. */
+export interface ServerApi {
+  /** A C# expression compiled by the server's worker (Roslyn) for a stopped frame. */
+  compile(request: CompileRequest): Promise<CompileResult>;
+  /** Starts the worker and warms Roslyn (an expression was set that only a compile can run). */
+  warmCompiler(): Promise<void>;
+}
+
+export type ServerMethod = keyof ServerApi;
+
+/** Host → server: events, answers, and the host's own requests (`call`). */
+export type HostMessage = { event: HostEvent } | { id: number; result: unknown } | { id: number; error: HostError } | HostCall;
+/** Server → host: requests, and answers to the host's requests. */
 export type HostRequest = { id: number; method: HostMethod; args: unknown[] };
+export type HostCall = { call: number; method: ServerMethod; args: unknown[] };
+export type ServerAnswer = { answer: number; result?: unknown; error?: HostError };

@@ -15,6 +15,7 @@ export const NODE_CAPABILITIES: EngineCapabilities = {
   pause: true,
   attach: true,
   restart: true,
+  liveEdit: true,
   exceptionFilters: NODE_EXCEPTION_FILTERS,
   notes: [
     'Expressions, conditions and new values are JavaScript.',
@@ -26,6 +27,7 @@ export const NODE_CAPABILITIES: EngineCapabilities = {
     'An uncaught exception at the top level of an ES module stops in node\'s module loader (the exception\'s stack names the line); the "all" filter stops where it is thrown.',
     'Function breakpoints take a name as written in the source: handleOrder, Cart.total, Cart.prototype.total; they break on the first statement of every function of that name (the binding says where).',
     'TypeScript (.ts/.tsx/.mts/.cts) runs through the project\'s tsx or ts-node, node\'s own type stripping (Node.js 22.6 or later), or JavaScript compiled from it with a source map; option tsRunner picks one. Stops, frames, steps and breakpoints are told in the TypeScript source through source maps (inline or .map files); where a map\'s sources are absent, in the JavaScript that runs.',
+    'session_apply_changes gives edited scripts their new text through V8 (TypeScript compiled again by tsx\'s esbuild or TypeScript): V8 refuses to change a function that is running, except the paused top frame, which it runs again from its start (not an async function); an ES module\'s top-level code cannot change.',
     'Node processes and worker threads the program starts are debugged too: each is a thread (inspect_threads); a stop says which one.',
     'When attached (not launched), TypeScript breakpoints in CommonJS modules that load later bind as they load: their first lines may run before.',
     'Stacks include the callers that await (marked async). At an exception stop, $exception in an expression is the thrown value.',

@@ -3,7 +3,7 @@
  * members, and functions assigned to variables or properties. Loaded only when a function
  * breakpoint is set (acorn is not small).
  */
-import { parse, type AnyNode, type Function as FunctionNode, type Options } from 'acorn';
+import { parse, type AnyNode, type Function as FunctionNode, type Options, type Token } from 'acorn';
 import { ancestor } from 'acorn-walk';
 
 import type { FunctionSite } from './functionNames.js';
@@ -32,10 +32,12 @@ export function locateFunctions(source: string): FunctionSite[] {
   return sites;
 }
 
-function parseLeniently(source: string) {
+/** The program as a module, else as a script; `tokens`, when given, gets the tokens of the parse that succeeded. */
+export function parseLeniently(source: string, tokens?: Token[]) {
   for (const sourceType of ['module', 'script'] as const) {
+    if (tokens) tokens.length = 0;
     try {
-      return parse(source, { ...PARSE_OPTIONS, sourceType });
+      return parse(source, { ...PARSE_OPTIONS, sourceType, onToken: tokens });
     } catch {
       // try the other kind of program
     }
@@ -50,7 +52,7 @@ function firstStatementStart(fn: FunctionNode): { line: number; column: number }
 }
 
 /** `ancestors` runs from the function's parent outwards. */
-function namesOf(fn: FunctionNode, ancestors: AnyNode[]): string[] {
+export function namesOf(fn: FunctionNode, ancestors: AnyNode[]): string[] {
   const [parent, grandParent] = ancestors;
   const own = fn.id?.name;
   if (fn.type === 'FunctionDeclaration') return own ? [own] : [];

@@ -20,11 +20,15 @@ export interface LaunchPlan {
   typesStrippedInPlace: boolean;
   /** For the launch answer, when the engine chose how to run the program. */
   note?: string;
+  /** How TypeScript runs (a live edit compiles it again the same way); undefined for JavaScript. */
+  runner?: TypeScriptRunner;
 }
 
 export type TypeScriptRunner = 'tsx' | 'ts-node' | 'node' | 'compiled';
 
 const TS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts'];
+/** tsxLines.ts, compiled to dist/ beside this module (also when this runs from its TypeScript source, in tests). */
+const TSX_LINES_URL = new URL(import.meta.url.endsWith('.ts') ? '../../../dist/engines/node/tsxLines.js' : './tsxLines.js', import.meta.url).href;
 const RUNNERS: TypeScriptRunner[] = ['tsx', 'ts-node', 'node', 'compiled'];
 
 export function isTypeScript(file: string): boolean {
@@ -57,11 +61,15 @@ function tryRunner(runner: TypeScriptRunner, program: string, runtime: NodeRunti
     case 'tsx': {
       const loader = resolveFrom(load, 'tsx');
       if (!loader) return void reasons.push('tsx is not installed where it can load it');
+      const imports = supportsImportFlag(runtime);
+      // Ahead of tsx, a module that keeps tsx's output on separate lines, so that V8 can apply live edits.
+      const lines = imports ? ['--import', `${TSX_LINES_URL}?tsx=${encodeURIComponent(resolveFrom(load, 'tsx/package.json') ?? loader)}`] : [];
       return {
         entry: program,
-        runtimeArgs: [supportsImportFlag(runtime) ? '--import' : '--loader', pathToFileURL(loader).href],
+        runtimeArgs: [...lines, imports ? '--import' : '--loader', pathToFileURL(loader).href],
         typesStrippedInPlace: false,
-        note: `Runs with tsx ${versionOf(load, 'tsx')} (node --import tsx), from ${packageDir(loader, 'tsx')}.`,
+        runner,
+        note: `Runs with tsx ${versionOf(load, 'tsx')} (node --import tsx), from ${packageDir(loader, 'tsx')}${imports ? '; its JavaScript kept on separate lines for live edit' : ''}.`,
       };
     }
     case 'ts-node': {
@@ -74,6 +82,7 @@ function tryRunner(runner: TypeScriptRunner, program: string, runtime: NodeRunti
         entry: program,
         runtimeArgs: hook,
         typesStrippedInPlace: false,
+        runner,
         note: `Runs with ts-node ${versionOf(load, 'ts-node')} (node ${esm ? '--loader ts-node/esm' : '--require ts-node/register'}), from ${packageDir(register, 'ts-node')}.`,
       };
     }
@@ -85,13 +94,14 @@ function tryRunner(runner: TypeScriptRunner, program: string, runtime: NodeRunti
         entry: program,
         runtimeArgs: flags,
         typesStrippedInPlace: true,
+        runner,
         note: `Runs with Node.js ${runtime.version}'s own type stripping${flags.length ? ` (${flags.join(' ')})` : ''}: lines are the TypeScript lines.`,
       };
     }
     case 'compiled': {
       const compiled = compiledOutputOf(program);
       if (!compiled) return void reasons.push('no JavaScript compiled from it with a source map was found (beside it, or in the outDir of its tsconfig.json)');
-      return { entry: compiled, runtimeArgs: [], typesStrippedInPlace: false, note: `Runs the compiled ${compiled}; its source map leads back to ${program}.` };
+      return { entry: compiled, runtimeArgs: [], typesStrippedInPlace: false, runner, note: `Runs the compiled ${compiled}; its source map leads back to ${program}.` };
     }
   }
 }

@@ -25,7 +25,12 @@ export interface OriginalPosition {
 
 export class LoadedMap {
   static parse(text: string, mapUrl: string): LoadedMap {
-    return new LoadedMap(new FlattenMap(JSON.parse(text), mapUrl));
+    return LoadedMap.of(JSON.parse(text) as object, mapUrl);
+  }
+
+  /** A map already parsed; its mappings may be encoded or decoded. */
+  static of(map: object, mapUrl: string): LoadedMap {
+    return new LoadedMap(new FlattenMap(map as Parameters<typeof FlattenMap>[0], mapUrl));
   }
 
   /** Absolute path of each source (undefined where it is no file), and whether it is on disk. */

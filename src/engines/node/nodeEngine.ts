@@ -7,7 +7,7 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
+import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, LiveEditRequest, LiveEditResult } from '../../core/engine.js';
 import { DebugError, type ErrorCode } from '../../core/errors.js';
 import type {
   AttachConfig,
@@ -32,7 +32,8 @@ import { NODE_CAPABILITIES } from './capabilities.js';
 import { ChildProcessHub, PRELOAD_URL, type ChildReport } from './childProcesses.js';
 import { DEFAULT_INSPECTOR_PORT, findDebuggerUrl, openInspectorOf } from './inspectorTargets.js';
 import { InspectorProcess } from './inspectorProcess.js';
-import { isTypeScript, planLaunch } from './launchPlan.js';
+import { isTypeScript, planLaunch, type TypeScriptRunner } from './launchPlan.js';
+import type { NodeLiveEdit } from './liveEdit.js';
 import { findRuntime, INSTALL_NODE, runtimeArgs, type NodeRuntime } from './nodeRuntime.js';
 import { NodeTargets } from './nodeTargets.js';
 import type { NodeTarget } from './nodeTarget.js';
@@ -65,6 +66,9 @@ export class NodeEngine implements Engine {
   /** Milliseconds from the launch call to each step of starting, for diagnostics and the benchmark. */
   private readonly launchPhases: Record<string, number> = {};
   private launchStartedAt = 0;
+  private tsRunner?: TypeScriptRunner;
+  /** Loaded on the first apply (it brings acorn and the compilers' glue). */
+  private liveEdit?: Promise<NodeLiveEdit>;
 
   constructor(private readonly context: EngineContext) {
     this.gone = new Promise((resolve) => (this.markGone = resolve));
@@ -87,6 +91,7 @@ export class NodeEngine implements Engine {
       throw new DebugError('ENGINE_UNAVAILABLE', e.message, INSTALL_NODE);
     });
     const plan = planLaunch(config.program, this.runtime, config.options);
+    this.tsRunner = plan.runner;
     this.targets = this.newTargets(PRELOAD_URL);
     this.targets.typesStrippedInPlace = plan.typesStrippedInPlace;
     if (!isTypeScript(plan.entry) && !plan.runtimeArgs.length) this.targets.compiledEntry = plan.entry;
@@ -239,6 +244,8 @@ export class NodeEngine implements Engine {
     if (event.type === 'stopped') {
       this.phase('firstStop');
       this.firstStop?.();
+      // An edit often follows a stop: its code loads while the agent reads the stop.
+      if (!this.liveEdit) setImmediate(() => void this.liveEditor().catch(() => undefined));
     }
     this.context.emit(event);
   }
@@ -279,6 +286,25 @@ export class NodeEngine implements Engine {
   async restartFrame(threadId: number, frameId: number): Promise<void> {
     const target = this.targets.get(threadId);
     await this.guard(() => target.restartFrame(frameId), 'JUMP_REFUSED');
+  }
+
+  /** Live edit: V8 gives the edited scripts their new text (liveEdit.ts). */
+  applyChanges(request: LiveEditRequest): Promise<LiveEditResult> {
+    this.connected();
+    return this.guard(async () => (await this.liveEditor()).apply(request), 'INVALID_STATE');
+  }
+
+  private liveEditor(): Promise<NodeLiveEdit> {
+    this.liveEdit ??= import('./liveEdit.js').then(
+      ({ NodeLiveEdit }) => new NodeLiveEdit({ targets: () => this.targets.list(), runner: () => this.tsRunner, runtimeVersion: () => this.runtimeVersion() }),
+    );
+    return this.liveEdit;
+  }
+
+  private async runtimeVersion(): Promise<string> {
+    if (this.runtime) return this.runtime.version;
+    const answer = await this.targets.main?.cdp.send('Runtime.evaluate', { expression: 'process.version', silent: true }).catch(() => undefined);
+    return typeof answer?.result.value === 'string' ? answer.result.value : process.version;
   }
 
   async pause(threadId?: number): Promise<void> {
@@ -377,7 +403,7 @@ export class NodeEngine implements Engine {
     }
     // Hanging up removes our breakpoints and resumes the program.
     this.targets.closeAll();
-    await this.hub?.close();
+    await Promise.all([this.hub?.close(), this.liveEdit?.then((edit) => edit.dispose())]);
   }
 
   private async endChildren(): Promise<void> {

@@ -25,6 +25,7 @@ import { pauseOnExceptionsState } from './capabilities.js';
 import type { CdpClient, CdpEventParams } from './cdpClient.js';
 import { readCauses } from './exceptionCauses.js';
 import { mentionsException, withException } from './exceptionValue.js';
+import { followMovedCode } from './framePositions.js';
 import { FunctionBreakpoints } from './functionBreakpoints.js';
 import { LoadHooks } from './loadHooks.js';
 import { NodeBreakpoints } from './nodeBreakpoints.js';
@@ -102,6 +103,7 @@ export class NodeTarget {
   /** A pause asked to read the stack of a running isolate (see snapshot); whoever waits for it, if anyone still does. */
   private snapshotPause?: { levels: number; read?: (stack: { frames: FrameInfo[]; totalFrames: number }) => void };
   private mainContextId?: number;
+  private readonly pauseWaiters = new Set<() => void>();
 
   constructor(
     readonly threadId: number,
@@ -224,6 +226,51 @@ export class NodeTarget {
       this.expected = undefined; // refused: still paused where it was
       throw e;
     }
+  }
+
+  /**
+   * A live edit of one script (V8's LiveEdit). With `restartTopFrame`, V8 may change the function
+   * the isolate is paused in: it then runs that frame again from its start and pauses there, which
+   * comes as a 'restart frame' stop.
+   */
+  editScript(scriptId: string, scriptSource: string, options: { dryRun: boolean; restartTopFrame: boolean }): Promise<Protocol.Debugger.SetScriptSourceResponse> {
+    if (options.restartTopFrame && !options.dryRun) {
+      this.expected = 'restart frame';
+      this.cdp.expectEvent('Debugger.paused');
+    }
+    return this.cdp.send('Debugger.setScriptSource', { scriptId, scriptSource, dryRun: options.dryRun, allowTopFrameEditing: options.restartTopFrame || undefined });
+  }
+
+  /** After a live edit: the paused frames at the places V8 moved their code to. */
+  async followEdit(): Promise<void> {
+    if (this.current) await followMovedCode(this.cdp, this.current.callFrames);
+  }
+
+  /** The current text of a script as V8 runs it. */
+  async scriptSource(scriptId: string): Promise<string> {
+    return (await this.cdp.send('Debugger.getScriptSource', { scriptId })).scriptSource;
+  }
+
+  /** Where the paused top frame's function starts (V8's place), when paused. */
+  get topFunction(): Protocol.Debugger.Location | undefined {
+    return this.current?.callFrames[0]?.functionLocation;
+  }
+
+  /** Waits for the next pause this isolate shows: true when it came within `timeoutMs`, false when not or when cancelled. */
+  nextPause(timeoutMs: number): { paused: Promise<boolean>; cancel(): void } {
+    let cancel = () => undefined as void;
+    const paused = new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => done(false), timeoutMs);
+      const done = (shown: boolean) => {
+        clearTimeout(timer);
+        this.pauseWaiters.delete(waiter);
+        resolve(shown);
+      };
+      const waiter = () => done(true);
+      this.pauseWaiters.add(waiter);
+      cancel = () => done(false);
+    });
+    return { paused, cancel };
   }
 
   pause(): Promise<unknown> {
@@ -394,6 +441,7 @@ export class NodeTarget {
     };
     if (snapshot?.read) void this.stackTrace(0, snapshot.levels).then(snapshot.read, () => undefined);
     this.owner.paused(this);
+    for (const waiter of [...this.pauseWaiters]) waiter();
   }
 
   private onResumed(): void {

@@ -12,6 +12,10 @@ export interface ScriptInfo {
   scriptId: string;
   url: string;
   sourceMapURL?: string;
+  /** When V8 parsed it, or when a live edit last replaced its text (ms since the epoch). */
+  sourceAt: number;
+  /** The map of the text a live edit gave it (V8 announces no new script for an edit). */
+  editedMap?: LoadedMap;
 }
 
 /** A place in a script, told in its original source where there is one. */
@@ -32,7 +36,7 @@ export class ScriptRegistry {
 
   parsed(event: Protocol.Debugger.ScriptParsedEvent): void {
     if (!event.url) return;
-    const script: ScriptInfo = { scriptId: event.scriptId, url: event.url, sourceMapURL: event.sourceMapURL || undefined };
+    const script: ScriptInfo = { scriptId: event.scriptId, url: event.url, sourceMapURL: event.sourceMapURL || undefined, sourceAt: Date.now() };
     this.scripts.set(event.scriptId, script);
     this.idsByUrl.set(event.url, [...(this.idsByUrl.get(event.url) ?? []), event.scriptId]);
     for (const listener of this.parsedListeners) listener(script);
@@ -59,6 +63,11 @@ export class ScriptRegistry {
     return [...this.scripts.values()].filter((s) => s.sourceMapURL && s.url.startsWith('file:') && (includeDependencies || !isDependency(s.url)));
   }
 
+  /** Scripts loaded from files, dependencies included. */
+  fileScripts(): ScriptInfo[] {
+    return [...this.scripts.values()].filter((s) => pathOfUrl(s.url));
+  }
+
   /** Scripts the user wrote: loaded from files outside node_modules. */
   userScripts(): ScriptInfo[] {
     return [...this.scripts.values()].filter((s) => s.url.startsWith('file:') && !isDependency(s.url));
@@ -70,7 +79,16 @@ export class ScriptRegistry {
     return url ? pathOfUrl(url) : undefined;
   }
 
+  /** A live edit replaced the script's text; `map` is the new text's map, when it has one. */
+  edited(scriptId: string, map: LoadedMap | undefined): void {
+    const script = this.scripts.get(scriptId);
+    if (!script) return;
+    script.sourceAt = Date.now();
+    script.editedMap = map;
+  }
+
   mapOf(script: ScriptInfo | undefined): Promise<LoadedMap | undefined> {
+    if (script?.editedMap) return Promise.resolve(script.editedMap);
     if (!script?.sourceMapURL) return Promise.resolve(undefined);
     return this.maps.load(script.url, script.sourceMapURL);
   }

@@ -26,10 +26,10 @@ export const engine: EngineFactory = {
   },
   async prepare(): Promise<void> {
     const interpreter = await findInterpreter({});
-    // For a launch that the ready debuggee cannot take (another folder, other variables).
+    // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
     prepareSpareAdapter({}, interpreter.executable, true);
-    // A launch with the server's working folder and no extra variables starts from it.
-    prepareFirstReadyDebuggee({ executable: interpreter.executable, cwd: process.cwd(), env: {}, justMyCode: true, socketTuning: true });
+    // A launch with no extra variables starts from it, whatever its working folder.
+    prepareFirstReadyDebuggee({ executable: interpreter.executable, env: {}, justMyCode: true, socketTuning: true });
   },
   create: (context) => new PythonEngine(context),
 };

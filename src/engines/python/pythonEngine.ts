@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import type { Engine, EngineContext, EngineDiagnostics, EngineEvent } from '../../core/engine.js';
+import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, LiveEditRequest, LiveEditResult } from '../../core/engine.js';
 import { DebugError } from '../../core/errors.js';
 import { readStacks } from '../../core/hangReport.js';
 import type {
@@ -41,6 +41,7 @@ import { debugpyExceptionFilters } from './exceptionFilters.js';
 import { findInterpreter, type PythonInterpreter } from './interpreter.js';
 import { exitEvent } from './launcherExit.js';
 import { LaunchSteps } from './launchSteps.js';
+import { PythonLiveEdit } from './liveEdit.js';
 import { passThroughEvents } from './passThroughEvents.js';
 import { injectDebugpy } from './pidInjection.js';
 import { prepareNextReadyDebuggee, programIdle, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
@@ -53,6 +54,8 @@ import { withWaits } from './threadWaits.js';
 
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
 const JUMP_HINT = 'Pick a line of the current function; Python cannot jump into a block (loop, with, try) or out of a finally.';
+/** How long an attach waits for the live edit helper to go in (it goes on after that). */
+const LIVE_EDIT_ATTACH_WAIT_MS = 3000;
 
 type StartCommand = 'launch' | 'attach';
 
@@ -81,6 +84,7 @@ export class PythonEngine implements Engine {
   /** Set when a ready debuggee runs it: debugpy names that process after the ready launcher file. */
   private program?: string;
   private ending?: Promise<void>;
+  private readonly liveEdit = new PythonLiveEdit(this.dap, () => this.threads());
   /** Events leave in the order they came, even when a stop needs a request to complete. */
   private emitted: Promise<void> = Promise.resolve();
 
@@ -125,6 +129,7 @@ export class PythonEngine implements Engine {
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
     this.programRunning = true;
+    void this.prepareLiveEdit(config.program);
     // The next launch like this one finds a debuggee ready: prepared once this answer is on its
     // way (starting a process takes a few ms), at low priority while this program runs.
     setImmediate(() => prepareNextReadyDebuggee(target, { launch: this, programRunning: this.programRunning }));
@@ -163,7 +168,20 @@ export class PythonEngine implements Engine {
     const client = this.connect(new DapClient(transport, { timeoutMs: REQUEST_TIMEOUT_MS }));
     const result = await startDebugpy(this.starting(client, signal), client.request('initialize', INITIALIZE_ARGUMENTS), 'attach', attachArguments(config), config);
     this.started = true;
+    // The modules loaded before the attach are taken as they are on disk when the helper goes in:
+    // it must be in before the answer, or an edit made right after it would pass for the loaded text.
+    await Promise.race([this.prepareLiveEdit(), delay(LIVE_EDIT_ATTACH_WAIT_MS)]);
     return result;
+  }
+
+  /** The live edit helper goes in as the program starts, so that it sees the modules' text as they load. */
+  private prepareLiveEdit(program?: string): Promise<void> {
+    return this.liveEdit.install(program).catch((e: Error) => this.context.log('warning', `python live edit: ${e.message}`));
+  }
+
+  /** Live edit: the helper in the program swaps the changed functions' code (liveEdit.ts). */
+  applyChanges(request: LiveEditRequest): Promise<LiveEditResult> {
+    return this.liveEdit.apply(request);
   }
 
   private starting(client: DapClient, signal: AbortSignal | undefined): Starting {

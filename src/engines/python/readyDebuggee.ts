@@ -3,8 +3,10 @@
  * and debuggee are started as for any launch (with readyLauncher.ts's file as the program) and
  * left waiting for configurationDone, so Python is up, debugpy and pydevd are imported and
  * connected (pydevd's import and its fixed 0.1 s sleep on connect are behind us). A launch with
- * the same interpreter, working folder and environment takes it, arms its breakpoints, names
- * the program and lets it run: the process becomes that program.
+ * the same interpreter and environment takes it, arms its breakpoints, names the program and its
+ * working folder and lets it run: the process becomes that program. It waits in a folder of ours
+ * (the launcher's), not in the last launch's: a process that holds a user's project folder open
+ * while no session of theirs runs there would be a surprise.
  *
  * One waits at a time. The first is prepared once Python is in play (core/readiness.ts); the next
  * after each launch, for the next launch like it, at low priority while that launch's program runs (at a
@@ -17,12 +19,11 @@ import type { LaunchConfig } from '../../core/types.js';
 import { startAdapter, type AdapterConnection } from './adapterConnection.js';
 import { launchArguments } from './debugpyArguments.js';
 import { restorePriority, startAtLowPriority } from '../../core/processPriority.js';
-import { newSpecPath, readyLauncherFile, removeLaunchSpec } from './readyLauncher.js';
+import { newSpecPath, readyFolder, readyLauncherFile, removeLaunchSpec } from './readyLauncher.js';
 
 /** What must be the same for a program to tell no difference from a normal launch. */
 export interface ReadyTarget {
   executable: string;
-  cwd: string;
   /** The launch's own variables (the rest is our process's environment, which the adapter inherits). */
   env: Record<string, string>;
   justMyCode: boolean;
@@ -33,7 +34,7 @@ export interface ReadyTarget {
 const PREPARE_LIMIT_MS = 30_000;
 
 export function readyTargetOf(config: LaunchConfig, executable: string, socketTuning: boolean): ReadyTarget {
-  return { executable, cwd: config.cwd, env: config.env, justMyCode: config.options.justMyCode !== false, socketTuning };
+  return { executable, env: config.env, justMyCode: config.options.justMyCode !== false, socketTuning };
 }
 
 export function readyDebuggeesOff(): boolean {
@@ -65,7 +66,7 @@ export class ReadyDebuggee {
     const client = this.adapter.client;
     const initialized = client.once('initialized');
     const args = launchArguments(
-      { program: readyLauncherFile(), args: [this.specPath], cwd: target.cwd, env: target.env, stopOnEntry: false, options: { justMyCode: target.justMyCode } },
+      { program: readyLauncherFile(), args: [this.specPath], cwd: readyFolder(), env: target.env, stopOnEntry: false, options: { justMyCode: target.justMyCode } },
       target.executable,
     );
     this.launched = this.adapter.capabilities.then(() => client.request('launch', args, { timeoutMs: Infinity }));
@@ -190,7 +191,7 @@ export function readyDebuggeeState(): { state: 'preparing' | 'ready'; adapterPid
 
 function keyOf(target: ReadyTarget): string {
   // Our own environment too: the adapter (and so the program) inherits it as it was when started.
-  return JSON.stringify([target.executable, target.cwd, sorted(target.env), target.justMyCode, target.socketTuning, sorted(process.env)]);
+  return JSON.stringify([target.executable, sorted(target.env), target.justMyCode, target.socketTuning, sorted(process.env)]);
 }
 
 function sorted(env: Record<string, string | undefined>): [string, string | undefined][] {
@@ -200,7 +201,6 @@ function sorted(env: Record<string, string | undefined>): [string, string | unde
 function differences(waiting: ReadyTarget, wanted: ReadyTarget): string {
   const found = [
     waiting.executable !== wanted.executable && `interpreter ${waiting.executable}`,
-    waiting.cwd !== wanted.cwd && `working folder ${waiting.cwd}`,
     JSON.stringify(sorted(waiting.env)) !== JSON.stringify(sorted(wanted.env)) && 'other environment variables',
     waiting.justMyCode !== wanted.justMyCode && `justMyCode ${waiting.justMyCode}`,
     waiting.socketTuning !== wanted.socketTuning && `socketTuning ${waiting.socketTuning}`,

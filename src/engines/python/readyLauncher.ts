@@ -3,9 +3,10 @@
  * debuggee like any launch, with this file as the program and a spec path as its argument, so
  * debugpy and pydevd are imported and connected long before the user's launch. debugpy's cli
  * runs this file only after configurationDone, when the launch that took the debuggee has armed
- * its breakpoints; the file then turns the process into the user's program the way the cli
- * itself runs a program file (pydevd's runpy: argv, the program's folder first on sys.path,
- * `__main__` globals with the program's `__file__`), and leaves no trace a program can see:
+ * its breakpoints; the file then moves to the launch's working folder (it waits in ours) and turns
+ * the process into the user's program the way the cli itself runs a program file (pydevd's runpy:
+ * argv, the program's folder first on sys.path, `__main__` globals with the program's
+ * `__file__`), and leaves no trace a program can see:
  * its own helpers delete themselves from those globals, runpy's saved argv[0] (put back when the
  * program ends) becomes the program's path, and a traceback printed at exit does not show this
  * file. pydevd hides files whose name ends in `debugpy_launcher.py` from stacks and stepping.
@@ -25,6 +26,7 @@ def _debugbridge_become_program(scope):
     with open(spec_path, "rb") as spec_file:
         spec = json.loads(spec_file.read().decode("utf-8"))
     os.unlink(spec_path)
+    os.chdir(spec["cwd"])
     program = spec["program"]
     launcher = scope["__file__"]
     sys.argv[:] = [program] + spec["args"]
@@ -101,6 +103,8 @@ let specs = 0;
 export interface LaunchSpec {
   program: string;
   args: string[];
+  /** The launch's working folder: the ready debuggee waits in ours (readyFolder). */
+  cwd: string;
 }
 
 /** The launcher file, written again whenever it is missing. Its name must end in `debugpy_launcher.py`. */
@@ -115,6 +119,11 @@ export function readyLauncherFile(): string {
     renameSync(partial, launcherFile);
   }
   return launcherFile;
+}
+
+/** Where ready debuggees wait: a folder of ours, so no user's folder is held open by a process they did not start. */
+export function readyFolder(): string {
+  return privateFolder();
 }
 
 /** A fresh path for one ready debuggee's spec (the launcher deletes the file once read). */

@@ -51,7 +51,7 @@ export function startDebugpy(
 
 /** Names the program, arms its breakpoints and lets the ready debuggee (waiting for configurationDone) become it. */
 export function startReadyDebuggee(start: Starting, debuggee: ReadyDebuggee, config: LaunchConfig): Promise<LaunchResult> {
-  writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args });
+  writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args, cwd: config.cwd });
   return guardedStart(start.client, 'launch', start.signal, start.stderrHint, async (guard) => {
     start.capabilitiesKnown(await guard(debuggee.adapter.capabilities));
     return configureAndRun(start.engine, start.client, debuggee.launched, config, guard, start.steps);

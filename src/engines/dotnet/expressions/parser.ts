@@ -252,6 +252,10 @@ class Parser {
 
   private identifier(token: Token): Expr {
     if (this.s.is('=>', 1)) throw refuse(token, 'lambdas are not supported');
+    // `from x in …` / `from T x in …` starts a query (`from` is otherwise an ordinary name).
+    if (!token.verbatim && token.text === 'from' && this.s.peek(1).kind === 'identifier' && (this.s.is('in', 2) || this.s.peek(2).kind === 'identifier')) {
+      throw refuse(token, 'query expressions (from … select) are not supported');
+    }
     if (!token.verbatim && token.text === 'nameof' && this.s.is('(', 1)) return this.nameof();
     this.s.next();
     const typeArguments = (this.s.is('<') && tryTypeArgumentsInExpression(this.s)) || [];

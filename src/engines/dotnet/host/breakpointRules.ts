@@ -10,6 +10,8 @@ import { capText } from '../../../core/valueText.js';
 import { CALLER, callerText, columnFrame, TRACE_VALUE_CHARS, type TraceColumn, type TraceValue } from '../../../core/traceLog.js';
 import type { BreakpointSpec, FunctionBreakpointSpec } from '../../../core/types.js';
 import type { BreakpointBook } from './breakpointBook.js';
+import { refusedByInterpreter } from './evaluation/unsupported.js';
+import { askServer } from './serverCalls.js';
 import type { Inspection } from './inspection.js';
 import type { Native } from './nativeSession.js';
 import type { FrameHandle, StackReader, UserFrame } from './stackReader.js';
@@ -54,6 +56,12 @@ export class BreakpointRules {
       try {
         this.inspection.parse(expression);
       } catch (e) {
+        // Valid C# the evaluator does not run is compiled at the first hit (Roslyn's errors then):
+        // the server's worker starts now, so that hit does not wait for Roslyn to load.
+        if (refusedByInterpreter(e)) {
+          void askServer('warmCompiler', [], 120_000, 'the worker is warming').catch(() => undefined);
+          continue;
+        }
         throw new DebugError('INVALID_ARGUMENT', `breakpoint #${spec.id}: ${expression}: ${(e as Error).message}`, 'Write the condition as a C# expression.');
       }
     }

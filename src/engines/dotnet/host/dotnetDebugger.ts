@@ -21,7 +21,7 @@ import type {
   ThreadInfo,
   VariableInfo,
 } from '../../../core/types.js';
-import type { HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
+import type { EvaluateOptions, HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
 import { StartupTimeline } from '../startupTimeline.js';
 import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
@@ -205,10 +205,10 @@ export class DotnetDebugger implements HostApi {
     return this.inOrder(() => this.inspection.variables(ref, start, count));
   }
 
-  evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
+  evaluate(expression: string, frameId: number | undefined, options?: EvaluateOptions | null): Promise<EvaluateResult> {
     return this.inOrder(async () => {
       if (!this.reportedStop) throw new DebugError('INVALID_STATE', 'evaluation needs the program stopped', 'Wait for a stop, or pause it with execution_pause.');
-      return this.inspection.evaluate(expression, frameId || (await this.topFrameId()));
+      return this.inspection.evaluate(expression, frameId || (await this.topFrameId()), options?.sideEffects ?? true);
     });
   }
 
@@ -278,6 +278,8 @@ export class DotnetDebugger implements HostApi {
   // ---- native events ----
 
   private onNative(event: NativeEvent): void {
+    // A compiled expression's assembly loads during an evaluation, which holds the queue below.
+    if (event.event === 'module' && event.reason === 'load' && event.inMemory) this.inspection.assemblies.moduleLoaded(event.handle);
     void this.inOrder(() => this.handle(event)).catch((e: unknown) =>
       this.emit({ type: 'output', category: 'console', text: `debugbridge: handling ${event.event} failed: ${(e as Error).message}\n` }),
     );

@@ -7,8 +7,9 @@
  */
 import { isDebugError } from '../../../core/errors.js';
 import { NativeError } from '../addon.js';
-import type { HostError, HostMessage, HostRequest } from '../hostProtocol.js';
+import type { HostError, HostMessage, HostRequest, ServerAnswer } from '../hostProtocol.js';
 import { DotnetDebugger } from './dotnetDebugger.js';
+import { connectServer, serverAnswered } from './serverCalls.js';
 
 // The server went away (or is done with us): nothing may outlive it. Registered first, and checked
 // again once loaded, since a server that exits while this process starts disconnects before then.
@@ -24,6 +25,7 @@ function toHostError(e: unknown): HostError {
   return { message: e instanceof Error ? e.message : String(e), code: 'INTERNAL', native: false };
 }
 
+connectServer(send);
 const debuggerInstance = new DotnetDebugger((event) => send({ event }));
 
 async function handle({ id, method, args }: HostRequest): Promise<void> {
@@ -37,5 +39,8 @@ async function handle({ id, method, args }: HostRequest): Promise<void> {
   if (method === 'close') process.disconnect();
 }
 
-process.on('message', (request: HostRequest) => void handle(request));
+process.on('message', (message: HostRequest | ServerAnswer) => {
+  if ('answer' in message) serverAnswered(message);
+  else void handle(message);
+});
 if (!process.connected) process.exit(0);

@@ -12,6 +12,10 @@ import { formatValue, type CsValue } from '../expressions/numeric.js';
 import { Calls } from './evaluation/calls.js';
 import { ClrTypes } from './evaluation/clrTypes.js';
 import { Evaluator } from './evaluation/evaluator.js';
+import { AssemblyLoader } from './evaluation/assemblyLoader.js';
+import { CompiledEvaluation } from './evaluation/compiledEvaluation.js';
+import { FrameShapes } from './evaluation/frameShape.js';
+import { refusedByInterpreter } from './evaluation/unsupported.js';
 import { observeCondition, type ConditionReads } from './filterObservation.js';
 import { compileHitFilter, fitsFilter } from './hitFilter.js';
 import type { EvalValue } from './evaluation/evalValue.js';
@@ -46,6 +50,11 @@ export class Inspection {
   private readonly locals: FrameLocals;
   private readonly evaluator: Evaluator;
   private readonly assignment: Assignment;
+  private readonly compiled: CompiledEvaluation;
+  /** Loads compiled expressions into the program (it learns of their modules as they load). */
+  readonly assemblies: AssemblyLoader;
+  /** Expressions the evaluator refused: they go straight to the compiled evaluation. */
+  private readonly refused = new Set<string>();
   private readonly entries = new Map<number, Entry>();
   /** `$exception` at an exception stop: the thread it was thrown on. */
   exceptionThread?: number;
@@ -65,17 +74,34 @@ export class Inspection {
     this.lister = new ChildLister(native, this.reader, new TypeProxies(this.catalog, this.funcEval, types), this.funcEval);
     this.locals = new FrameLocals(native, modules, this.reader);
     const calls = new Calls(native, this.catalog, this.funcEval, new ClrTypes(modules));
-    this.evaluator = new Evaluator(modules, this.locals, this.reader, new Members(native, this.catalog, this.reader, this.funcEval, types, calls), types, calls);
-    this.assignment = new Assignment(native, this.catalog, this.funcEval, new DeclaredTypes(modules, this.catalog), async (expression, frame) =>
-      this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) }),
-    );
+    const members = new Members(native, this.catalog, this.reader, this.funcEval, types, calls);
+    this.evaluator = new Evaluator(modules, this.locals, this.reader, members, types, calls);
+    this.assemblies = new AssemblyLoader(members, types);
+    this.compiled = new CompiledEvaluation(new FrameShapes(native, modules, this.locals), this.assemblies, this.funcEval);
+    this.assignment = new Assignment(native, this.catalog, this.funcEval, new DeclaredTypes(modules, this.catalog), (expression, frame) => this.evaluateIn(expression, frame, true));
   }
 
-  /** A C# expression in a frame of the stopped program. */
-  async evaluate(expression: string, frameId: number): Promise<EvaluateResult> {
+  /** A C# expression in a frame of the stopped program (`sideEffects`: false refuses what may change the program). */
+  async evaluate(expression: string, frameId: number, sideEffects = true): Promise<EvaluateResult> {
     const frame = this.frame(frameId);
-    const value = await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });
-    return this.answer(value, frame);
+    return this.answer(await this.evaluateIn(expression, frame, sideEffects), frame);
+  }
+
+  /**
+   * The hand-written evaluator first (milliseconds); what it refuses as valid C# it does not run is
+   * compiled by Roslyn and run in the program, with the same answer.
+   */
+  private async evaluateIn(expression: string, frame: FrameHandle, sideEffects: boolean): Promise<EvalValue> {
+    if (!this.refused.has(expression)) {
+      try {
+        return await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });
+      } catch (e) {
+        if (!refusedByInterpreter(e)) throw e;
+        if (this.refused.size > 500) this.refused.clear();
+        this.refused.add(expression);
+      }
+    }
+    return this.compiled.evaluate(expression, frame, sideEffects);
   }
 
   /** Checks an expression's syntax (throws EVALUATION_FAILED). */
@@ -83,9 +109,9 @@ export class Inspection {
     this.evaluator.parse(expression);
   }
 
-  /** The same, answering the value itself (conditions, logpoints). */
-  async evaluateValue(expression: string, frame: FrameHandle): Promise<{ value: EvalValue; text: string }> {
-    const value = await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });
+  /** The same, answering the value itself (conditions, logpoints: no side effects unless told). */
+  async evaluateValue(expression: string, frame: FrameHandle, sideEffects = false): Promise<{ value: EvalValue; text: string }> {
+    const value = await this.evaluateIn(expression, frame, sideEffects);
     return { value, text: (await this.answer(value, frame)).value };
   }
 

@@ -3,7 +3,7 @@
  * run on the addon's debugger thread (native/src/debugger/commands.cpp), answering parsed JSON.
  */
 import { loadAddon, type NativeSession } from '../addon.js';
-import type { NativeEvent, NativeFrame, NativeThread } from './nativeEvents.js';
+import type { NativeEvent, NativeFrame, NativeThread, NativeType } from './nativeEvents.js';
 import type { NativeValue } from './values/nativeValue.js';
 
 /** What each native command takes and answers. */
@@ -29,6 +29,7 @@ export interface NativeCommands {
   fields: [{ h: number; fields: FieldRef[] }, { values: (NativeValue | { error: number })[] }];
   staticField: [FieldRef & { threadId: number; frameIndex: number; h?: number }, { value: NativeValue }];
   items: [{ h: number; start: number; count: number }, { values: (NativeValue | null)[]; count: number }];
+  declaredTypes: [{ hs: number[] }, { types: (NativeType | null)[] }];
   call: [
     {
       threadId: number;

@@ -3,6 +3,7 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using System.Text.Json.Serialization;
 using DebugBridge.Worker.Enc;
+using DebugBridge.Worker.Eval;
 
 namespace DebugBridge.Worker;
 
@@ -29,6 +30,7 @@ public sealed class WorkerException(string code, string message) : Exception(mes
 public sealed class RequestHandlers
 {
     private readonly EncSessions _enc = new();
+    private readonly ExpressionCompiler _eval = new();
 
     public async Task<JsonNode?> Run(string method, JsonObject parameters) => method switch
     {
@@ -36,6 +38,8 @@ public sealed class RequestHandlers
         "enc.update" => Protocol.Write(await _enc.Update(Protocol.Read<UpdateRequest>(parameters))),
         "enc.commit" => Protocol.Write(_enc.Commit(Protocol.Read<SessionRequest>(parameters))),
         "enc.discard" => Protocol.Write(_enc.Discard(Protocol.Read<SessionRequest>(parameters))),
+        "eval.warm" => Protocol.Write(_eval.Warm()),
+        "eval.compile" => Protocol.Write(_eval.Compile(Protocol.Read<CompileRequest>(parameters))),
         "enc.end" => Protocol.Write(_enc.End(Protocol.Read<SessionRequest>(parameters))),
         _ => throw new WorkerException("UNKNOWN_METHOD", $"the worker has no method {method}"),
     };

@@ -1,18 +1,21 @@
 /**
- * The server's .NET worker: one process per server, started on the first Edit and Continue and kept
- * for the next (Roslyn warms up once), speaking one JSON message a line with request ids, so several
- * sessions' requests can be in flight. The server asks, the worker answers bytes; it never calls back.
- * It ends when its stdin closes, so it never outlives the server.
+ * The server's .NET worker: one process per server, started on the first Edit and Continue or
+ * compiled evaluation and kept for the next (Roslyn warms up once), speaking one JSON message a line
+ * with request ids, so several sessions' requests can be in flight. The server asks, the worker
+ * answers bytes; it never calls back. It ends when its stdin closes, so it never outlives the server.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { DebugError } from '../../../core/errors.js';
 import type { UpdateRequest, UpdateResult } from './encProtocol.js';
+import type { CompileRequest, CompileResult } from './evalProtocol.js';
 import { ensureWorkerBuilt } from './workerBuild.js';
 
 const STDERR_LINES = 40;
 /** How long an apply waits for the worker's first build before answering that it is under way (a tool call has 60 s). */
 const BUILD_WAIT_MS = 40_000;
+/** An evaluation answers sooner: it is bounded by the debugger host's request (25 s). */
+const EVAL_BUILD_WAIT_MS = 10_000;
 
 interface Pending {
   resolve: (value: unknown) => void;
@@ -53,6 +56,19 @@ export class EncWorker {
     return this.request(dotnet, 'enc.update', request, timeoutMs) as Promise<UpdateResult>;
   }
 
+  /**
+   * Compiles an expression for a stopped frame. Not answering in time is no sign of a wedged worker
+   * here (the first compile loads Roslyn and the framework's metadata): it is left to finish and warm.
+   */
+  compile(dotnet: string, request: CompileRequest, timeoutMs: number): Promise<CompileResult> {
+    return this.request(dotnet, 'eval.compile', request, timeoutMs, false) as Promise<CompileResult>;
+  }
+
+  /** Starts the worker and has Roslyn compile once, so the first real compile is fast. */
+  async warm(dotnet: string): Promise<void> {
+    await this.request(dotnet, 'eval.warm', {}, 120_000, false);
+  }
+
   async commit(dotnet: string, session: string): Promise<void> {
     await this.request(dotnet, 'enc.commit', { session }, 30_000);
   }
@@ -67,14 +83,14 @@ export class EncWorker {
     await this.request('', 'enc.end', { session }, 10_000).catch(() => undefined);
   }
 
-  private async request(dotnet: string, method: string, params: unknown, timeoutMs: number): Promise<unknown> {
-    const child = await this.start(dotnet);
+  private async request(dotnet: string, method: string, params: unknown, timeoutMs: number, killOnTimeout = true): Promise<unknown> {
+    const child = await this.start(dotnet, method);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
         // A worker that does not answer is restarted for the next request: its state is lost.
-        child.kill('SIGKILL');
+        if (killOnTimeout) child.kill('SIGKILL');
         reject(new DebugError('TIMEOUT', `the .NET worker did not answer ${method} within ${timeoutMs} ms`, 'Try again; the worker restarts.'));
       }, timeoutMs);
       this.pending.set(id, { resolve, reject, timer });
@@ -82,13 +98,13 @@ export class EncWorker {
     });
   }
 
-  private start(dotnet: string): Promise<ChildProcess> {
+  private start(dotnet: string, method: string): Promise<ChildProcess> {
     if (this.running) return Promise.resolve(this.process!);
-    this.starting ??= this.launch(dotnet).finally(() => (this.starting = undefined));
+    this.starting ??= this.launch(dotnet, method).finally(() => (this.starting = undefined));
     return this.starting;
   }
 
-  private async launch(dotnet: string): Promise<ChildProcess> {
+  private async launch(dotnet: string, method: string): Promise<ChildProcess> {
     if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'the .NET worker is not running');
     const built = Date.now();
     this.building ??= ensureWorkerBuilt(dotnet).finally(() => {
@@ -102,13 +118,19 @@ export class EncWorker {
         waited = setTimeout(
           () =>
             reject(
-              new DebugError(
-                'TIMEOUT',
-                'the .NET worker that computes C# edits (Roslyn) is being built with the SDK for the first time on this machine (a minute or two, once); nothing was applied',
-                'Call session_apply_changes again in a minute: the build goes on meanwhile.',
-              ),
+              method.startsWith('eval.')
+                ? new DebugError(
+                    'TIMEOUT',
+                    'the .NET worker that compiles C# expressions (Roslyn) is being built with the SDK for the first time on this machine (a minute or two, once)',
+                    'Evaluate it again in a minute: the build goes on meanwhile.',
+                  )
+                : new DebugError(
+                    'TIMEOUT',
+                    'the .NET worker that computes C# edits (Roslyn) is being built with the SDK for the first time on this machine (a minute or two, once); nothing was applied',
+                    'Call session_apply_changes again in a minute: the build goes on meanwhile.',
+                  ),
             ),
-          BUILD_WAIT_MS,
+          method.startsWith('eval.') ? EVAL_BUILD_WAIT_MS : BUILD_WAIT_MS,
         );
         waited.unref();
       }),

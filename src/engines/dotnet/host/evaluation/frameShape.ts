@@ -1,0 +1,94 @@
+/**
+ * What a compiled expression depends on in a stopped frame: the method (its file's usings, its
+ * type), and the variables in scope under their source names with the types they are declared with
+ * (as the runtime types the variable, not the object in it: a local declared `IEnumerable<int>`
+ * holding a List stays an `IEnumerable<int>`). Its key tells two frames apart that a compiled method
+ * cannot serve both (another scope, another instantiation of a generic method).
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { Table, tokenRid } from '../../symbols/tableSchema.js';
+import type { ModuleRegistry } from '../moduleRegistry.js';
+import type { NativeType } from '../nativeEvents.js';
+import type { Native } from '../nativeSession.js';
+import type { FrameHandle } from '../stackReader.js';
+import type { FrameLocals } from '../values/frameLocals.js';
+import { KEYWORDS, type NativeValue } from '../values/nativeValue.js';
+import type { CompileRequest, TypeInput } from '../../worker/evalProtocol.js';
+
+export interface FrameShape {
+  key: string;
+  /** The variables' values, read now (after any evaluation of this stop). */
+  values: Map<string, NativeValue>;
+  variables: CompileRequest['variables'];
+}
+
+export class FrameShapes {
+  constructor(
+    private readonly native: () => Native | undefined,
+    private readonly modules: ModuleRegistry,
+    private readonly locals: FrameLocals,
+  ) {}
+
+  async read(frame: FrameHandle): Promise<FrameShape> {
+    const children = await this.locals.read(frame);
+    const native = this.native();
+    const declared = native && children.length ? (await native.call('declaredTypes', { hs: children.map((c) => c.value.h) })).types : [];
+    const variables = children.map((child, i) => ({ name: child.name, type: this.typeInput(declared[i] ?? child.value.type, child.tupleNames) }));
+    const module = this.modules.get(frame.module);
+    const key = `${module?.path ?? frame.module}|${frame.methodToken}|${frame.version ?? 1}|${JSON.stringify(variables)}`;
+    return { key, values: new Map(children.map((c) => [c.name, c.value])), variables };
+  }
+
+  /** The rest of a compile request: what the file imports, the method's type and namespace, the loaded assemblies. */
+  context(frame: FrameHandle): Omit<CompileRequest, 'expression' | 'sideEffects' | 'variables'> {
+    const module = this.modules.get(frame.module);
+    const symbols = module?.symbols;
+    const references = this.modules
+      .all()
+      .map((m) => m.path)
+      .filter((path) => isAbsolute(path) && existsSync(path));
+    const imports = symbols?.importsOf(frame.methodToken);
+    const base = {
+      references,
+      namespace: '',
+      imports: {
+        namespaces: imports?.namespaces ?? [],
+        staticTypes: imports?.staticTypes ?? [],
+        aliases: [...(imports?.aliases ?? new Map()).entries()].map(([name, target]) => ({ name, ...target })),
+      },
+    };
+    const method = symbols?.metadata.methodByToken(frame.methodToken);
+    if (!module || !symbols || !method) return base;
+    const meta = symbols.metadata;
+    let rid = method.declaringType;
+    // Lambdas and state machines run in compiler classes nested in the type the user wrote.
+    while (meta.type(rid).name.startsWith('<') && meta.type(rid).enclosing) rid = meta.type(rid).enclosing!;
+    let outer = rid;
+    while (meta.type(outer).enclosing) outer = meta.type(outer).enclosing!;
+    return { ...base, namespace: meta.type(outer).namespace, declaringType: { kind: 'named', assembly: module.path, name: meta.typeNameOf(Table.TypeDef, rid) } };
+  }
+
+  private typeInput(type: NativeType | null | undefined, tupleNames?: (string | undefined)[]): TypeInput {
+    if (!type) return { kind: 'unknown' };
+    const keyword = KEYWORDS[type.et];
+    if (keyword && keyword !== 'void') return { kind: 'primitive', name: keyword };
+    switch (type.et) {
+      case 0x1d: // SZARRAY
+      case 0x14: // ARRAY
+        return { kind: 'array', elem: this.typeInput(type.elem), rank: type.rank ?? 1 };
+      case 0x11: // VALUETYPE
+      case 0x12: {
+        // CLASS
+        const meta = type.path ? this.modules.metadata(type.path) : undefined;
+        if (!meta || !type.token || !type.path) return { kind: 'unknown' };
+        const named: TypeInput = { kind: 'named', assembly: type.path, name: meta.typeNameOf(Table.TypeDef, tokenRid(type.token)) };
+        if (type.args?.length) named.args = type.args.map((a) => this.typeInput(a));
+        if (tupleNames?.some((n) => n)) named.tupleNames = tupleNames.map((n) => n ?? null);
+        return named;
+      }
+      default:
+        return { kind: 'unknown' };
+    }
+  }
+}

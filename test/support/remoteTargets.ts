@@ -1,0 +1,138 @@
+/**
+ * Real targets on this machine for the remote end-to-end tests: an sshd of the test's own on a free
+ * port of 127.0.0.1 (its own host key and client key, nothing of the system's configuration used),
+ * and a container-like target made with Linux namespaces (own PID and mount namespace, the
+ * program's folder bind-mounted at another path inside, so the path map matters).
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort } from '../../src/core/freePort.js';
+
+export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const CLI = join(PACKAGE_ROOT, 'dist/cli.js');
+export const SSHD = '/usr/sbin/sshd';
+
+export interface Sshd {
+  /** The exec command that runs `debugbridge agent` over ssh to this sshd. */
+  command(...remote: string[]): string[];
+  stop(): void;
+}
+
+/** An sshd of the test's own, listening on 127.0.0.1 only, accepting only the key it made. */
+export async function startSshd(dir: string): Promise<Sshd> {
+  mkdirSync(dir, { recursive: true });
+  const hostKey = join(dir, 'host_ed25519');
+  const clientKey = join(dir, 'client_ed25519');
+  for (const key of [hostKey, clientKey]) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
+  writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${clientKey}.pub`));
+  const port = await freePort();
+  const config = join(dir, 'sshd_config');
+  writeFileSync(
+    config,
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${hostKey}`,
+      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
+      `PidFile ${join(dir, 'sshd.pid')}`,
+      'StrictModes no',
+      'UsePAM no',
+      'PermitRootLogin prohibit-password',
+      'PasswordAuthentication no',
+      'KbdInteractiveAuthentication no',
+      'LogLevel ERROR',
+      '',
+    ].join('\n'),
+  );
+  const daemon: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  await waitForPort(port, daemon, () => stderr);
+  return {
+    command: (...remote) => [
+      'ssh',
+      '-i',
+      clientKey,
+      '-p',
+      String(port),
+      '-o',
+      'BatchMode=yes',
+      '-o',
+      'StrictHostKeyChecking=no',
+      '-o',
+      'UserKnownHostsFile=/dev/null',
+      '-o',
+      'LogLevel=ERROR',
+      '127.0.0.1',
+      ...remote,
+    ],
+    stop: () => daemon.kill('SIGTERM'),
+  };
+}
+
+async function waitForPort(port: number, daemon: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    if (daemon.exitCode !== null) throw new Error(`sshd exited with ${daemon.exitCode}: ${stderr()}`);
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`sshd did not listen on ${port}: ${stderr()}`);
+}
+
+/**
+ * A container-like target: `debugbridge agent` as PID 1 of a new PID namespace, in a mount
+ * namespace where `local` is bind-mounted on `remote` (outside, `remote` stays an empty folder).
+ */
+export function namespaceCommand(local: string, remote: string): string[] {
+  mkdirSync(remote, { recursive: true });
+  return [...unshare(), 'sh', '-c', `mount --bind "$0" "$1" && exec "$2" "$3" agent`, local, remote, process.execPath, CLI];
+}
+
+/** The agent as PID 1 of a new PID namespace that sees the files at their own paths (a build made here, run there). */
+export function pidNamespaceCommand(): string[] {
+  return [...unshare(), process.execPath, CLI, 'agent'];
+}
+
+function unshare(): string[] {
+  // Not root (a CI runner): a user namespace of its own, where the user is root and may mount.
+  const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  return ['unshare', ...user, '--pid', '--fork', '--mount', '--mount-proc', '--kill-child'];
+}
+
+/** This package as another version of it (a copy of dist/ beside a package.json that says `version`). */
+export function packageOfVersion(dir: string, version: string): string {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  pkg.version = version;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify(pkg));
+  cpSync(join(PACKAGE_ROOT, 'dist'), join(dir, 'dist'), { recursive: true });
+  symlinkSync(join(PACKAGE_ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return join(dir, 'dist/cli.js');
+}
+
+/** Live processes whose command line contains `text`. */
+export function processesMentioning(text: string): number[] {
+  const out: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      const state = readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (cmdline.includes(text) && !/\) Z /.test(state)) out.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
