@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const { findDotnet } = await import(join(root, 'dist', 'engines', 'dotnet', 'runtimeEnv.js'));
-const { McpTestClient } = await import(join(root, 'dist', 'demo', 'mcpClient.js'));
+export const { McpTestClient } = await import(join(root, 'dist', 'demo', 'mcpClient.js'));
 
 export const runs = Number(process.env.BENCH_RUNS ?? 7);
 export const dotnet = findDotnet();
@@ -16,12 +16,20 @@ if (!dotnet) {
   console.log('dotnet: skipped (no .NET found)');
   process.exit(0);
 }
-const lab = join(root, 'test', 'fixtures', 'dotnet', 'lab');
-execFileSync(dotnet, ['build', lab, '-c', 'Debug', '-nologo', '-v:q'], { stdio: 'ignore' });
-export const dll = join(lab, 'bin', 'Debug', 'lab.dll');
+/** A C# fixture of test/fixtures/dotnet built (Debug): its dll, its files and their lines marked `BP:<marker>`. */
+export function fixture(name) {
+  const folder = join(root, 'test', 'fixtures', 'dotnet', name);
+  execFileSync(dotnet, ['build', folder, '-c', 'Debug', '-nologo', '-v:q'], { stdio: 'ignore' });
+  const source = (file) => join(folder, file);
+  const line = (file, marker) => readFileSync(source(file), 'utf8').split('\n').findIndex((l) => new RegExp(`BP:${marker}(\\s|$)`).test(l)) + 1;
+  return { dll: join(folder, 'bin', 'Debug', `${name}.dll`), source, line };
+}
+
+const lab = fixture('lab');
+export const dll = lab.dll;
 /** A lab source file and its line marked `BP:<marker>`. */
-export const source = (file) => join(lab, file);
-export const line = (file, marker) => readFileSync(source(file), 'utf8').split('\n').findIndex((l) => l.includes(`BP:${marker}`)) + 1;
+export const source = lab.source;
+export const line = lab.line;
 
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 export async function timed(work) {

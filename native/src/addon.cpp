@@ -2,8 +2,10 @@
 // for the debugger thread and hands back JSON; the TypeScript engine owns every decision it can.
 //
 //   initialize(ErrorClass)                       error class thrown/rejected for native failures
-//   spawnSuspended({file, argv, env, cwd})       -> {pid, keeperPid, stdoutFd, stderrFd, resumeFd, statusFd}
+//   spawnSuspended({file, argv, env, cwd, startNow}) -> {pid, keeperPid, stdoutFd, stderrFd, resumeFd, statusFd,
+//                                                     startupKey | startupError}  (startNow: Linux, below)
 //                                                   Windows: + {stdoutPipe, stderrPipe, statusPipe, resumeThread}
+//   discardStartup(pid, startupKey)               removes a prepared startup handshake no debugger took (Linux)
 //   reapKeeper(keeperPid)                        -> boolean
 //   terminateSpawned(keeperPid, exitCode)        -> boolean (Windows: ends the debuggee's job)
 //   new Session(onEvent(json))                   one debuggee on its own debugger thread
@@ -17,6 +19,9 @@
 #include "debugger/debug_session.h"
 #include "debugger/work_queue.h"
 #include "platform/spawn.h"
+#ifdef __linux__
+#include "platform/linux/startup_semaphores.h"
+#endif
 
 namespace {
 
@@ -217,7 +222,6 @@ Napi::Value SpawnSuspended(const Napi::CallbackInfo& info) {
   out.Set("keeperPid", result.keeperPid);
   out.Set("stdoutFd", result.stdoutFd);
   out.Set("stderrFd", result.stderrFd);
-  out.Set("resumeFd", result.resumeFd);
   out.Set("statusFd", result.statusFd);
   if (!result.statusPipe.empty()) {
     out.Set("stdoutPipe", result.stdoutPipe);
@@ -225,8 +229,30 @@ Napi::Value SpawnSuspended(const Napi::CallbackInfo& info) {
     out.Set("statusPipe", result.statusPipe);
     out.Set("resumeThread", result.resumeThread);
   }
+#ifdef __linux__
+  // The startup handshake prepared here, the program runs at once: its runtime starts while the
+  // debugger host gets ready (and waits for it); else it waits before exec for the host's byte.
+  if (o.Get("startNow").ToBoolean().Value()) {
+    uint64_t key = 0;
+    std::string error;
+    if (dbg::StartPrepared(result.pid, result.resumeFd, key, error)) {
+      result.resumeFd = -1;
+      out.Set("startupKey", std::to_string(key));
+    } else {
+      out.Set("startupError", error);
+    }
+  }
+#endif
+  out.Set("resumeFd", result.resumeFd);
   return out;
 }
+
+#ifdef __linux__
+Napi::Value DiscardStartup(const Napi::CallbackInfo& info) {
+  dbg::DiscardStartup(info[0].As<Napi::Number>().Int32Value(), std::strtoull(info[1].ToString().Utf8Value().c_str(), nullptr, 10));
+  return info.Env().Undefined();
+}
+#endif
 
 Napi::Value ReapKeeper(const Napi::CallbackInfo& info) {
   return Napi::Boolean::New(info.Env(), dbg::ReapKeeper(info[0].As<Napi::Number>().Int32Value()));
@@ -245,6 +271,9 @@ Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("spawnSuspended", Napi::Function::New(env, SpawnSuspended));
   exports.Set("reapKeeper", Napi::Function::New(env, ReapKeeper));
   exports.Set("Session", Session::Define(env));
+#ifdef __linux__
+  exports.Set("discardStartup", Napi::Function::New(env, DiscardStartup));
+#endif
 #if defined(__linux__) || defined(_WIN32)
   exports.Set("ownRuntimeAccess", Napi::Boolean::New(env, true));
 #else

@@ -44,13 +44,29 @@ export function nodeScript(): DemoStep[] {
 }
 
 export function dotnetScript(): DemoStep[] | undefined {
-  const program = `${SAMPLES_DIR}dotnet/Inventory`;
-  if (!existsSync(program)) return undefined;
+  const program = `${SAMPLES_DIR}dotnet/Orders`;
+  const source = `${program}/Checkout.cs`;
+  if (!existsSync(source)) return undefined;
+  const totalLine = markerLine(source, 'DEMO:total');
+  const discountLine = markerLine(source, 'DEMO:discount');
   return [
-    { note: 'Build and launch a .NET project under the debugger', tool: 'session_launch', args: { program, args: ['widgets'] } },
-    { note: 'Wait for the end of the run', tool: 'breakpoint_wait', args: {} },
-    { note: 'What the runtime reported (modules, threads, exit)', tool: 'session_events', args: { types: ['module', 'exited'], limit: 8 } },
-    { note: 'What it printed', tool: 'session_output', args: {} },
+    { note: 'Build the project (a first build takes a while), launch it with a breakpoint in an async method, wait for the stop', tool: 'session_launch', args: { program, breakpoints: [{ file: source, line: totalLine }], waitForStop: true, timeoutMs: 120_000 } },
+    { note: 'Where are we?', tool: 'inspect_stack', args: {} },
+    { note: 'A record, its decimals and its list, as C# shows them', tool: 'inspect_variables', args: { path: 'order' } },
+    { note: 'Run code in the program: a computed property and a LINQ call', tool: 'inspect_evaluate', args: { expression: 'order.Subtotal' } },
+    { note: '', tool: 'inspect_evaluate', args: { expression: 'order.Lines.Count()' } },
+    { note: 'Step over one line', tool: 'execution_step', args: { kind: 'over' } },
+    { note: 'Only stop on the second order', tool: 'breakpoint_remove', args: { all: true } },
+    { note: '', tool: 'breakpoint_set', args: { file: source, line: discountLine, condition: 'order.Id == 2' } },
+    { note: 'Continue to the conditional breakpoint', tool: 'execution_continue', args: {} },
+    { note: 'Step into the call', tool: 'execution_step', args: { kind: 'into' } },
+    { note: 'Change a value while stopped (a decimal)', tool: 'inspect_set_variable', args: { name: 'percent', value: '25' } },
+    { note: 'Step out to the caller, which takes the result', tool: 'execution_step', args: { kind: 'out' } },
+    { note: 'Stop where an InvalidOperationException is thrown, even though the program catches it', tool: 'breakpoint_exceptions', args: { mode: 'all', typeNames: ['InvalidOperationException'] } },
+    { note: 'Continue to the throw', tool: 'execution_continue', args: {} },
+    { note: 'Back to stopping on uncaught exceptions only, then run to the end: the program catches this one', tool: 'breakpoint_exceptions', args: { mode: 'uncaught' } },
+    { note: '', tool: 'execution_continue', args: {} },
+    { note: 'What did it print? (order 2 with the discount set above)', tool: 'session_output', args: {} },
     { note: 'Clean up', tool: 'session_stop', args: {} },
   ];
 }

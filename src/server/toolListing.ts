@@ -72,15 +72,14 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 /**
  * Breakpoints given with a launch, attach, probe or test take what breakpoint_set takes: listed once
- * there, and here as a reference naming the fields (the same schema still checks them).
+ * there, and here as a reference naming the first fields (the same schema still checks them all).
  */
 export function referBreakpointFields(tool: string, schema: unknown): unknown {
   if (tool === 'breakpoint_set' || !isObject(schema) || !isObject(schema.properties)) return schema;
   const list = schema.properties.breakpoints;
   if (!isObject(list) || !isObject(list.items) || !isObject(list.items.properties)) return schema;
-  const required = new Set(Array.isArray(list.items.required) ? list.items.required : []);
-  const fields = Object.keys(list.items.properties).map((name) => (required.has(name) ? name : `${name}?`));
-  const items = { type: 'object', description: `{${fields.join(', ')}}, as breakpoint_set takes them.` };
+  const fields = Object.keys(list.items.properties);
+  const items = { type: 'object', description: `{${fields.slice(0, 2).join(', ')}, …}: breakpoint_set's fields.` };
   return { ...schema, properties: { ...schema.properties, breakpoints: { ...list, items } } };
 }
 

@@ -5,6 +5,9 @@
  * condition here is false for a while and then true, so a filter that computed differently from
  * C# (unsigned wrap-around, int overflow, double and char promotion, string equality, null, `&&`
  * over `||`, fields, auto-properties, lengths, `this`) would stop at another iteration or not at all.
+ * Variables the compiler moved into classes (an async method's or iterator's hoisted locals, a
+ * lambda's captured ones, `this` of a state machine) are decided there too: session_diagnostics
+ * counts the filters and the conditions the host still evaluated.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -94,6 +97,42 @@ describe.runIf(run)('.NET conditions decided on the debugger thread', () => {
     expect(again.structured.status, again.text).toBe('stopped');
     expect(await evaluate(r.structured.sessionId, counter)).toBe(String(next));
     await client.call('session_stop', { sessionId: r.structured.sessionId });
+  });
+
+  describe('in code the compiler rewrites (billing fixture: top-level async Main, records, lambdas, an iterator)', () => {
+    let billing: string;
+    const programCs = fixtureSource('billing', 'Program.cs');
+    const ledgerCs = fixtureSource('billing', 'Ledger.cs');
+    beforeAll(() => {
+      billing = buildFixture('billing');
+    });
+
+    interface Diagnostics {
+      diagnostics: { engine: { details: { conditions: { filters: number; evaluatedInHost: number } } } };
+    }
+
+    it.each([
+      ['a hoisted local of an async Main', ['sum', '2000'], programCs, 'sum-async', 'i == 1999', 'i', '1999'],
+      ["this's members in an async method (the state machine's <>4__this)", ['settle', '300'], ledgerCs, 'settle', 'Processed == 120 && batchSize == 50', 'i', '119'],
+      ["a lambda's captured variables (fields of its display class)", ['late', '300'], ledgerCs, 'late', 'seen == 60 && every == 3', 'invoice.Id', '60'],
+      ['a variable a lambda captured, read in its own method (a closure local)', ['collect', '300'], ledgerCs, 'collect', 'paid == 40', 'invoice.Id', '121'],
+      ["an iterator's hoisted locals", ['overdue', '300'], ledgerCs, 'overdue', 'seen == 77 && invoice.Id == 77', 'seen', '77'],
+    ])('decides on the debugger thread: %s', async (_label, args, file, marker, condition, probe, expected) => {
+      const r = await client.call<Wait>('session_launch', {
+        program: billing,
+        args,
+        breakpoints: [{ file: file.path, line: file.line(marker), condition }],
+        waitForStop: true,
+        timeoutMs: 120_000,
+      });
+      expect(r.structured.status, r.text).toBe('stopped');
+      const sessionId = r.structured.sessionId;
+      expect(await evaluate(sessionId, probe)).toBe(expected);
+      const d = await client.call<Diagnostics>('session_diagnostics', { sessionId });
+      // The first hit is decided in the host, which then installs the filter; the one true hit returns.
+      expect(d.structured.diagnostics.engine.details.conditions).toEqual({ filters: 1, evaluatedInHost: 2 });
+      await client.call('session_stop', { sessionId });
+    });
   });
 
   it('runs to the end past a condition that is never true', async () => {

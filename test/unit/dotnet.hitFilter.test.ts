@@ -10,6 +10,8 @@ const primitive = (et: number, v = '1'): NativeValue => ({ h: 0, et, v });
 const object = (token: number, et: number = ElementType.class): NativeValue => ({ h: 0, et, chain: [{ et, module: 1, token }] });
 const ORDER = 0x02000007;
 const SELF = 0x02000003;
+/** An async method's state machine, holding a hoisted local. */
+const STATE = 0x02000009;
 
 /** One stopped frame: its plain locals and arguments, `this`, and the fields of the objects. */
 const locals: Record<string, { kind: 'local' | 'argument'; index: number; value: NativeValue }> = {
@@ -25,13 +27,16 @@ const locals: Record<string, { kind: 'local' | 'argument'; index: number; value:
   big: { kind: 'argument', index: 1, value: primitive(ElementType.u8) },
   small: { kind: 'argument', index: 2, value: primitive(ElementType.u1) },
   this: { kind: 'argument', index: 0, value: object(SELF) },
+  machine: { kind: 'argument', index: 3, value: object(STATE) },
 };
 const fields: Record<number, Record<string, { token: number; value: NativeValue }>> = {
   [SELF]: { count: { token: 0x04000001, value: primitive(ElementType.i4) } },
+  [STATE]: { '<attempt>5__2': { token: 0x04000020, value: primitive(ElementType.i4) } },
   [ORDER]: { Id: { token: 0x04000010, value: primitive(ElementType.i4) }, Customer: { token: 0x04000011, value: { h: 0, et: ElementType.string, str: 'ACME', len: 4 } } },
 };
 const reads: ConditionReads = {
-  locate: (name) => (name === 'captured' ? 'captured' : locals[name] && { kind: locals[name]!.kind, index: locals[name]!.index }),
+  locate: (name) => (['attempt', 'lost'].includes(name) ? 'captured' : locals[name] && { kind: locals[name]!.kind, index: locals[name]!.index }),
+  captured: async (name) => (name === 'attempt' ? { place: { kind: 'argument', index: 3 }, fields: ['<attempt>5__2'] } : undefined),
   variable: async (place) => Object.values(locals).find((l) => l.kind === place.kind && l.index === place.index)!.value,
   field: async (value, name) => {
     const type = value.chain?.[0]?.token ?? 0;
@@ -84,7 +89,7 @@ describe('hit filters: C# conditions compiled for the debugger thread', () => {
       'order.Total > 2', // not a field: a property getter (a func-eval)
       'order.Id.Length == 2', // no such member of an int
       'nothing.Id == 2', // a null on the way: its type is not known
-      'captured == 2', // a variable the compiler moved into a class
+      'lost == 2', // a variable the compiler moved into a class that the frame no longer holds
       'order == null', // reference equality of objects
       'word.ToUpper() == "W"', // a call
       'Math.Max(i, 2) == 2', // a call
@@ -128,5 +133,12 @@ describe('hit filters: C# conditions compiled for the debugger thread', () => {
     ]);
     expect(await compile('this.count > 2')).toEqual(implicit);
     expect((await compile('numbers.Length == 3 && word.Length == 2'))?.filter((op) => op.op === 'length')).toHaveLength(2);
+  });
+
+  it('reads a hoisted local through the fields of the state machine that holds it', async () => {
+    expect((await compile('attempt == 3'))?.slice(0, 2)).toEqual([
+      { op: 'var', kind: 'argument', index: 3, et: ElementType.class },
+      { op: 'field', module: 1, type: STATE, field: 0x04000020, guardModule: 1, guardType: STATE, et: ElementType.i4 },
+    ]);
   });
 });

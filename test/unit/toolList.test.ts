@@ -87,10 +87,10 @@ describe('referBreakpointFields', () => {
     },
   };
 
-  it('lists the breakpoints of a launch by their field names, optional ones marked, pointing at breakpoint_set', () => {
+  it('lists the breakpoints of a launch by their first fields, pointing at breakpoint_set', () => {
     const referred = referBreakpointFields('session_launch', withBreakpoints) as typeof withBreakpoints;
     expect(referred.properties.program).toEqual({ type: 'string' });
-    expect(referred.properties.breakpoints).toEqual({ type: 'array', items: { type: 'object', description: '{file, line, condition?}, as breakpoint_set takes them.' } });
+    expect(referred.properties.breakpoints).toEqual({ type: 'array', items: { type: 'object', description: "{file, line, …}: breakpoint_set's fields." } });
   });
 
   it('keeps breakpoint_set\'s own schema whole, and schemas without breakpoints as they are', () => {

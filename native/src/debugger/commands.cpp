@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "../util/json.h"
+#include "../util/log.h"
 #include "enc_commands.h"
 #include "eval_commands.h"
 #include "heap_commands.h"
@@ -30,7 +31,7 @@ void AttachAtStartup(DebugSession& s, const Args& a, Reply& reply) {
   std::string access;
   Status status = s.AttachAtStartup(a["pid"].Uint(), static_cast<int>(a["resume"].Int(-1)),
                                     static_cast<int>(a["timeoutMs"].Int(30000)), a["dbgshimPath"].Str(), access);
-  Answer(reply, status, JsonObject().Int("pid", a["pid"].Uint()).Str("access", access).Done());
+  Answer(reply, status, JsonObject().Int("pid", a["pid"].Uint()).Str("access", access).Raw("marks", StartupMarksJson()).Done());
 }
 
 void AttachRunning(DebugSession& s, const Args& a, Reply& reply) {
@@ -202,6 +203,7 @@ const std::unordered_map<std::string, Command>& Table() {
       {"newArray", NewArray},
       {"abortEval", AbortEval},
       {"setValue", SetValue},
+      {"valueBytes", ValueBytes},
       {"currentException", CurrentException},
       {"returnValue", ReturnValue},
       {"blockingObjects", BlockingObjects},

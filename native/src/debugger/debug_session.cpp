@@ -1,6 +1,7 @@
 #include "debug_session.h"
 
 #include <cstdio>
+#include <fstream>
 
 #include "../cordebug/cordebug_errors.h"
 #include "../platform/spawn.h"
@@ -101,12 +102,14 @@ Status DebugSession::AttachAtStartup(uint32_t pid, int resume, int timeoutMs, co
     resumed = true;
     ResumeSpawned(resume);
   };
+  ResetStartupMarks();
+  StartupMark("attachCalled");
   std::unique_ptr<RuntimeAccess> access;
   Status status = SelectAccess(dbgshimPath, access);
   if (status.Ok()) {
     Log("launch attach to pid %u through %s", pid, access->Name());
     accessName = access->Name();
-    status = access->AttachAtStartup(pid, timeoutMs, letRun,
+    status = access->AttachAtStartup(pid, timeoutMs, resume >= 0 ? std::function<void()>(letRun) : std::function<void()>(),
                                      [this, pid](IUnknown* cordebug) { return AttachWith(cordebug, pid); });
   }
   // Never leave the debuggee blocked before exec: on POSIX the pipe closing without the byte makes it exit.
@@ -329,14 +332,18 @@ void DebugSession::OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module
   module->GetSize(&size);
   module->IsDynamic(&dynamic);
   module->IsInMemory(&inMemory);
-  // During a func-eval JavaScript waits for the evaluation: it cannot handle a held load now.
-  bool hold = options_.holdModuleLoads && !eval_.Running();
+  std::string path = ModulePath(module.Get());
+  bool framework = IsFrameworkModule(path);
+  // During a func-eval JavaScript waits for the evaluation: it cannot handle a held load now. A
+  // framework module gives the host nothing to do before its code runs (no symbols, no breakpoints).
+  bool hold = options_.holdModuleLoads && !eval_.Running() && !framework;
   if (hold) Hold(owner);
   Emit(JsonObject()
            .Str("event", "module")
            .Str("reason", "load")
            .Int("handle", handle)
-           .Str("path", ModulePath(module.Get()))
+           .Str("path", path)
+           .Bool("framework", framework)
            .Str("base", Hex(base))
            .Int("size", size)
            .Bool("dynamic", dynamic != 0)
@@ -344,6 +351,20 @@ void DebugSession::OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module
            .Bool("held", hold)
            .Done());
   if (!hold) Resume(owner);
+}
+
+bool DebugSession::IsFrameworkModule(const std::string& path) {
+  size_t slash = path.find_last_of("/\\");
+  if (slash == std::string::npos) return false;
+  std::string directory = path.substr(0, slash);
+  // System.Private.CoreLib loads first, from the shared framework's folder.
+  if (frameworkDir_.empty()) frameworkDir_ = directory;
+  if (directory != frameworkDir_) return false;
+  // A self-contained app shares that folder with the runtime, and its own assemblies may embed their PDB.
+  if (!std::ifstream(path.substr(0, slash + 1) + "Microsoft.NETCore.App.deps.json").good()) return false;
+  size_t dot = path.rfind('.');
+  std::string pdb = (dot != std::string::npos && dot > slash ? path.substr(0, dot) : path) + ".pdb";
+  return !std::ifstream(pdb).good();  // a private runtime build may carry symbols
 }
 
 void DebugSession::OnUnloadModule(Controller owner, ComPtr<ICorDebugModule> module) {

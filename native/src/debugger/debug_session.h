@@ -45,7 +45,10 @@ class DebugSession final : public CallbackHandler {
   DebugSession(std::shared_ptr<WorkQueue> queue, EventSink sink);
   ~DebugSession() override;
 
-  /** `resume`: how the suspended debuggee is let go (platform/spawn.h ResumeSpawned). */
+  /**
+   * `resume`: how the suspended debuggee is let go (platform/spawn.h ResumeSpawned); < 0 when the
+   * launcher prepared the startup handshake and the program runs already (Linux).
+   */
   Status AttachAtStartup(uint32_t pid, int resume, int timeoutMs, const std::string& dbgshimPath, std::string& access);
   Status AttachRunning(uint32_t pid, int timeoutMs, const std::string& dbgshimPath, std::string& access);
   SessionOptions& Options() { return options_; }
@@ -110,6 +113,8 @@ class DebugSession final : public CallbackHandler {
   bool ReportDeferredHit();
   /** A hit of breakpoint `id` whose filter finds its condition false: it need not reach JavaScript. */
   bool FilteredOut(int id, ICorDebugThread* thread);
+  /** A module of the shared framework's folder, with no symbols beside it: not held when it loads. */
+  bool IsFrameworkModule(const std::string& path);
   /** Keeps the process stopped in the current callback until JavaScript continues. */
   void Hold(const Controller& owner);
   /** Before the process may run: its cached memory is forgotten (see debuggee_memory_cache.h). */
@@ -130,6 +135,7 @@ class DebugSession final : public CallbackHandler {
   bool exited_ = false;
   bool detached_ = false;
   ModuleTable modules_;
+  std::string frameworkDir_;
   BreakpointTable breakpoints_;
   StepController stepper_;
   ValueTable values_;

@@ -15,6 +15,26 @@ namespace dbg {
 namespace {
 
 constexpr uint32_t kMaxItems = 10000;
+/** The largest struct whose bytes are read or written whole (set value of a struct). */
+constexpr ULONG32 kMaxStructBytes = 4096;
+
+std::string Hex(const std::vector<uint8_t>& bytes) {
+  static const char digits[] = "0123456789abcdef";
+  std::string out;
+  for (uint8_t b : bytes) out += {digits[b >> 4], digits[b & 15]};
+  return out;
+}
+
+bool FromHex(const std::string& text, std::vector<uint8_t>& out) {
+  if (text.size() % 2) return false;
+  auto nibble = [](char c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1; };
+  for (size_t i = 0; i < text.size(); i += 2) {
+    int hi = nibble(text[i]), lo = nibble(text[i + 1]);
+    if (hi < 0 || lo < 0) return false;
+    out.push_back(static_cast<uint8_t>(hi << 4 | lo));
+  }
+  return true;
+}
 
 Status ThreadFrame(DebugSession& s, const Args& a, ComPtr<ICorDebugThread>& thread, ComPtr<ICorDebugILFrame>& frame) {
   Status status = s.Thread(a["threadId"].Uint(), thread);
@@ -352,6 +372,27 @@ void AbortEval(DebugSession& s, const Args& a, Reply& reply) {
   else reply.Fail(status);
 }
 
+void ValueBytes(DebugSession& s, const Args& a, Reply& reply) {
+  ComPtr<ICorDebugValue> value;
+  if (a["target"].Has()) {
+    Status status = Home(s, a["target"], value);
+    if (!status.Ok()) return reply.Fail(status);
+  } else {
+    value = s.Values().Get(static_cast<int>(a["h"].Int()));
+  }
+  auto target = Target(value);
+  ComPtr<ICorDebugGenericValue> generic;
+  ULONG32 size = 0;
+  if (!target || Failed(target.As(IID_ICorDebugGenericValue, generic)) || Failed(target->GetSize(&size))) {
+    return reply.Fail("NO_VALUE", "the value is not a struct or primitive (or is gone)");
+  }
+  if (size > kMaxStructBytes) return reply.Fail("TOO_LARGE", "the struct has " + std::to_string(size) + " bytes");
+  std::vector<uint8_t> bytes(size);
+  HRESULT hr = generic->GetValue(bytes.data());
+  if (Failed(hr)) return reply.Fail("NO_VALUE", "the value cannot be read", hr);
+  reply.Ok(JsonObject().Str("bytes", Hex(bytes)).Done());
+}
+
 void SetValue(DebugSession& s, const Args& a, Reply& reply) {
   ComPtr<ICorDebugValue> home;
   Status status = Home(s, a["target"], home);
@@ -371,6 +412,16 @@ void SetValue(DebugSession& s, const Args& a, Reply& reply) {
       }
     }
     hr = reference->SetValue(address);
+  } else if (source["bytes"].Has()) {
+    // A whole struct (decimal, DateTime, Nullable<T>, a user's struct), laid out by the host. Only a
+    // struct's own storage takes raw bytes: never a reference, whose object would be overwritten.
+    std::vector<uint8_t> bytes;
+    ULONG32 size = 0;
+    if (!Failed(home.As(IID_ICorDebugReferenceValue, reference))) return reply.Fail("TYPE_MISMATCH", "a reference cannot take a struct's bytes");
+    if (!FromHex(source["bytes"].Str(), bytes) || Failed(home->GetSize(&size)) || size != bytes.size()) {
+      return reply.Fail("TYPE_MISMATCH", "the new value's size is not the variable's (" + std::to_string(size) + " bytes)");
+    }
+    if (!Failed(home.As(IID_ICorDebugGenericValue, generic))) hr = generic->SetValue(bytes.data());
   } else if (!Failed(home.As(IID_ICorDebugGenericValue, generic))) {
     hr = SetPrimitive(generic.Get(), static_cast<CorElementType>(source["et"].Uint()), source["v"].Str());
   }

@@ -40,7 +40,12 @@ void AbortEval(DebugSession& s, const Args& a, Reply& reply);
 void Keep(DebugSession& s, const Args& a, Reply& reply);
 void Unkeep(DebugSession& s, const Args& a, Reply& reply);
 void SameObject(DebugSession& s, const Args& a, Reply& reply);
-/** {target, source} → {} (target: local / argument / field / element / static; source: primitive / null / handle) */
+/** {h} or {target} (as SetValue's) → {bytes: hex} (a struct's or primitive's storage, boxes opened) */
+void ValueBytes(DebugSession& s, const Args& a, Reply& reply);
+/**
+ * {target, source} → {} (target: local / argument / field / element / static; source: primitive /
+ * null / handle / a struct's bytes as hex)
+ */
 void SetValue(DebugSession& s, const Args& a, Reply& reply);
 
 }  // namespace dbg

@@ -42,6 +42,7 @@ struct SpawnResult {
 };
 
 SpawnResult SpawnSuspended(const SpawnRequest& request);
+
 /** Non-blocking reap of a keeper; true once it is gone. */
 bool ReapKeeper(int keeperPid);
 

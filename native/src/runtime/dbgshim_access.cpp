@@ -50,6 +50,7 @@ class DbgShimAccess final : public RuntimeAccess {
 
   Status AttachAtStartup(uint32_t pid, int timeoutMs, const std::function<void()>& resume,
                          const AttachStep& attach) override {
+    if (!resume) return Status::Fail("BAD_LAUNCH", "dbgshim makes its own startup handshake: the program must wait for it");
     auto registerFn = reinterpret_cast<RegisterForRuntimeStartupFn>(FindSymbol(library_, "RegisterForRuntimeStartup"));
     auto unregisterFn = reinterpret_cast<UnregisterForRuntimeStartupFn>(FindSymbol(library_, "UnregisterForRuntimeStartup"));
     if (!registerFn || !unregisterFn) return Status::Fail("DBGSHIM_INVALID", "dbgshim lacks RegisterForRuntimeStartup");

@@ -37,7 +37,10 @@ Status CreateAndAttach(uint32_t pid, uint64_t key, const AttachStep& attach) {
   ComPtr<IUnknown> cordebug;
   Status created = CreateCordebugFromDbi(Directory(coreclr.path), pid, coreclr.base, cordebug.Out());
   if (!created.Ok()) return created;
-  return attach(cordebug.Get());
+  StartupMark("dbiLoaded");
+  Status attached = attach(cordebug.Get());
+  StartupMark("attached");
+  return attached;
 }
 
 class OwnLinuxAccess final : public RuntimeAccess {
@@ -48,11 +51,13 @@ class OwnLinuxAccess final : public RuntimeAccess {
                          const AttachStep& attach) override {
     uint64_t key = linux_proc::StartTime(pid);
     StartupSemaphores semaphores(pid, key);
-    Status status = semaphores.Create();
+    Status status = resume ? semaphores.Create() : semaphores.Open();
     if (!status.Ok()) return status;
-    resume();
+    if (resume) resume();
+    StartupMark("resumed");
     status = semaphores.WaitForStartup(timeoutMs);
     if (!status.Ok()) return status;
+    StartupMark("runtimeStarted");
     Log("runtime of pid %u started (key %llu)", pid, static_cast<unsigned long long>(key));
     status = CreateAndAttach(pid, key, attach);
     semaphores.PostContinue();

@@ -21,7 +21,8 @@ class RuntimeAccess {
 
   /**
    * For a process started suspended: arranges to hear when its runtime starts, lets it run
-   * (`resume`), and attaches as soon as the runtime is up, before any managed code runs.
+   * (`resume`), and attaches as soon as the runtime is up, before any managed code runs. Without
+   * `resume`, the launching process already prepared the startup handshake and let the program run.
    */
   virtual Status AttachAtStartup(uint32_t pid, int timeoutMs, const std::function<void()>& resume,
                                  const AttachStep& attach) = 0;

@@ -18,6 +18,7 @@ export interface SpawnedDebuggee {
   /** POSIX: descriptors of this process (-1 on Windows). */
   stdoutFd: number;
   stderrFd: number;
+  /** -1 once the debuggee runs (startNow). */
   resumeFd: number;
   statusFd: number;
   /** Windows: the same streams as named pipes to connect to, and the suspended main thread. */
@@ -25,6 +26,10 @@ export interface SpawnedDebuggee {
   stderrPipe?: string;
   statusPipe?: string;
   resumeThread?: number;
+  /** startNow: the startup handshake was prepared and the debuggee runs (for discardStartup). */
+  startupKey?: string;
+  /** startNow: why the handshake could not be prepared (the debuggee still waits for the host). */
+  startupError?: string;
 }
 
 /** One debuggee on the native debugger thread (host/nativeSession.ts gives its commands types). */
@@ -36,7 +41,13 @@ export interface NativeSession {
 
 export interface DotnetAddon {
   initialize(errorClass: typeof NativeError): void;
-  spawnSuspended(options: { file: string; argv: string[]; env: string[]; cwd: string }): SpawnedDebuggee;
+  /**
+   * `startNow` (Linux): the runtime-startup handshake is prepared here and the program runs at once,
+   * its runtime waiting for the debugger host, which then only opens the handshake.
+   */
+  spawnSuspended(options: { file: string; argv: string[]; env: string[]; cwd: string; startNow?: boolean }): SpawnedDebuggee;
+  /** Removes a prepared startup handshake no debugger took (Linux). */
+  discardStartup?(pid: number, startupKey: string): void;
   reapKeeper(keeperPid: number): boolean;
   /** Windows: ends the debuggee and every process it started (its job object). */
   terminateSpawned?(keeperPid: number, exitCode: number): boolean;

@@ -62,6 +62,11 @@ export function prepareSpareHost(lowPriority = false): void {
   spare = { host, lowered };
 }
 
+/** Starts a host at a launch's start when none waits (the first launch of this process): it boots while the program starts. */
+export function readyHost(): void {
+  prepareSpareHost();
+}
+
 type Result<M extends HostMethod> = Awaited<ReturnType<HostApi[M]>>;
 
 export class HostConnection {

@@ -29,10 +29,11 @@ import { loadAddon, type DotnetAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
 import { Debuggee, type ExitStatus } from './debuggee.js';
 import { applyDotnetChanges } from './dotnetLiveEdit.js';
-import { HostConnection, type ServeHost } from './debuggerHost.js';
-import type { HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
+import { HostConnection, readyHost, type ServeHost } from './debuggerHost.js';
+import type { ConditionStats, HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
 import { resolveExecutable } from './program.js';
+import { StartupTimeline, wallClock, type StartupTimes } from './startupTimeline.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
 import { EncWorker } from './worker/encWorker.js';
 import type { CompileRequest } from './worker/evalProtocol.js';
@@ -69,6 +70,13 @@ export class DotnetEngine implements Engine {
   private readonly stderrTail: string[] = [];
   private readonly pending = new Map<string, number>();
   private access: string | undefined;
+  private conditions: ConditionStats = { filters: 0, evaluatedInHost: 0 };
+  private readonly startup = new StartupTimeline();
+  /** The host's side of the start, as of its answer, then of the first stop. */
+  private hostStartup?: StartupTimes;
+  /** The runtime-startup handshake this launch prepared (launch, Linux). */
+  private startupKey?: { pid: number; key: string };
+  private startedAt = wallClock();
   private dotnet: string | undefined;
   /** This session's Edit and Continue state in the server's worker. */
   private readonly encSession = `enc-${process.pid}-${++encSessions}`;
@@ -82,14 +90,17 @@ export class DotnetEngine implements Engine {
   // ---- start ----
 
   async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
+    this.startedAt = wallClock();
     this.readOptions(config.options);
     const addon = this.loadAddon();
+    readyHost();
     const env = { ...process.env, ...config.env } as Record<string, string>;
     assertDebuggingEnabled(env, 'The launch environment');
     assertSameTmpdir(env, 'The program');
     const dbgshimPath = findDbgShim();
     this.dotnet = findDotnet(env);
     const executable = await this.track('build', resolveExecutable(config.program, config.args, config.cwd, this.dotnet, signal));
+    this.startup.mark('built');
 
     let spawned;
     try {
@@ -98,18 +109,24 @@ export class DotnetEngine implements Engine {
         argv: executable.argv,
         env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
         cwd: config.cwd,
+        // Without dbgshim (which makes its own handshake) the program starts now, its runtime
+        // booting while the debugger host gets the launch; it waits for the host in its startup.
+        startNow: !dbgshimPath && addon.ownRuntimeAccess,
       });
     } catch (e) {
       throw fromNative(e, 'LAUNCH_FAILED');
     }
+    if (spawned.startupKey) this.startupKey = { pid: spawned.pid, key: spawned.startupKey };
     this.debuggee = new Debuggee(addon, spawned, (category, text) => {
       if (category === 'stderr') this.rememberStderr(text);
       this.emit({ type: 'output', category, text });
     });
     void this.debuggee.exited.then((status) => this.onKeeperStatus(status));
-    // POSIX: the host's resume byte is relayed to the debuggee's resume pipe; Windows: the host resumes its main thread.
+    this.startup.mark('spawned');
+    // POSIX: the host's resume byte is relayed to the debuggee's resume pipe (none once the startup
+    // handshake was prepared and the program runs); Windows: the host resumes its main thread.
     const resumedByHost = spawned.resumeThread !== undefined;
-    this.host = new HostConnection((event) => this.onHostEvent(event), resumedByHost ? undefined : spawned.resumeFd, this.serveHost);
+    this.host = new HostConnection((event) => this.onHostEvent(event), resumedByHost || spawned.resumeFd < 0 ? undefined : spawned.resumeFd, this.serveHost);
     try {
       await this.debuggee.connected;
       return await this.start({
@@ -117,6 +134,7 @@ export class DotnetEngine implements Engine {
         mode: 'launch',
         pid: spawned.pid,
         entryAssembly: executable.assembly,
+        startupPrepared: !!spawned.startupKey,
         ...(resumedByHost ? { resume: spawned.resumeThread } : {}),
       });
     } catch (e) {
@@ -127,6 +145,7 @@ export class DotnetEngine implements Engine {
   }
 
   async attach(config: AttachConfig): Promise<LaunchResult> {
+    this.startedAt = wallClock();
     this.readOptions(config.options);
     const pid = config.pid;
     if (!pid || !Number.isInteger(pid)) {
@@ -164,6 +183,8 @@ export class DotnetEngine implements Engine {
   private async start(options: StartOptions): Promise<LaunchResult> {
     const fallback = options.mode === 'launch' ? 'LAUNCH_FAILED' : 'ATTACH_FAILED';
     const result = await this.request('start', [options], this.timeouts.startupMs + 20_000, fallback);
+    this.hostStartup = result.startup;
+    this.startup.mark('answered');
     this.access = result.access;
     this.context.log('info', `dotnet: ${options.mode === 'launch' ? 'launched' : 'attached to'} pid ${options.pid} (${this.access})`);
     return { pid: options.pid, breakpoints: result.breakpoints };
@@ -302,6 +323,8 @@ export class DotnetEngine implements Engine {
     }
     await this.closeHost(!started);
     this.debuggee?.dispose();
+    // A handshake the host never opened (a launch that failed) would stay in /dev/shm.
+    if (this.startupKey) this.addon?.discardStartup?.(this.startupKey.pid, this.startupKey.key);
     await EncWorker.shared().end(this.encSession);
   }
 
@@ -311,7 +334,7 @@ export class DotnetEngine implements Engine {
       adapterStderr: [...this.stderrTail],
       pendingRequests: [...this.pending.entries()].map(([command, since]) => ({ command, ageMs: now - since })),
       pid: this.pid,
-      details: { access: this.access, modules: this.modules, stopped: this.stopped, exited: this.finished },
+      details: { access: this.access, modules: this.modules, stopped: this.stopped, exited: this.finished, conditions: this.conditions, startup: this.startup.relativeTo(this.startedAt, this.hostStartup) },
     };
   }
 
@@ -375,7 +398,14 @@ export class DotnetEngine implements Engine {
         return;
       case 'stopped':
         this.stopped = true;
+        this.startup.mark('firstStop');
         break;
+      case 'conditionStats':
+        this.conditions = { filters: event.filters, evaluatedInHost: event.evaluatedInHost };
+        return;
+      case 'startupTimes':
+        this.hostStartup = event.times;
+        return;
       case 'module':
         if (event.reason === 'new') this.modules++;
         break;

@@ -6,6 +6,7 @@
 import type { EngineEvent } from '../../core/engine.js';
 import type { EditApplied, EditPreparation } from './host/editAndContinue.js';
 import type { ModuleDelta } from './worker/encProtocol.js';
+import type { StartupTimes } from './startupTimeline.js';
 import type { CompileRequest, CompileResult } from './worker/evalProtocol.js';
 import type {
   BreakpointBinding,
@@ -30,6 +31,8 @@ export interface StartOptions {
   resume?: number;
   /** The program's own assembly (launch): the answer waits until its breakpoints are bound. */
   entryAssembly?: string;
+  /** Launch: the server prepared the runtime-startup handshake and the program already runs. */
+  startupPrepared?: boolean;
   timeoutMs: number;
   dbgshimPath?: string;
   breakpoints: BreakpointSpec[];
@@ -41,6 +44,8 @@ export interface StartOptions {
 export interface StartResult {
   access: string;
   breakpoints: BreakpointBinding[];
+  /** Where the start's time went in the host (session_diagnostics). */
+  startup: StartupTimes;
 }
 
 export interface EvaluateOptions {
@@ -76,8 +81,19 @@ export interface HostApi {
 
 export type HostMethod = keyof HostApi;
 
-/** The runtime reported the process gone (the server learns the exit code from the debuggee's keeper). */
-export type HostEvent = EngineEvent | { type: 'runtimeExited' };
+/**
+ * Beside the engine's events: the runtime reported the process gone (the server learns the exit code
+ * from the debuggee's keeper); how breakpoint conditions are being decided, and the host's start-up
+ * times as of the first stop (session_diagnostics).
+ */
+export type HostEvent = EngineEvent | { type: 'runtimeExited' } | ({ type: 'conditionStats' } & ConditionStats) | { type: 'startupTimes'; times: StartupTimes };
+
+export interface ConditionStats {
+  /** Breakpoints whose conditions the debugger thread decides (hit filters). */
+  filters: number;
+  /** Conditions the host evaluated in JavaScript: the hits no filter decided. */
+  evaluatedInHost: number;
+}
 
 export interface HostError {
   message: string;

@@ -36,6 +36,8 @@ export class BreakpointRules {
   /** Native breakpoints whose conditions the debugger thread decides (hitFilter.ts). */
   private readonly filtered = new Set<number>();
   private readonly filterAttempts = new Map<number, number>();
+  /** Conditions evaluated here, in JavaScript (the hits no filter decided). */
+  private evaluated = 0;
 
   constructor(
     private readonly book: BreakpointBook,
@@ -105,22 +107,29 @@ export class BreakpointRules {
   /**
    * After the host decided a hit of a native breakpoint whose owners (`ids`, all of them) each have a
    * condition: their compiled form goes to the debugger thread, so the hits where every condition is
-   * false end there, without reaching JavaScript.
+   * false end there, without reaching JavaScript. True when a filter was installed now.
    */
-  async learn(nativeId: number, ids: number[], frame: FrameHandle | undefined): Promise<void> {
+  async learn(nativeId: number, ids: number[], frame: FrameHandle | undefined): Promise<boolean> {
     const native = this.native();
     const attempts = this.filterAttempts.get(nativeId) ?? 0;
-    if (!native || !frame || this.filtered.has(nativeId) || attempts >= FILTER_ATTEMPTS) return;
+    if (!native || !frame || this.filtered.has(nativeId) || attempts >= FILTER_ATTEMPTS) return false;
     const conditions = ids.map((id) => this.book.spec(id)?.condition?.trim() ?? '');
-    if (conditions.some((c) => !c)) return;
+    if (conditions.some((c) => !c)) return false;
     try {
       const program = await this.inspection.compileConditions(conditions, frame);
       if (!program) throw new Error('the conditions do not fit a hit filter');
       await native.call('setHitFilter', { id: nativeId, program });
       this.filtered.add(nativeId);
+      return true;
     } catch {
       this.filterAttempts.set(nativeId, attempts + 1); // the host keeps deciding these hits itself
+      return false;
     }
+  }
+
+  /** For session_diagnostics: breakpoints whose conditions the debugger thread decides, and the conditions evaluated here. */
+  stats(): { filters: number; evaluatedInHost: number } {
+    return { filters: this.filtered.size, evaluatedInHost: this.evaluated };
   }
 
   /** The owners of a native breakpoint changed: its filter may no longer say what they ask. */
@@ -131,6 +140,7 @@ export class BreakpointRules {
 
   private async holds(condition: string, frame: FrameHandle | undefined): Promise<boolean> {
     if (!frame) throw new Error('the breakpoint is in code without symbols');
+    this.evaluated++;
     const { value } = await this.inspection.evaluateValue(condition, frame);
     if (value.kind !== 'value' || value.value.type !== 'bool') throw new Error('the condition is not a bool');
     return value.value.value;

@@ -23,6 +23,8 @@ import type {
   VariableInfo,
 } from '../../../core/types.js';
 import type { EvaluateOptions, HostApi, HostEvent, StartOptions, StartResult } from '../hostProtocol.js';
+import { StartupTimeline } from '../startupTimeline.js';
+import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
 import { AsyncChains } from './asyncChain.js';
 import { exceptionPath } from './asyncExceptionPath.js';
@@ -80,6 +82,9 @@ export class DotnetDebugger implements HostApi {
   /** A stop was reported and the program has not been resumed since. */
   private reportedStop = false;
   private stopThread = 0;
+  private readonly startup = new StartupTimeline();
+  /** The first framework module: System.Private.CoreLib. */
+  private frameworkLibrary?: string;
 
   constructor(private readonly emit: (event: HostEvent) => void) {
     this.stack.followAwaiters(this.asyncChains);
@@ -88,12 +93,15 @@ export class DotnetDebugger implements HostApi {
   // ---- requests ----
 
   async start(options: StartOptions): Promise<StartResult> {
+    this.startup.mark('hostStart');
     this.options = options;
     this.pid = options.pid;
     this.exceptions = options.exceptions;
     this.enc.launched = options.mode === 'launch';
     const native = new Native((event) => this.onNative(event));
     this.native = native;
+    // The program's own symbols are read while its runtime starts, not while it waits in its module load.
+    if (options.entryAssembly) setImmediate(() => loadModuleSymbols(options.entryAssembly!).symbols?.nonUserMethodTokens());
     const result = await this.inOrder(async () => {
       const byFile = new Map<string, BreakpointSpec[]>();
       for (const spec of options.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
@@ -101,12 +109,13 @@ export class DotnetDebugger implements HostApi {
       await this.breakpoints.setFunctions(options.functionBreakpoints);
       await native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
       return options.mode === 'launch'
-        ? native.call('attachAtStartup', { pid: options.pid, resume: options.resume ?? RESUME_RELAY_FD, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
+        ? native.call('attachAtStartup', { pid: options.pid, resume: options.startupPrepared ? -1 : (options.resume ?? RESUME_RELAY_FD), timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
         : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
     });
+    this.startup.merge(result.marks);
     // The answer says where the breakpoints bound: wait for the program's module (bounded).
     await Promise.race([this.entryLoaded.promise, sleep(options.mode === 'launch' ? ENTRY_MODULE_WAIT_MS : 2_000)]);
-    return { access: result.access, breakpoints: this.breakpoints.bindings() };
+    return { access: result.access, breakpoints: this.breakpoints.bindings(), startup: this.startup.current };
   }
 
   setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
@@ -307,7 +316,7 @@ export class DotnetDebugger implements HostApi {
         this.emit({ type: 'process', pid: event.pid });
         return;
       case 'module':
-        if (event.reason === 'load') return this.moduleLoaded(event.handle, event.path, event.held);
+        if (event.reason === 'load') return this.moduleLoaded(event);
         this.breakpoints.moduleUnloaded(event.handle);
         this.enc.moduleUnloaded(event.handle);
         this.emit({ type: 'module', reason: 'removed', name: this.modules.remove(event.handle)?.name ?? `module ${event.handle}` });
@@ -338,6 +347,7 @@ export class DotnetDebugger implements HostApi {
       case 'exited':
         this.exited = true;
         this.entryLoaded.resolve();
+        this.emitConditionStats();
         this.emit({ type: 'runtimeExited' });
         return;
       case 'debuggerError':
@@ -346,17 +356,18 @@ export class DotnetDebugger implements HostApi {
     }
   }
 
-  private async moduleLoaded(handle: number, path: string, held: boolean): Promise<void> {
+  private async moduleLoaded({ handle, path, held, framework }: Extract<NativeEvent, { event: 'module'; reason: 'load' }>): Promise<void> {
     try {
-      await this.prepareModule(handle, path);
+      const prepare = () => this.prepareModule(handle, path, framework);
+      await (held ? this.startup.heldLoad(prepare) : prepare());
     } finally {
       // Whatever failed, the program must not stay held in LoadModule.
       if (held) await this.native?.call('release', {}).catch(() => undefined);
     }
   }
 
-  private async prepareModule(handle: number, path: string): Promise<void> {
-    const module = this.modules.add(handle, path);
+  private async prepareModule(handle: number, path: string, framework: boolean): Promise<void> {
+    const module = this.modules.add(handle, path, framework);
     this.emit({ type: 'module', reason: 'new', name: module.name, path });
     if (module.symbols) {
       await this.requireNative().call('setUserCode', {
@@ -369,7 +380,15 @@ export class DotnetDebugger implements HostApi {
       for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
       await this.placeEntry(module);
     }
-    if (this.isEntryModule(module)) this.entryLoaded.resolve();
+    if (framework) this.frameworkLibrary ??= path;
+    if (this.isEntryModule(module)) {
+      this.startup.mark('entryModule');
+      this.entryLoaded.resolve();
+      // System.Private.CoreLib's metadata names the framework's values (decimal, DateTime, List…) at
+      // the first stop: it is read while the program runs there, not while the stop is built.
+      const library = this.frameworkLibrary;
+      if (library) setImmediate(() => this.modules.metadata(library));
+    }
   }
 
   private isEntryModule(module: LoadedModule): boolean {
@@ -393,7 +412,7 @@ export class DotnetDebugger implements HostApi {
       const where = this.rules.needsFrame(ids) ? this.breakpoints.whereIs(nativeId) : undefined;
       const frame = where && { threadId, nativeIndex: 0, ...where };
       const decision = await this.rules.decide(ids, frame, threadId);
-      if (!decision.description && users.length === owners.length) await this.rules.learn(nativeId, ids, frame);
+      if (!decision.description && users.length === owners.length && (await this.rules.learn(nativeId, ids, frame))) this.emitConditionStats();
       for (const line of decision.logs) this.emit({ type: 'output', category: 'console', text: `${line}\n` });
       for (const trace of decision.traces) this.emit({ type: 'trace', breakpointId: trace.id, threadId, values: trace.values });
       if (decision.stop.length === 0 && !owners.some((o) => o.kind === 'internal')) {
@@ -507,7 +526,16 @@ export class DotnetDebugger implements HostApi {
     this.stopThread = threadId;
     this.inspection.exceptionThread = reason === 'exception' ? threadId : undefined;
     this.inspection.returnSite = reason === 'step' ? this.stepper.returnSite : undefined;
+    this.emitConditionStats();
+    if (!this.startup.marks.stopDecided) {
+      this.startup.mark('stopDecided');
+      this.emit({ type: 'startupTimes', times: this.startup.current });
+    }
     this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
+  }
+
+  private emitConditionStats(): void {
+    this.emit({ type: 'conditionStats', ...this.rules.stats() });
   }
 
   /** Frames and values read at a stop are gone once the program runs. */

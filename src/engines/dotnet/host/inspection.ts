@@ -6,7 +6,7 @@ import { DebugError } from '../../../core/errors.js';
 import type { EvaluateResult, ScopeInfo, VariableInfo } from '../../../core/types.js';
 import type { ModuleRegistry } from './moduleRegistry.js';
 import type { NativeType } from './nativeEvents.js';
-import type { CallArg, FilterOp, Native, SetTarget } from './nativeSession.js';
+import type { FilterOp, Native } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
 import { formatValue, type CsValue } from '../expressions/numeric.js';
 import { Calls } from './evaluation/calls.js';
@@ -21,11 +21,13 @@ import { compileHitFilter, fitsFilter } from './hitFilter.js';
 import type { EvalValue } from './evaluation/evalValue.js';
 import { Members } from './evaluation/members.js';
 import { TypeIndex } from './evaluation/typeIndex.js';
+import { Assignment } from './values/assignment.js';
 import { ChildLister } from './values/childLister.js';
+import { DeclaredTypes } from './values/declaredTypes.js';
 import { FrameLocals } from './values/frameLocals.js';
 import { formatChar, formatEnum, quoteString } from './values/formatValue.js';
 import { FuncEval } from './values/funcEval.js';
-import { ElementType, isPrimitive, type NativeValue } from './values/nativeValue.js';
+import type { NativeValue } from './values/nativeValue.js';
 import { TypeCatalog } from './values/typeCatalog.js';
 import { TypeProxies } from './values/typeProxy.js';
 import { ValueReader, type Child, type ChildSource, type ReadContext } from './values/valueReader.js';
@@ -47,6 +49,7 @@ export class Inspection {
   private readonly lister: ChildLister;
   private readonly locals: FrameLocals;
   private readonly evaluator: Evaluator;
+  private readonly assignment: Assignment;
   private readonly compiled: CompiledEvaluation;
   /** Loads compiled expressions into the program (it learns of their modules as they load). */
   readonly assemblies: AssemblyLoader;
@@ -75,6 +78,7 @@ export class Inspection {
     this.evaluator = new Evaluator(modules, this.locals, this.reader, members, types, calls);
     this.assemblies = new AssemblyLoader(members, types);
     this.compiled = new CompiledEvaluation(new FrameShapes(native, modules, this.locals), this.assemblies, this.funcEval);
+    this.assignment = new Assignment(native, this.catalog, this.funcEval, new DeclaredTypes(modules, this.catalog), (expression, frame) => this.evaluateIn(expression, frame, true));
   }
 
   /** A C# expression in a frame of the stopped program (`sideEffects`: false refuses what may change the program). */
@@ -121,6 +125,7 @@ export class Inspection {
     if (!native) return undefined;
     const reads: ConditionReads = {
       locate: (name) => this.locals.locate(frame, name),
+      captured: (name) => this.locals.capturedPath(frame, name),
       variable: async (place) => (await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place })).value,
       field: async (object, name) => {
         const field = this.reader.fieldRef(object, name);
@@ -223,13 +228,26 @@ export class Inspection {
     return infos;
   }
 
-  /** Assigns a literal (number, char, string, true / false, null, or an enum member name) to a listed child. */
+  /** Assigns a C# expression's value (a literal, another variable, a call) to a listed child. */
   async setVariable(containerRef: number, name: string, text: string): Promise<EvaluateResult> {
     const entry = this.entries.get(containerRef);
     const child = entry?.listed.get(name);
     if (!entry || !child?.home) throw new DebugError('VARIABLE_NOT_FOUND', `${name} cannot be assigned here.`, 'List the variables with inspect_variables first.');
-    const context = entry.container.kind === 'locals' ? this.context(entry.container.frame) : entry.container.context;
-    await this.assign(child.home, child.value, text.trim(), context);
+    const { container } = entry;
+    const context = container.kind === 'locals' ? this.context(container.frame) : container.context;
+    const frame = container.kind === 'locals' ? container.frame : context.frame;
+    if (!frame) throw new DebugError('INVALID_STATE', `${name} was read outside a frame of the stop.`, 'List the variables again with inspect_variables.');
+    const source = container.kind === 'children' ? container.source : undefined;
+    await this.assignment.assign(
+      {
+        home: child.home,
+        current: child.value,
+        frame,
+        owner: source?.kind === 'object' ? source.value : undefined,
+        element: source?.kind === 'array' ? source.value.type?.elem : source?.kind === 'list' ? source.array.type?.elem : undefined,
+      },
+      text.trim(),
+    );
     const fresh = await this.reread(entry, name);
     return this.info(name, fresh ?? child.value, context).then((v) => ({ value: v.value, type: v.type, ref: v.ref, indexedVariables: v.indexedVariables }));
   }
@@ -250,6 +268,7 @@ export class Inspection {
     return {
       threadId: frame.threadId,
       frameIndex: frame.nativeIndex,
+      frame,
       displayHole: async (expression, self) => {
         const value = await this.evaluator.evaluate(expression, { frame, self, pseudo: {} });
         return value.kind === 'object' ? (await this.reader.describe(value.value, { threadId: frame.threadId, frameIndex: frame.nativeIndex }, true)).value : value.kind === 'value' ? this.constantText(value.value, value.enumType) : '?';
@@ -285,54 +304,4 @@ export class Inspection {
     if (child) entry.listed.set(name, child);
     return child?.value;
   }
-
-  private async assign(home: SetTarget, current: NativeValue, text: string, context: ReadContext): Promise<void> {
-    const native = this.native();
-    if (!native) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
-    const source = await this.literal(text, current, context);
-    if ('enumValue' in source) {
-      const field = this.reader.fieldRef(current, 'value__');
-      if (!field) throw new DebugError('INVALID_ARGUMENT', `${text} is not a value of this enum`);
-      await native.call('setValue', { target: { kind: 'field', h: current.h, ...field }, source: { et: source.et, v: source.enumValue } });
-      return;
-    }
-    await native.call('setValue', { target: home, source }).catch((e: unknown) => {
-      throw new DebugError('INVALID_ARGUMENT', `cannot assign ${text}: ${(e as Error).message}`, 'Assign a value of the variable\'s type: a number, a "string", a \'c\'har, true / false, null or an enum member.');
-    });
-  }
-
-  /** The new value as the runtime needs it, checked against the variable's current type. */
-  private async literal(text: string, current: NativeValue, context: ReadContext): Promise<CallArg | { enumValue: string; et: number }> {
-    if (text === 'null') return { null: true };
-    if (current.et === ElementType.string || (current.null && this.catalog.name(current.type) === 'string')) {
-      const m = /^@?"((?:[^"\\]|\\.)*)"$/s.exec(text);
-      if (!m) throw new DebugError('INVALID_ARGUMENT', `${text} is not a string literal`, 'Write the new value in double quotes.');
-      const created = await this.funcEval.newString(context.threadId, JSON.parse(`"${m[1]}"`) as string);
-      return { h: created.h };
-    }
-    if (current.et === ElementType.char) {
-      const m = /^'(\\?.)'$/s.exec(text);
-      if (!m) throw new DebugError('INVALID_ARGUMENT', `${text} is not a char literal`, "Write it as 'c'.");
-      return { et: ElementType.char, v: String((JSON.parse(`"${m[1]}"`) as string).charCodeAt(0)) };
-    }
-    if (isPrimitive(current.et)) {
-      const v = text.replace(/_/g, '').replace(/(ul|lu|u|l|f|d|m)$/i, '');
-      if (current.et === ElementType.boolean ? !/^(true|false)$/.test(v) : !/^[-+]?(0x[\da-f]+|\d+(\.\d*)?(e[-+]?\d+)?)$/i.test(v)) {
-        throw new DebugError('INVALID_ARGUMENT', `${text} is not a ${PRIMITIVE_NAMES[current.et!] ?? 'value'} literal`);
-      }
-      return { et: current.et!, v: /^[-+]?0x/i.test(v) ? BigInt(v).toString() : v };
-    }
-    const base = this.catalog.view(current.chain?.[1])?.fullName;
-    if (base === 'System.Enum') {
-      const info = this.catalog.enumInfo(current.chain![0]!);
-      const name = text.split('.').pop()!;
-      const constant = info?.constants.find((c) => c.name === name);
-      const [raw] = await this.reader.fieldsByName(current, ['value__']);
-      if (!constant && !/^-?\d+$/.test(text)) throw new DebugError('INVALID_ARGUMENT', `${text} is not a member of ${this.catalog.name(current.chain![0])}`);
-      return { enumValue: (constant?.value ?? BigInt(text)).toString(), et: raw?.et ?? ElementType.i4 };
-    }
-    throw new DebugError('UNSUPPORTED', `assigning objects other than strings and null is not supported`, 'Assign a field of the object instead.');
-  }
 }
-
-const PRIMITIVE_NAMES: Record<number, string> = { 0x02: 'bool', 0x08: 'int', 0x0a: 'long', 0x0c: 'float', 0x0d: 'double' };

@@ -28,13 +28,14 @@ export class ModuleRegistry {
   private frameworkDir?: string;
   private isRuntimeFile?: (name: string) => boolean;
 
-  add(handle: number, path: string): LoadedModule {
+  /** `framework`: of the shared framework's folder, which ships no symbols (the debugger thread tells). */
+  add(handle: number, path: string, framework = false): LoadedModule {
     if (this.frameworkDir === undefined) {
       this.frameworkDir = dirname(path);
       this.isRuntimeFile = runtimeFilesOf(this.frameworkDir);
     }
     const module: LoadedModule = { handle, path, name: basename(path) };
-    if (this.mayHaveSymbols(path)) {
+    if (!framework && this.mayHaveSymbols(path)) {
       const loaded = loadModuleSymbols(path);
       if (loaded.symbols) module.symbols = loaded.symbols;
       else module.note = loaded.reason;

@@ -10,6 +10,8 @@ export type NativeEvent =
       size: number;
       dynamic: boolean;
       inMemory: boolean;
+      /** A module of the shared framework's folder with no symbols beside it (never held). */
+      framework: boolean;
       held: boolean;
     }
   | { event: 'module'; reason: 'unload'; handle: number }

@@ -8,8 +8,9 @@ import type { NativeValue } from './values/nativeValue.js';
 
 /** What each native command takes and answers. */
 export interface NativeCommands {
-  attachAtStartup: [{ pid: number; resume: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string }];
-  attachRunning: [{ pid: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string }];
+  /** `resume`: the debuggee's resume descriptor (POSIX) or main thread (Windows), -1 when the startup handshake was prepared; `marks`: moments of the handshake, ms since the epoch. */
+  attachAtStartup: [{ pid: number; resume: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string; marks?: Record<string, number> }];
+  attachRunning: [{ pid: number; timeoutMs: number; dbgshimPath?: string }, { pid: number; access: string; marks?: Record<string, number> }];
   configure: [{ stopOnFirstChance?: boolean; stopOnUnhandled?: boolean; holdModuleLoads?: boolean }, object];
   continue: [object, { continued: boolean }];
   release: [object, { released: boolean }];
@@ -49,7 +50,8 @@ export interface NativeCommands {
   newArray: [{ threadId: number; elem: TypeSpec; length: number }, EvalOutcome];
   newString: [{ threadId: number; text: string }, EvalOutcome];
   abortEval: [{ rude: boolean }, object];
-  setValue: [{ target: SetTarget; source: CallArg }, object];
+  setValue: [{ target: SetTarget; source: CallArg | { bytes: string } }, object];
+  valueBytes: [{ h: number } | { target: SetTarget }, { bytes: string }];
   currentException: [{ threadId: number }, { value: NativeValue }];
   returnValue: [{ threadId: number; frameIndex: number; ilOffset: number }, { value: NativeValue }];
   blockingObjects: [{ threadId: number }, { waits: { reason: 'lock' | 'wait'; timeout: number; owner?: number; value?: NativeValue }[] }];

@@ -3,7 +3,7 @@
  * parameters, methods with their declaring type, IL size and custom attributes, and the entry point.
  */
 import { csharpTypeKeyword, parseGeneratedName, withTypeArguments } from './csharpNames.js';
-import { decodeCoded, MetadataTables } from './metadataTables.js';
+import { decodeCoded, encodeCoded, MetadataTables } from './metadataTables.js';
 import { readPeImage, type PeImage } from './peImage.js';
 import { Coded, Table, token, tokenRid, tokenTable } from './tableSchema.js';
 
@@ -36,7 +36,6 @@ export class AssemblyMetadata {
   private readonly methodOwner: Int32Array;
   private readonly enclosingOf = new Map<number, number>();
   private readonly genericParamsOf = new Map<number, string[]>();
-  private attributesByParent?: Map<number, number[]>;
   private readonly typeCache = new Map<number, TypeInfo>();
 
   constructor(
@@ -171,18 +170,8 @@ export class AssemblyMetadata {
 
   /** The custom attributes applied to a token: attribute type name and the raw value blob. */
   customAttributes(target: number): { type: string; value: Buffer }[] {
-    if (!this.attributesByParent) {
-      this.attributesByParent = new Map();
-      for (let i = 1; i <= this.tables.rowCount(Table.CustomAttribute); i++) {
-        const row = this.tables.row(Table.CustomAttribute, i);
-        const parent = decodeCoded(row.parent!, Coded.HasCustomAttribute);
-        const key = token(parent.table, parent.rid);
-        const list = this.attributesByParent.get(key) ?? [];
-        list.push(i);
-        this.attributesByParent.set(key, list);
-      }
-    }
-    return (this.attributesByParent.get(target) ?? []).map((rid) => {
+    const parent = encodeCoded(tokenTable(target), tokenRid(target), Coded.HasCustomAttribute);
+    return this.tables.rowsWhere(Table.CustomAttribute, 'parent', parent).map((rid) => {
       const row = this.tables.row(Table.CustomAttribute, rid);
       return { type: this.attributeTypeName(row.type!), value: this.tables.blob(row.value!) };
     });

@@ -10,17 +10,29 @@ const METADATA_SIGNATURE = 0x424a5342;
 
 export type Row = Record<string, number>;
 
+interface Column {
+  name: string;
+  offset: number;
+  size: number;
+  type: ColumnType;
+}
+
 interface TableLayout {
   rows: number;
   rowSize: number;
   offset: number;
-  columns: { name: string; offset: number; size: number; type: ColumnType }[];
+  columns: Column[];
+  byName: Map<string, Column>;
+  /** The header's sorted bit: rows in order of the table's key column (II.22). */
+  sorted: boolean;
 }
 
 export class MetadataTables {
   readonly streams = new Map<string, Buffer>();
   private readonly layouts = new Map<number, TableLayout>();
   private readonly stringCache = new Map<number, string>();
+  /** Tables not marked sorted: their rows by key value, built on first search. */
+  private readonly indexes = new Map<string, Map<number, number[]>>();
   /** The 20-byte id of a Portable PDB (its `#Pdb` stream), else undefined. */
   readonly pdbId?: Buffer;
   readonly pdbEntryPoint: number = 0;
@@ -78,6 +90,50 @@ export class MetadataTables {
     return out;
   }
 
+  /** One column of one row, read alone (no row object): for scans and searches over big tables. */
+  cell(table: Table, rid: number, column: string): number {
+    const layout = this.layouts.get(table);
+    const col = layout?.byName.get(column);
+    if (!layout || !col || rid < 1 || rid > layout.rows) throw new Error(`no ${column} of row ${rid} in table 0x${table.toString(16)}`);
+    const tables = this.streams.get('#~') ?? this.streams.get('#-')!;
+    const at = layout.offset + (rid - 1) * layout.rowSize + col.offset;
+    return col.size === 2 ? tables.readUInt16LE(at) : col.size === 4 ? tables.readUInt32LE(at) : tables[at]!;
+  }
+
+  /**
+   * The rows whose key `column` holds `value`, found by binary search when the table is marked
+   * sorted (as compilers emit CustomAttribute, Constant, MethodSemantics, InterfaceImpl …), else
+   * through an index built once. The framework's own assembly has tens of thousands of rows in some.
+   */
+  rowsWhere(table: Table, column: string, value: number): number[] {
+    const count = this.rowCount(table);
+    if (!this.layouts.get(table)?.sorted) {
+      const key = `${table}:${column}`;
+      let index = this.indexes.get(key);
+      if (!index) {
+        index = new Map();
+        for (let rid = 1; rid <= count; rid++) {
+          const at = this.cell(table, rid, column);
+          const rows = index.get(at);
+          if (rows) rows.push(rid);
+          else index.set(at, [rid]);
+        }
+        this.indexes.set(key, index);
+      }
+      return index.get(value) ?? [];
+    }
+    const out: number[] = [];
+    let low = 1;
+    let high = count + 1;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.cell(table, mid, column) < value) low = mid + 1;
+      else high = mid;
+    }
+    for (let rid = low; rid <= count && this.cell(table, rid, column) === value; rid++) out.push(rid);
+    return out;
+  }
+
   string(offset: number): string {
     let text = this.stringCache.get(offset);
     if (text === undefined) {
@@ -130,7 +186,8 @@ export class MetadataTables {
     r.pos += 1;
     const validLow = r.u32();
     const validHigh = r.u32();
-    r.pos += 8; // sorted
+    const sortedLow = r.u32();
+    const sortedHigh = r.u32();
     const rows = new Map<number, number>(externalRows);
     const present: number[] = [];
     for (let table = 0; table < 64; table++) {
@@ -164,7 +221,8 @@ export class MetadataTables {
         return column;
       });
       const count = rows.get(table)!;
-      this.layouts.set(table, { rows: count, rowSize, offset, columns });
+      const byName = new Map(columns.map((c) => [c.name, c]));
+      this.layouts.set(table, { rows: count, rowSize, offset, columns, byName, sorted: bit(sortedLow, sortedHigh, table) });
       offset += rowSize * count;
     }
   }
@@ -172,6 +230,12 @@ export class MetadataTables {
 
 function bit(low: number, high: number, index: number): boolean {
   return index < 32 ? ((low >>> index) & 1) === 1 : ((high >>> (index - 32)) & 1) === 1;
+}
+
+/** A coded index of a table's row (the inverse of decodeCoded); -1 when the coding has no such table. */
+export function encodeCoded(table: number, rid: number, coded: { tagBits: number; tables: number[] }): number {
+  const tag = coded.tables.indexOf(table);
+  return tag < 0 ? -1 : ((rid << coded.tagBits) | tag) >>> 0;
 }
 
 /** Splits a coded index into its table and row id. */

@@ -31,6 +31,7 @@ const NON_USER_ATTRIBUTES = new Set([
 
 export class ModuleSymbols {
   private byDocument?: Map<number, MethodPoints[]>;
+  private nonUser?: number[];
   private importScopes?: ImportScopes;
 
   constructor(
@@ -207,6 +208,11 @@ export class ModuleSymbols {
 
   /** Methods that stepping must treat as not the user's: marked hidden / step-through / non-user code, or with no source. */
   nonUserMethodTokens(): number[] {
+    this.nonUser ??= this.findNonUserMethods();
+    return this.nonUser;
+  }
+
+  private findNonUserMethods(): number[] {
     const tokens: number[] = [];
     const nonUserTypes = new Map<number, boolean>();
     const typeIsNonUser = (rid: number): boolean => {

@@ -5,7 +5,7 @@
  */
 import type { AssemblyMetadata } from './assemblyMetadata.js';
 import { BlobReader } from './blobReader.js';
-import { decodeCoded } from './metadataTables.js';
+import { encodeCoded } from './metadataTables.js';
 import { fieldSig, methodSig, type MethodSig, type TypeSig } from './signatures.js';
 import { Coded, Table, token, tokenRid } from './tableSchema.js';
 
@@ -70,21 +70,13 @@ export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
 
 export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyInfo[] {
   const t = meta.tables;
-  let mapRid = 0;
-  for (let rid = 1; rid <= t.rowCount(Table.PropertyMap); rid++) {
-    if (t.row(Table.PropertyMap, rid).parent === typeRid) mapRid = rid;
-  }
+  const mapRid = t.rowsWhere(Table.PropertyMap, 'parent', typeRid).pop();
   if (!mapRid) return [];
   const { first, last } = t.listRange(Table.PropertyMap, mapRid, 'propertyList', Table.Property);
-  const getters = new Map<number, number>();
-  for (let rid = 1; rid <= t.rowCount(Table.MethodSemantics); rid++) {
-    const row = t.row(Table.MethodSemantics, rid);
-    const owner = decodeCoded(row.association!, Coded.HasSemantics);
-    if (owner.table === Table.Property && row.semantics! & SEMANTICS_GETTER) getters.set(owner.rid, row.method!);
-  }
   const properties: PropertyInfo[] = [];
   for (let rid = first; rid <= last; rid++) {
-    const getter = getters.get(rid);
+    const semantics = t.rowsWhere(Table.MethodSemantics, 'association', encodeCoded(Table.Property, rid, Coded.HasSemantics));
+    const getter = semantics.map((s) => t.row(Table.MethodSemantics, s)).find((row) => row.semantics! & SEMANTICS_GETTER)?.method;
     const getterInfo = getter ? meta.method(getter) : undefined;
     properties.push({
       name: t.string(t.row(Table.Property, rid).name!),
@@ -134,27 +126,18 @@ export function hasParamArray(meta: AssemblyMetadata, methodRid: number, paramCo
 /** The value of a literal field (`const`, enum member): its element type and raw bytes. */
 export function literalOf(meta: AssemblyMetadata, fieldToken: number): { et: number; bytes: Buffer } | undefined {
   const t = meta.tables;
-  for (let rid = 1; rid <= t.rowCount(Table.Constant); rid++) {
-    const row = t.row(Table.Constant, rid);
-    const parent = decodeCoded(row.parent!, Coded.HasConstant);
-    if (parent.table === Table.Field && token(Table.Field, parent.rid) === fieldToken) return { et: row.type! & 0xff, bytes: t.blob(row.value!) };
-  }
-  return undefined;
+  const [rid] = t.rowsWhere(Table.Constant, 'parent', encodeCoded(Table.Field, tokenRid(fieldToken), Coded.HasConstant));
+  const row = rid ? t.row(Table.Constant, rid) : undefined;
+  return row && { et: row.type! & 0xff, bytes: t.blob(row.value!) };
 }
 
 /** An enum's named values (literal static fields), for names and flags. */
 export function enumConstants(meta: AssemblyMetadata, typeRid: number): { name: string; value: bigint }[] {
-  const values = new Map<number, bigint>();
-  const t = meta.tables;
-  for (let rid = 1; rid <= t.rowCount(Table.Constant); rid++) {
-    const row = t.row(Table.Constant, rid);
-    const parent = decodeCoded(row.parent!, Coded.HasConstant);
-    if (parent.table === Table.Field) values.set(parent.rid, constantValue(row.type! & 0xff, t.blob(row.value!)));
-  }
   return fieldsOf(meta, typeRid)
     .filter((f) => f.isLiteral && f.isStatic)
     .flatMap((f) => {
-      const value = values.get(tokenRid(f.token));
+      const literal = literalOf(meta, f.token);
+      const value = literal && constantValue(literal.et, literal.bytes);
       return value === undefined ? [] : [{ name: f.name, value }];
     });
 }

@@ -19,6 +19,8 @@ const HOISTED = /^<([^>]+)>5__\d+$/;
 const CLOSURE_LOCALS = /^CS\$<>8__locals\d*$/;
 const OUTER_THIS = '<>4__this';
 
+type Place = { kind: 'local' | 'argument'; index: number };
+
 export class FrameLocals {
   constructor(
     private readonly native: () => Native | undefined,
@@ -43,16 +45,16 @@ export class FrameLocals {
    * Where a name lives in the frame: a plain local or argument slot, `captured` when it can only be
    * a hoisted or captured variable (a field of a compiler class), undefined when the frame has none.
    */
-  locate(frame: FrameHandle, name: string): { kind: 'local' | 'argument'; index: number } | 'captured' | undefined {
+  locate(frame: FrameHandle, name: string): Place | 'captured' | undefined {
     const symbols = this.modules.get(frame.module)?.symbols;
     if (!symbols || frame.stateMachine) return undefined;
     const method = symbols.metadata.method(tokenRid(frame.methodToken));
     const isStatic = (method.flags & METHOD_STATIC) !== 0;
     const typeName = symbols.metadata.type(method.declaringType).name;
     const compilerThis = !isStatic && (typeName.startsWith('<>c') || /^<.+>d__\d+/.test(typeName));
-    const scopes = symbols.localScopes(frame.methodToken, frame.version).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset);
-    const closures = scopes.some((s) => s.variables.some((v) => CLOSURE_LOCALS.test(v.name)));
-    const local = scopes.flatMap((s) => s.variables).filter((v) => v.name === name && !v.hidden).pop();
+    const variables = this.inScope(frame);
+    const closures = variables.some((v) => CLOSURE_LOCALS.test(v.name));
+    const local = variables.filter((v) => v.name === name && !v.hidden).pop();
     const position = parameterNames(symbols.metadata, method.rid).indexOf(name);
     if (local) return { kind: 'local', index: local.slot };
     if (position >= 0) return { kind: 'argument', index: isStatic ? position : position + 1 };
@@ -80,11 +82,7 @@ export class FrameLocals {
       const position = isStatic ? index : index - 1;
       if (value && position >= 0) out.push({ name: names[position] ?? `arg${position}`, value, home: home('argument', index) });
     });
-    const inScope = symbols
-      .localScopes(frame.methodToken, frame.version)
-      .filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset)
-      .flatMap((s) => s.variables);
-    for (const variable of inScope) {
+    for (const variable of this.inScope(frame)) {
       const value = locals[variable.slot];
       if (!value || variable.hidden) continue;
       if (CLOSURE_LOCALS.test(variable.name)) out.push(...(await this.flatten(value, 0)));
@@ -93,8 +91,32 @@ export class FrameLocals {
     return dedupe(out);
   }
 
-  /** A closure or state machine object: its captured / hoisted variables under their source names. */
-  private async flatten(value: NativeValue, depth: number): Promise<Child[]> {
+  /**
+   * Where a hoisted or captured variable lives, for a hit filter to read it as the evaluator does: the
+   * frame's slot holding the compiler's object (`this` of a state machine or lambda, or a closure
+   * local), then the fields leading to it (`<i>5__2`; `CS$<>8__locals1`, `paid`; `<>4__this`). The
+   * innermost declaration wins, as in read().
+   */
+  async capturedPath(frame: FrameHandle, name: string): Promise<{ place: Place; fields: string[] } | undefined> {
+    const native = this.native();
+    const symbols = this.modules.get(frame.module)?.symbols;
+    if (!native || !symbols) return undefined;
+    const method = symbols.metadata.method(tokenRid(frame.methodToken));
+    const roots: Place[] = [];
+    if ((method.flags & METHOD_STATIC) === 0) roots.push({ kind: 'argument', index: 0 });
+    for (const variable of this.inScope(frame)) if (CLOSURE_LOCALS.test(variable.name)) roots.push({ kind: 'local', index: variable.slot });
+    let found: { place: Place; fields: string[] } | undefined;
+    for (const place of roots) {
+      const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
+      if (place.kind === 'argument' && !this.isCompilerClass(value)) continue;
+      const match = (await this.flatten(value, 0)).filter((c) => c.name === name).pop();
+      if (match) found = { place, fields: match.path };
+    }
+    return found;
+  }
+
+  /** A closure or state machine object: its captured / hoisted variables under their source names, with the fields leading to each. */
+  private async flatten(value: NativeValue, depth: number, path: string[] = []): Promise<(Child & { path: string[] })[]> {
     if (value.null || depth > 4) return [];
     const fields: { name: string; module: number; type: number; field: number }[] = [];
     for (const type of value.chain ?? []) {
@@ -104,17 +126,23 @@ export class FrameLocals {
     const native = this.native();
     if (!native || fields.length === 0) return [];
     const { values } = await native.call('fields', { h: value.h, fields: fields.map(({ module, type, field }) => ({ module, type, field })) });
-    const out: Child[] = [];
+    const out: (Child & { path: string[] })[] = [];
     for (const [i, f] of fields.entries()) {
       const read = values[i];
       if (!read || !('h' in read)) continue;
-      const fieldHome = { kind: 'field' as const, h: value.h, module: f.module, type: f.type, field: f.field };
-      if (f.name === OUTER_THIS) out.unshift({ name: 'this', value: read, home: fieldHome });
-      else if (CLOSURE_LOCALS.test(f.name)) out.push(...(await this.flatten(read, depth + 1)));
-      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home: fieldHome });
-      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home: fieldHome });
+      const home = { kind: 'field' as const, h: value.h, module: f.module, type: f.type, field: f.field };
+      const at = [...path, f.name];
+      if (f.name === OUTER_THIS) out.unshift({ name: 'this', value: read, home, path: at });
+      else if (CLOSURE_LOCALS.test(f.name)) out.push(...(await this.flatten(read, depth + 1, at)));
+      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home, path: at });
+      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at });
     }
     return out;
+  }
+
+  private inScope(frame: FrameHandle) {
+    const symbols = this.modules.get(frame.module)?.symbols;
+    return (symbols?.localScopes(frame.methodToken, frame.version) ?? []).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset).flatMap((s) => s.variables);
   }
 
   /** Display classes (`<>c__DisplayClass…`) and state machines (`<Name>d__N`) the compiler made. */

@@ -5,6 +5,7 @@
  * [DebuggerDisplay], else their ToString() override (func-eval), else `{Type}`.
  */
 import type { FieldRef, Native, SetTarget } from '../nativeSession.js';
+import type { FrameHandle } from '../stackReader.js';
 import { formatDouble, formatSingle } from '../../expressions/numeric.js';
 import { formatChar, formatDateTime, formatDecimal, formatEnum, formatGuid, formatTimeSpan, quoteString } from './formatValue.js';
 import type { FuncEval } from './funcEval.js';
@@ -42,6 +43,8 @@ export interface Child {
 export interface ReadContext {
   threadId: number;
   frameIndex: number;
+  /** The stopped frame the values were read in (set value evaluates the new value there). */
+  frame?: FrameHandle;
   /** Evaluates a [DebuggerDisplay] hole with `self` as `this`. */
   displayHole?: (expression: string, self: NativeValue) => Promise<string>;
 }

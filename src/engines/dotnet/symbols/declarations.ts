@@ -1,0 +1,38 @@
+/**
+ * The types things are declared with, from metadata signatures: a method's local variables (its body's
+ * LocalVarSig), its parameters, and the interfaces a type implements. Set value checks a new object
+ * against them.
+ */
+import type { AssemblyMetadata } from './assemblyMetadata.js';
+import { BlobReader } from './blobReader.js';
+import { decodeCoded } from './metadataTables.js';
+import { localsSig, methodSig, readType, type MethodSig, type TypeSig } from './signatures.js';
+import { Coded, Table, token, tokenRid, tokenTable } from './tableSchema.js';
+
+const FAT_HEADER = 0x3;
+
+/** The types of a method's local variable slots, in slot order (none for a tiny header). */
+export function localVariableTypes(meta: AssemblyMetadata, methodRid: number): TypeSig[] {
+  const method = meta.method(methodRid);
+  const header = method.rva ? meta.image.at(method.rva, 12) : undefined;
+  if (!header || (header[0]! & 0x3) !== FAT_HEADER) return [];
+  const sigToken = header.readUInt32LE(8);
+  if (tokenTable(sigToken) !== Table.StandAloneSig || tokenRid(sigToken) === 0) return [];
+  return localsSig(meta.tables.blob(meta.tables.row(Table.StandAloneSig, tokenRid(sigToken)).signature!));
+}
+
+export function methodSignature(meta: AssemblyMetadata, methodRid: number): MethodSig {
+  return methodSig(meta.tables.blob(meta.tables.row(Table.MethodDef, methodRid).signature!));
+}
+
+/** The interfaces a type declares it implements (not those of its base types). */
+export function implementedInterfaces(meta: AssemblyMetadata, typeRid: number): TypeSig[] {
+  const out: TypeSig[] = [];
+  for (const rid of meta.tables.rowsWhere(Table.InterfaceImpl, 'type', typeRid)) {
+    const row = meta.tables.row(Table.InterfaceImpl, rid);
+    const coded = decodeCoded(row.interface!, Coded.TypeDefOrRef);
+    if (coded.table === Table.TypeSpec) out.push(readType(new BlobReader(meta.tables.blob(meta.tables.row(Table.TypeSpec, coded.rid).signature!))));
+    else out.push({ kind: 'class', token: token(coded.table, coded.rid) });
+  }
+  return out;
+}
