@@ -4,8 +4,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Heavy suites run with `npm run test:heavy` (vitest.heavy.config.ts), the Windows ones under Wine
-    // with `npm run test:windows` (vitest.windows.config.ts).
-    exclude: [...configDefaults.exclude, 'test/heavy/**', 'test/windows/**'],
+    // with `npm run test:windows` (vitest.windows.config.ts); fixtures are user code (a vitest suite too).
+    exclude: [...configDefaults.exclude, 'test/heavy/**', 'test/windows/**', 'test/fixtures/**'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',
