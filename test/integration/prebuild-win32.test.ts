@@ -20,7 +20,7 @@ const run =
 /** DLLs every Windows has: the addon may import from these and from node.exe, nothing else. */
 const SYSTEM_DLLS = ['kernel32.dll', 'msvcrt.dll', 'bcrypt.dll', 'advapi32.dll', 'user32.dll', 'ws2_32.dll', 'ntdll.dll'];
 
-const objdump = (...args: string[]) => execFileSync('x86_64-w64-mingw32-objdump', args, { encoding: 'utf8' });
+const objdump = (...args: string[]) => execFileSync('x86_64-w64-mingw32-objdump', args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 
 /** Imported names by DLL, from `objdump -p`'s import tables. */
 function importsByDll(dump: string): Map<string, string[]> {
