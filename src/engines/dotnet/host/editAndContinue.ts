@@ -89,7 +89,7 @@ export class EditAndContinue {
     const { enabled } = await native.call('enableEnc', { module: module.handle });
     if (!enabled) return;
     this.editable.add(module.handle);
-    this.sources.take(module.handle, module.symbols);
+    await this.sources.take(module.handle, module.symbols);
   }
 
   moduleUnloaded(handle: number): void {

@@ -11,9 +11,14 @@ import type { ModuleSymbols } from '../symbols/moduleSymbols.js';
 export class SourceSnapshots {
   private readonly byModule = new Map<number, Promise<Map<string, Buffer>>>();
 
-  /** Starts reading the module's source files (the load it came with is not held for it). */
-  take(module: number, symbols: ModuleSymbols): void {
-    this.byModule.set(module, readBuilt(symbols));
+  /**
+   * Reads the module's source files while its load is held: an edit made as soon as the program
+   * stops must find them already kept (read later, an edited file no longer matches its checksum).
+   */
+  async take(module: number, symbols: ModuleSymbols): Promise<void> {
+    const built = readBuilt(symbols);
+    this.byModule.set(module, built);
+    await built;
   }
 
   forget(module: number): void {
@@ -35,12 +40,19 @@ export class SourceSnapshots {
 async function readBuilt(symbols: ModuleSymbols): Promise<Map<string, Buffer>> {
   const built = new Map<string, Buffer>();
   const documents = symbols.pdb.documents();
+  const reads: Promise<void>[] = [];
   for (let rid = 1; rid < documents.length; rid++) {
     const path = documents[rid]!;
     const checksum = symbols.pdb.documentChecksum(rid);
     if (!path.endsWith('.cs') || !checksum) continue;
-    const bytes = await readFile(path).catch(() => undefined);
-    if (bytes && createHash(checksum.algorithm).update(bytes).digest().equals(checksum.hash)) built.set(path, bytes);
+    reads.push(
+      readFile(path)
+        .then((bytes) => {
+          if (createHash(checksum.algorithm).update(bytes).digest().equals(checksum.hash)) built.set(path, bytes);
+        })
+        .catch(() => undefined),
+    );
   }
+  await Promise.all(reads);
   return built;
 }
