@@ -284,7 +284,7 @@ try {
     const nodeStart = timeSpawn(['-e', '0']);
     const bare = timeSpawn([JS]);
     const raw = await rawCdp(CdpClient);
-    const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: stateDir } });
+    const client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: stateDir }, cwd: dirname(JS) });
     let first, js, ts;
     try {
       await client.client.listTools();

@@ -345,7 +345,8 @@ async function runOurs(stateDir, { ready }) {
   const env = { DEBUGBRIDGE_PYTHON: PYTHON, DEBUGBRIDGE_STATE_DIR: stateDir, DEBUGBRIDGE_READY_DEBUGGEE: ready ? '1' : '0' };
   let server;
   try {
-    server = await withTimeout(McpTestClient.start({ env }), CALL_TIMEOUT_MS, 'debugbridge initialize');
+    // In the program's folder, as an agent in a Python project runs it: Python is in play (core/readiness.ts).
+    server = await withTimeout(McpTestClient.start({ env, cwd: dirname(PROGRAM) }), CALL_TIMEOUT_MS, 'debugbridge initialize');
   } catch (error) {
     // The client hides the server's stderr until it has connected: start it once more by hand to show why.
     const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js')], {
