@@ -53,7 +53,8 @@ describe.skipIf(!available)('python engine: attach, pause, processes', () => {
   it('pauses a busy loop and reports where', async () => {
     const run = createRun();
     await run.engine.launch(launchConfig(busy, { args: ['30'] }));
-    await new Promise((r) => setTimeout(r, 300));
+    // Into its loop (its counter defined) even on a loaded machine.
+    await new Promise((r) => setTimeout(r, 1500));
     await run.engine.pause();
     const stop = await run.recorder.next('stopped', 1);
     expect(stop.reason).toBe('pause');
