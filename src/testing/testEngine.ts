@@ -133,8 +133,10 @@ export class TestEngine implements Engine {
       try {
         return await this.inner.attach(attach, signal);
       } catch (e) {
-        // A .NET test host seen before its debugger pipe is (intermittently, on a busy machine): try again.
-        const early = e instanceof DebugError && e.code === 'DEBUGGING_DISABLED' && /does not exist/.test(e.message);
+        // A .NET test host seen before its runtime or its debugger pipe is (intermittently, on a busy machine): try again.
+        const early =
+          e instanceof DebugError &&
+          ((e.code === 'DEBUGGING_DISABLED' && /does not exist/.test(e.message)) || (e.code === 'ATTACH_FAILED' && /no libcoreclr\.so is mapped/.test(e.message)));
         if (!early || attempt >= ATTACH_TRIES || !runner.running || signal?.aborted) {
           throw await this.endAfterFailedAttach(runner, 'pid' in target ? target.pid : undefined, e);
         }
