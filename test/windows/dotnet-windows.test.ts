@@ -3,7 +3,7 @@
  * (cross-compiled with mingw), its MCP client on this side of a socket (support/windowsServer.ts).
  * The programs are the .NET fixtures published self-contained for win-x64, and one framework-dependent
  * with a DOTNET_ROOT made from NuGet's runtime pack, since Wine has no Windows .NET installed
- * (support/bed.ts): launching an apphost .exe and a .dll, breakpoints armed before the
+ * (support/bed.mjs): launching an apphost .exe and a .dll, breakpoints armed before the
  * first line, stopOnEntry, Windows paths, exit codes, output, kill, attach by pid, detach, and no
  * process left behind, also when the server itself is killed.
  */
@@ -16,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { requireRuntime } from '../support/runtimes.js';
-import { bedAvailable, dotnetRoot, prepareBed, publishFixture, root, WINE, wineEnv, winPath } from './support/bed.js';
+import { bedAvailable, dotnetRoot, prepareBed, publishFixture, root, WINE, wineEnv, winPath } from './support/bed.mjs';
 import { processesMatching, waitNoneMatching } from './support/wineProcesses.js';
 import { startWindowsServer, type WindowsServer } from './support/windowsServer.js';
 
@@ -127,7 +127,7 @@ describe.runIf(run)('.NET on Windows x64 (Wine)', () => {
     });
 
     // No Windows .NET is installed under Wine: DOTNET_ROOT names a layout made from NuGet's runtime
-    // pack (support/bed.ts), where the apphost finds hostfxr and the shared framework.
+    // pack (support/bed.mjs), where the apphost finds hostfxr and the shared framework.
     it('a framework-dependent apphost .exe with DOTNET_ROOT: stops at the breakpoint, steps into a framework call as over it (Just My Code), exits 7', async () => {
       const fd = publishFixture('hello', 'framework-dependent');
       const launch = await client.call<Wait>('session_launch', {
