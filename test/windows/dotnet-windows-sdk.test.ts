@@ -1,12 +1,13 @@
 /**
- * .NET on Windows x64 under Wine where the SDK's build is needed: a `.csproj` launch and debug_test
- * of an MSTest project on Microsoft.Testing.Platform (a breakpoint in the code under test). No Windows .NET SDK is served here, so the
- * server's DOTNET_ROOT holds the bed's own dotnet.exe (support/bed.mjs sdkShim()): it hosts
- * `dotnet <app>.dll` as the real muxer does, over the runtime NuGet served, and hands build/run/test
- * to the Linux SDK, with PathMap so the PDBs hold Windows paths. The program under the debugger is a
- * Windows process either way. The projects are copies of the fixtures in a folder of their own.
- * (VSTest projects — xUnit v2, NUnit — cannot run here: their test host would be started by the Linux
- * SDK, as a Linux process.)
+ * .NET on Windows x64 under Wine where the SDK's build is needed: a `.csproj` launch. No Windows .NET
+ * SDK is served here, so the server's DOTNET_ROOT holds the bed's own dotnet.exe (support/bed.mjs
+ * sdkShim()): it hosts `dotnet <app>.dll` as the real muxer does, over the runtime NuGet served, and
+ * hands build/run/test to the Linux SDK, with PathMap so the PDBs hold Windows paths. The program
+ * under the debugger is a Windows process. The project is a copy of the fixture in a folder of its own.
+ * Not here, debug_test: under VSTest (xUnit v2, NUnit) the Linux SDK would start the test host as a
+ * Linux process; an MSTest program on Microsoft.Testing.Platform, started this way, ends under Wine
+ * with "Internal CLR error (0x80131506)" — in DynamicResolver+DestroyScout.Finalize under the
+ * debugger, and while printing a failed assertion without it (README, platforms).
  */
 import { cpSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,9 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { fixturesDir } from '../fixtures/dotnet/fixtures.js';
-import { DOTNET_TEST_FIXTURES } from '../support/dotnetTestFixtures.js';
 import { requireRuntime } from '../support/runtimes.js';
-import type { DebugTestAnswer } from '../support/testToolClient.js';
 import { bedAvailable, prepareBed, sdkShim, winPath } from './support/bed.mjs';
 import { startWindowsServer, type WindowsServer } from './support/windowsServer.js';
 
@@ -70,22 +69,5 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     expect(launch.structured.stop, launch.text).toMatchObject({ reason: 'breakpoint', frame: { name: 'Program.<Main>$', file: winPath(program), line } });
     const end = await client.call<Wait>('execution_continue', { sessionId: launch.structured.sessionId, timeoutMs: 30_000 });
     expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 7 });
-  }, BUILD_MS + 60_000);
-
-  // A failing MSTest assertion is not the story here: under Wine the runtime itself ends with
-  // "Internal CLR error (0x80131506)" while the platform prints that failure, with no debugger too.
-  it('debug_test on MSTest (Microsoft.Testing.Platform): a breakpoint in the code under test hits; the run then passes', async () => {
-    const folder = copyOf(DOTNET_TEST_FIXTURES, ['Calc', 'MstestTests', 'Directory.Build.props', 'nuget.config']);
-    const prices = join(folder, 'Calc', 'Prices.cs');
-    const line = markerLine(prices, 'BP:add');
-    const r = await client.call<DebugTestAnswer>(
-      'debug_test',
-      { path: winPath(join(folder, 'MstestTests')), test: 'Adds', breakpoints: [{ file: winPath(prices), line }], timeoutMs: BUILD_MS },
-      { timeoutMs: BUILD_MS },
-    );
-    expect(r.isError, r.text).toBe(false);
-    expect(r.structured.stop, r.text).toMatchObject({ reason: 'breakpoint', frame: { name: 'Calc.Prices.Add', file: winPath(prices), line } });
-    const end = await client.call<Wait>('execution_continue', { sessionId: r.structured.sessionId, timeoutMs: 60_000 });
-    expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 0 });
   }, BUILD_MS + 60_000);
 });
