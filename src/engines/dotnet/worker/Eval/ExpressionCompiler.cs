@@ -26,6 +26,7 @@ public sealed class ExpressionCompiler
         var result = Compile(new CompileRequest(
             "new[] { 1, 2, 3 }.Where(x => x > 1).Select(x => new { x, Text = $\"{x}\" }).ToList().Count switch { > 1 => true, _ => false }",
             false,
+            null,
             [core],
             "",
             null,
@@ -70,7 +71,7 @@ public sealed class ExpressionCompiler
         var returnType = isVoid ? "void" : valueType is null || valueType.TypeKind == TypeKind.Error ? "object" : FrameTypes.Source(valueType) ?? "object";
         var operation = model.GetOperation(body);
         var byRef = operation is null ? [] : AssignedParameters(operation, method);
-        if (!request.SideEffects && operation is not null && PurityCheck.SideEffect(operation, method) is { } effect)
+        if (!request.SideEffects && operation is not null && PurityCheck.SideEffect(operation, method, request.Pure) is { } effect)
         {
             return new CompileResult(null, 0, [], null, false, [], effect, [.. notes]);
         }
