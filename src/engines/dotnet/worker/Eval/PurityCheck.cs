@@ -55,6 +55,8 @@ public static class PurityCheck
         {
             case IMemberReferenceOperation { Instance: IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ImplicitReceiver } }:
                 return null; // an initializer of the new object (`new { A = 1 }`, `with { … }`)
+            case ILocalReferenceOperation l when ExpressionSource.IsHiddenLocal(l.Local):
+                return $"it assigns {l.Local.Name}";
             case ILocalReferenceOperation:
             case IDiscardOperation:
             case IDeclarationExpressionOperation:
@@ -88,7 +90,7 @@ public static class PurityCheck
         return method.MethodKind is MethodKind.UserDefinedOperator or MethodKind.Conversion && type.IsValueType;
     }
 
-    private static bool IsFramework(ISymbol symbol) =>
+    public static bool IsFramework(ISymbol symbol) =>
         symbol.ContainingAssembly?.Name is { } name
         && (name is "System" or "mscorlib" or "netstandard" || name.StartsWith("System.", StringComparison.Ordinal) || name.StartsWith("Microsoft.", StringComparison.Ordinal));
 
