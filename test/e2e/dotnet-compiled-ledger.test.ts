@@ -83,6 +83,13 @@ describe.runIf(run)('.NET compiled evaluation on the ledger: writes, side effect
       expect(await topFrame(client, sessionId)).toEqual({ name: expect.stringContaining('Adjust'), line: book.line('adjust') });
     }, 60_000);
 
+    it('aborts an assignment that never ends: the variable keeps its value, the stop is intact', async () => {
+      const r = await evaluate(sessionId, 'count = new[] { 1 }.Count(x => { while (true) { } })');
+      expect(r.text).toMatch(/^EVALUATION_FAILED: .*did not finish in time and was aborted/);
+      expect((await evaluate(sessionId, 'count')).value).toBe('49');
+      expect(await topFrame(client, sessionId)).toEqual({ name: expect.stringContaining('Adjust'), line: book.line('adjust') });
+    }, 60_000);
+
     it('runs on with the values written: the program computes with them', async () => {
       await client.call('breakpoint_remove', { sessionId, all: true });
       const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 30_000 });
@@ -223,6 +230,13 @@ describe.runIf(run)('.NET compiled evaluation on the ledger: writes, side effect
       const r = await evaluate(sessionId, expression);
       expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value, error: undefined });
       expect(await topFrame(client, sessionId)).toEqual({ name: expect.stringContaining('PostAsync'), line: book.line('summary') });
+    }, 60_000);
+
+    it('lists the variable a lambda captured (its closure hoisted into the state machine) under its name', async () => {
+      const r = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { sessionId, count: 100 });
+      const names = r.structured.variables.map((v) => v.name);
+      expect(names).toEqual(expect.arrayContaining(['this', 'entries', 'balance', 'threshold', 'large', 'summary']));
+      expect(names.filter((n) => n.includes('<') || n.includes('__'))).toEqual([]);
     }, 60_000);
 
     it('writes a local the state machine holds and a captured one, and the program runs on with them', async () => {
