@@ -87,7 +87,7 @@ function awaitText(wait: AwaitWait): string {
     case 'delay':
       return `awaits ${wait.object ?? 'Task.Delay'}`;
     case 'io':
-      return `awaits I/O${on}`;
+      return `awaits ${wait.what ?? 'I/O'}${on}`;
     case 'task':
       return `awaits a task${on}`;
     case 'semaphore':

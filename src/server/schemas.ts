@@ -101,7 +101,7 @@ export const hangSchema = z.object({
       z.object({
         count: z.number(),
         frames: z.array(frameSchema.extend({ async: z.boolean().optional() })),
-        waitsOn: z.object({ kind: z.string(), object: z.string().optional() }),
+        waitsOn: z.object({ kind: z.string(), object: z.string().optional(), what: z.string().optional() }),
         blockedThreadIds: z.array(z.number()).optional(),
       }),
     )
