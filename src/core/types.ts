@@ -159,8 +159,10 @@ export interface AsyncDeadlock {
 export interface PendingTaskReport {
   tasks: PendingTask[];
   deadlocks: AsyncDeadlock[];
-  /** Chains left out past the report's cap. */
+  /** Chains left out past the report's cap on their number. */
   omitted?: number;
+  /** Chains not read because the report reached its time limit. */
+  unread?: number;
   /** Why the pending tasks could not be read (the runtime's heap was not walkable at that moment). */
   unavailable?: string;
 }

@@ -108,6 +108,7 @@ export const hangSchema = z.object({
     .optional()
     .describe('Async chains no thread runs (.NET), innermost frame first, identical chains counted.'),
   tasksOmitted: z.number().optional(),
+  tasksUnread: z.number().optional(),
   tasksUnavailable: z.string().optional(),
   asyncDeadlocks: z
     .array(z.object({ kind: z.enum(['cycle', 'syncOverAsync']), frames: z.array(frameSchema), threadId: z.number().optional(), context: z.string().optional() }))

@@ -93,12 +93,17 @@ export class PendingTaskGraph {
     const tasks: PendingTask[] = [];
     const paths: string[][] = [];
     let omitted = 0;
+    let unread = 0;
     for (const leaf of leaves) {
       const path = this.pathFrom(leaf);
       const frames = path.map((addr) => this.nodes.get(addr)!.frame).filter((f): f is AsyncFrame => !!f);
       if (!frames.some((f) => f.location)) continue;
-      if (tasks.length >= MAX_CHAINS || Date.now() > deadline) {
+      if (tasks.length >= MAX_CHAINS) {
         omitted++;
+        continue;
+      }
+      if (Date.now() > deadline) {
+        unread++;
         continue;
       }
       const waitsOn: AwaitWait = leaf.children.length > 0 ? { kind: 'deadlock' } : (await this.waitOf(leaf, frames)).wait;
@@ -109,7 +114,7 @@ export class PendingTaskGraph {
     }
     const deadlocks: AsyncDeadlock[] = cycles.map((cycle) => ({ kind: 'cycle', frames: asFrames(cycle.map((addr) => this.nodes.get(addr)!.frame).filter((f): f is AsyncFrame => !!f)) }));
     deadlocks.push(...(await this.syncOverAsync(blocked, tasks, paths)));
-    return { tasks, deadlocks, ...(omitted ? { omitted } : {}), ...(this.incomplete ? { unavailable: this.incomplete } : {}) };
+    return { tasks, deadlocks, ...(omitted ? { omitted } : {}), ...(unread ? { unread } : {}), ...(this.incomplete ? { unavailable: this.incomplete } : {}) };
   }
 
   /** The leaf, then each method awaiting the one before, as far as the graph goes. */
@@ -317,9 +322,11 @@ export class PendingTasks {
     for (const node of nodes.values()) for (const parent of node.parents) nodes.get(parent.addr)?.children.push(node.addr);
     const incomplete = !walk.complete
       ? 'only part of the heap was read (the walk reached its time limit)'
-      : walk.matched > walk.objects.length || unread > 0
-        ? `only part of the heap was read (${walk.objects.length - unread} of ${walk.matched} async objects)`
-        : unlinked > 0
+      : unread > 0
+        ? `only part of the heap was read (${walk.objects.length - unread} of ${walk.matched} async objects: time limit)`
+        : walk.matched > walk.objects.length
+          ? `only part of the heap was read (the first ${walk.objects.length} of ${walk.matched} async objects: size cap)`
+          : unlinked > 0
           ? `${unlinked} of ${nodes.size} pending async methods not followed to their callers (time limit)`
           : undefined;
     return new PendingTaskGraph(this.chains, native, nodes, sources, incomplete, this.modules);
