@@ -181,10 +181,10 @@ console.log(`server start → tools/list: debugbridge ${fmt(ourCold)} ms, a bare
 const targets = [[`start → tools/list ≤ 80 ms`, ourCold <= 80, `${fmt(ourCold)} ms (bare Node.js ${fmt(bareCold)} ms)`]];
 for (const language of languages) {
   const m = Object.fromEntries(Object.keys(WAYS).map((w) => [w, { launch: median(results[language][w].map((r) => r.steps.launch)), total: median(results[language][w].map((r) => r.total)) }]));
-  console.log(`\n${language} workflow, ms          launch → first stop   whole workflow   launches started as`);
+  console.log(`\n${language} workflow, ms          launch → first stop   whole workflow   ${language === 'python' ? 'launches started as' : ''}`);
   for (const [way, { label }] of Object.entries(WAYS)) {
     const starts = {};
-    for (const r of results[language][way]) starts[r.start ?? '?'] = (starts[r.start ?? '?'] ?? 0) + 1;
+    for (const r of results[language][way]) if (r.start) starts[r.start] = (starts[r.start] ?? 0) + 1;
     console.log(`  ${label.padEnd(28)} ${fmt(m[way].launch).padStart(14)} ${fmt(m[way].total).padStart(16)}   ${Object.entries(starts).map(([s, n]) => `${s} ×${n}`).join(', ')}`);
   }
   const overSettled = m.atOnce.total / m.settled.total;
