@@ -3,31 +3,63 @@
  * the build-time catalog — no MCP SDK, no zod, no engine, no session code, no native addon — so the
  * first answer comes as soon as Node.js is up, in any folder (readying and the rest load after it).
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CLI_PATH, McpTestClient } from '../../src/demo/mcpClient.js';
+import { CLI_PATH } from '../../src/demo/mcpClient.js';
 
 const preload = fileURLToPath(new URL('../support/moduleLog/preload.mjs', import.meta.url));
 const dist = fileURLToPath(new URL('../../dist/', import.meta.url));
 const scratch = mkdtempSync(join(tmpdir(), 'dbb-cold-start-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The modules a server started in a folder holding `files` resolved before its tool list went out. */
+/**
+ * The modules a server started in a folder holding `files` resolved before its tool list went out.
+ * initialize, initialized and tools/list go out together, as a quick client sends them (the SDK's
+ * client waits for each answer: on a loaded machine the server's fallback load could start in
+ * between and blur what the list itself needs); then a tools/call shows the loaded server answers.
+ */
 async function loadedBeforeList(files: Record<string, string>): Promise<string[]> {
   const folder = mkdtempSync(join(scratch, 'project-'));
   for (const [name, text] of Object.entries(files)) writeFileSync(join(folder, name), text);
   const log = join(folder, '.modules');
   writeFileSync(log, '');
-  const client = await McpTestClient.start({ args: ['--import', preload, CLI_PATH], cwd: folder, env: { MODULE_LOG: log, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(scratch, 'state-')) } });
+  const server = spawn(process.execPath, ['--import', preload, CLI_PATH], {
+    cwd: folder,
+    env: { ...process.env, MODULE_LOG: log, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(scratch, 'state-')) },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const answers = new Map<number, Record<string, unknown>>();
+  const answered = (id: number) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const look = () => (answers.has(id) ? resolve(answers.get(id)!) : server.exitCode !== null ? reject(new Error('the server ended')) : setTimeout(look, 20));
+      look();
+    });
+  let pending = '';
+  server.stdout.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    for (let i = pending.indexOf('\n'); i >= 0; i = pending.indexOf('\n')) {
+      const message = JSON.parse(pending.slice(0, i)) as { id?: number };
+      pending = pending.slice(i + 1);
+      if (typeof message.id === 'number') answers.set(message.id, message);
+    }
+  });
+  const send = (...messages: object[]) => server.stdin.write(messages.map((m) => `${JSON.stringify({ jsonrpc: '2.0', ...m })}\n`).join(''));
   try {
-    // The loaded server took over: a call through the SDK answers.
-    const listed = await client.call('session_list', {});
-    expect(listed.isError, listed.text).toBe(false);
+    send(
+      { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'cold-start test', version: '1' } } },
+      { method: 'notifications/initialized' },
+      { id: 2, method: 'tools/list' },
+    );
+    expect((await answered(2)).result).toHaveProperty('tools');
+    send({ id: 3, method: 'tools/call', params: { name: 'session_list', arguments: {} } });
+    expect((await answered(3)).result).toHaveProperty('content');
   } finally {
-    await client.close();
+    server.stdin.end();
+    await new Promise((resolve) => (server.exitCode !== null ? resolve(undefined) : server.once('exit', resolve)));
   }
   const urls = [...new Set(readFileSync(log, 'utf8').split('\n').filter(Boolean))];
   return urls.map((url) => (url.startsWith('file:') ? relative(dist, fileURLToPath(url)) : url));
