@@ -94,7 +94,7 @@ export class SessionManager {
    */
   async create(config: SessionConfig, breakpoints: BreakpointRequest[], reuseId?: string, stored?: BreakpointRecord[], engineFactory?: EngineFactory): Promise<Session> {
     const local = engineFactory ?? (await this.registry.load(config.language));
-    const factory = config.target ? this.pool.targets.factory(config.target, local) : local;
+    const factory = config.target ? await this.pool.targets.factory(config.target, local) : local;
     const client = this.client;
     this.pool.requireRoomForOneMore((e) => this.owns(e));
     const id = reuseId ?? this.pool.nextId(config.language, client);

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import type { EngineFactory } from '../core/engine.js';
 import { DebugError } from '../core/errors.js';
 import { PathMap } from './pathMap.js';
-import { remoteEngineFactory, type RemoteTarget } from './remoteEngine.js';
-import { TargetConnection } from './targetConnection.js';
+import type { RemoteTarget } from './remoteEngine.js';
+import type { TargetConnection } from './targetConnection.js';
 
 const targetShape = z.strictObject({
   command: z.array(z.string().min(1)).min(1),
@@ -59,9 +59,11 @@ export class Targets {
     );
   }
 
-  /** The language's engine on the named target. */
-  factory(name: string, local: EngineFactory): EngineFactory {
-    return remoteEngineFactory(local, this.target(name));
+  /** The language's engine on the named target (the remote code, and its JSON-RPC, load with the first such session). */
+  async factory(name: string, local: EngineFactory): Promise<EngineFactory> {
+    const target = this.target(name);
+    const { remoteEngineFactory } = await import('./remoteEngine.js');
+    return remoteEngineFactory(local, target);
   }
 
   target(name: string): RemoteTarget {
@@ -88,7 +90,7 @@ export class Targets {
   }
 
   private reconnect(name: string, definition: TargetDefinition): Promise<TargetConnection> {
-    const pending = TargetConnection.open({ name, command: definition.command });
+    const pending = import('./targetConnection.js').then(({ TargetConnection }) => TargetConnection.open({ name, command: definition.command }));
     this.connections.set(name, pending);
     pending.then(
       (connection) => {

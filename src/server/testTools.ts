@@ -7,8 +7,7 @@ import { z } from 'zod';
 import { DebugError, toDebugError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
-import { pickDriver } from '../testing/frameworks.js';
-import { endedEarly, failureView, finishedRun, prepareTest, testNotFound, testRequest, type FinishedRun, type PreparedTest } from '../testing/testRun.js';
+import type { FinishedRun, PreparedTest } from '../testing/testRun.js';
 import { FRAMEWORKS } from '../testing/types.js';
 import { breakpointRequests, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderFinished, renderTestList, renderTestStop } from './renderTest.js';
@@ -18,6 +17,10 @@ import { defineTool } from './toolKit.js';
 
 const DEFAULT_TEST_TIMEOUT_MS = 120_000;
 const DEFAULT_LIST_LIMIT = 100;
+
+/** The runners' code (some twenty modules, the .NET addon's loader among them) loads with the first test call, not with the server. */
+const testRun = () => import('../testing/testRun.js');
+const frameworks = () => import('../testing/frameworks.js');
 
 const frameworkInput = z.enum(FRAMEWORKS).optional().describe('Default: from path.');
 
@@ -62,6 +65,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
       annotations: { readOnlyHint: true },
     },
     async (args, ctx) => {
+      const [{ testRequest }, { pickDriver }] = await Promise.all([testRun(), frameworks()]);
       const { request, cwdGiven } = testRequest(agentPath(manager, args.path, args.cwd), undefined, args.cwd);
       const driver = await pickDriver(request, args.framework);
       if (!cwdGiven) request.cwd = driver.root(request.path);
@@ -109,6 +113,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
     async (args, ctx) => {
       const timeoutMs = args.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
       const deadline = Date.now() + timeoutMs;
+      const { prepareTest, failureView } = await testRun();
       const prepared = await prepareTest(manager.registry, {
         path: agentPath(manager, args.path, args.cwd),
         test: args.test,
@@ -162,6 +167,7 @@ function agentPath(manager: SessionManager, path: string, cwd: string | undefine
 
 /** The run is over: its result, or the closest names when a named test was not found. */
 async function finished(session: Session, prepared: PreparedTest, signal: AbortSignal): Promise<FinishedRun> {
+  const { finishedRun, testNotFound } = await testRun();
   const run = finishedRun(session);
   if (run.outcome.status === 'no tests' && prepared.request.test) throw await testNotFound(prepared, signal);
   return run;
@@ -172,6 +178,7 @@ async function explainRunnerEnd(e: unknown, prepared: PreparedTest, signal: Abor
   const error = toDebugError(e);
   const output = error.details?.runnerOutput;
   if (typeof output !== 'string') return error;
+  const { endedEarly, testNotFound } = await testRun();
   const run = endedEarly(prepared.plan, output, error.details?.runnerExitCode as number | undefined);
   if (run.outcome.status === 'no tests' && prepared.request.test) return testNotFound(prepared, signal);
   return new DebugError('LAUNCH_FAILED', `${prepared.plan.commandLine} ended before running the test (exit code ${run.exitCode ?? 'unknown'}).\n${run.outcome.failureSummary ?? output.trim().split('\n').slice(-15).join('\n')}`, 'Fix what it says (build errors, configuration), then run again.');
