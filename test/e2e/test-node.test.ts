@@ -159,10 +159,9 @@ describe('debug_test: node:test, jest and vitest', () => {
       // A few through debug_test itself (the failing each case runs alone in the step test above): each costs seconds of CI.
       for (const id of CART_SHAPES) {
         const r = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: id, stopAtFailure: false });
-        const failing = id.endsWith('is 31') || id.endsWith('session');
-        expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: failing ? 'failed' : 'passed', alone: true });
+        expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: 'passed', alone: true });
       }
-    }, 300_000);
+    }, 600_000);
   });
 
   it('vitest: an id from a folder\'s listing names its file and runs that test alone', async () => {
