@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { CancellationTokenSource, ResponseError, type MessageConnection, type RequestParam, type RequestType } from 'vscode-jsonrpc';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { EngineEvent, LogLevel } from '../core/engine.js';
-import { DebugError, ErrorCodes, type ErrorCode } from '../core/errors.js';
+import { DebugError, ErrorCodes, isDebugError, type ErrorCode } from '../core/errors.js';
 import { signalGroup, ownGroup } from '../reload/processGroup.js';
 import { VERSION } from '../version.js';
 import { engineEvent, engineLog, hello, type ErrorData, type HelloAnswer } from './remoteProtocol.js';
@@ -29,6 +29,8 @@ export interface EngineListener {
 const HELLO_TIMEOUT_MS = 30_000;
 const STDERR_LINES = 20;
 const KILL_GRACE_MS = 3_000;
+/** How long a failed start waits for the exec command's exit to say why. */
+const EXIT_SEEN_MS = 1_000;
 
 export class TargetConnection {
   private readonly listeners = new Map<number, EngineListener>();
@@ -59,9 +61,18 @@ export class TargetConnection {
       target.agent = answer;
       return target;
     } catch (e) {
+      // A command that could not start the agent fails the first write (EPIPE) before its exit is
+      // seen: its exit and last output say why.
+      const failure = isDebugError(e) && e.code === 'TARGET_VERSION_MISMATCH' ? e : await target.lostWithin(EXIT_SEEN_MS, e);
       target.close();
-      throw e;
+      throw failure;
     }
+  }
+
+  private async lostWithin(ms: number, otherwise: unknown): Promise<unknown> {
+    const deadline = Date.now() + ms;
+    while (!this.lostMessage && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    return this.lostMessage ? this.lostError() : otherwise;
   }
 
   get closed(): boolean {
@@ -127,7 +138,10 @@ export class TargetConnection {
       // stderr may still hold the reason: read what is left before saying why.
       setTimeout(() => this.lose(`The connection to target "${this.spec.name}" was lost: ${this.spec.command[0]} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}.${this.stderrText()}`), 50),
     );
-    this.connection.onClose(() => this.lose(`The connection to target "${this.spec.name}" was lost: the agent's output ended.${this.stderrText()}`));
+    this.connection.onClose(() =>
+      // The exec command's exit, when it comes with the end of its output, says more.
+      setTimeout(() => this.lose(`The connection to target "${this.spec.name}" was lost: the agent's output ended.${this.stderrText()}`), 100),
+    );
     this.connection.onNotification(engineEvent, ({ engine, event }) => this.listeners.get(engine)?.event(event));
     this.connection.onNotification(engineLog, ({ engine, level, message }) => this.listeners.get(engine)?.log(level, message));
     this.connection.listen();

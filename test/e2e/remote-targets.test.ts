@@ -16,7 +16,7 @@ import { VERSION } from '../../src/version.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { commandLine, descendants, waitGone } from '../support/processTree.js';
-import { CLI, namespaceCommand, packageOfVersion, pidNamespaceCommand, processesMentioning, SSHD, startSshd, type Sshd } from '../support/remoteTargets.js';
+import { CLI, namespaceCommand, namespacesWork, packageOfVersion, pidNamespaceCommand, processesMentioning, SSHD, startSshd, type Sshd } from '../support/remoteTargets.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
 import { stopActiveSessions } from '../support/sessions.js';
 
@@ -25,8 +25,8 @@ const PROGRAMS = ['invoice.py', 'invoice.mjs'];
 
 // Linux: the targets are made of Linux namespaces and Debian's OpenSSH server.
 const run = process.platform === 'linux' && requireRuntime(
-  'python with debugpy, sshd, ssh and unshare',
-  hasCommand('/usr/bin/python3', ['-c', 'import debugpy']) && hasCommand(SSHD, ['-V']) && hasCommand('ssh', ['-V']) && hasCommand('unshare', ['--version']),
+  'python with debugpy, sshd, ssh and unshare that can make PID and mount namespaces',
+  hasCommand('/usr/bin/python3', ['-c', 'import debugpy']) && hasCommand(SSHD, ['-V']) && hasCommand('ssh', ['-V']) && namespacesWork(),
 );
 
 interface Frame {
