@@ -9,6 +9,7 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import type { Engine } from '../core/engine.js';
 import { EngineRegistry } from '../core/engineRegistry.js';
 import { isDebugError } from '../core/errors.js';
+import { readSourceLines } from '../core/sourceReader.js';
 import { VERSION } from '../version.js';
 import {
   CALLABLE,
@@ -24,6 +25,7 @@ import {
   SLICE_END,
   SLICE_EXPRESSION,
   SLICE_START,
+  sourceLines,
   type ErrorData,
 } from './remoteProtocol.js';
 
@@ -54,6 +56,7 @@ class Agent {
       if (version !== VERSION) throw new ResponseError(1, `The server is debugbridge ${version} and this agent is ${VERSION}.`, versionData(version));
       return { version: VERSION, pid: process.pid, platform: `${process.platform}-${process.arch}`, node: process.version };
     });
+    c.onRequest(sourceLines, ({ path }) => readSourceLines(path) ?? null);
     c.onRequest(detectLanguage, ({ language }) => guarded(() => this.registry.detect(language)));
     c.onRequest(createEngine, ({ engine: id, language }) =>
       guarded(async () => {

@@ -25,11 +25,13 @@ import type {
   VariableInfo,
 } from '../core/types.js';
 import type { PathMap } from './pathMap.js';
-import { createEngine, disposeEngine, engineCall, engineDiagnostics, SLICE_END, SLICE_EXPRESSION, SLICE_START, type CreatedEngine } from './remoteProtocol.js';
+import { createEngine, disposeEngine, engineCall, engineDiagnostics, SLICE_END, SLICE_EXPRESSION, SLICE_START, sourceLines, type CreatedEngine } from './remoteProtocol.js';
 import type { TargetConnection } from './targetConnection.js';
 
 /** How long the far side may take to release an engine before the server lets it go. */
 const DISPOSE_TIMEOUT_MS = 10_000;
+/** How long the far side may take to read a source file. */
+const SOURCE_TIMEOUT_MS = 10_000;
 
 let nextEngineId = 1;
 
@@ -154,6 +156,11 @@ export class RemoteEngine implements Engine {
 
   async exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
     return this.target.paths.exception(await this.call<ExceptionInfo | undefined>('exceptionInfo', [threadId]));
+  }
+
+  async sourceLines(file: string): Promise<string[] | undefined> {
+    if (!this.connection || this.connection.closed) return undefined;
+    return (await this.connection.request(sourceLines, { path: this.target.paths.toRemote(file) }, SOURCE_TIMEOUT_MS)) ?? undefined;
   }
 
   terminate(): Promise<void> {

@@ -46,6 +46,8 @@ export const engineCall = new RequestType<EngineCall, EngineCallAnswer, void>('e
 
 export const engineDiagnostics = new RequestType<{ engine: number }, EngineDiagnostics, void>('engine/diagnostics');
 export const disposeEngine = new RequestType<{ engine: number }, void, void>('engine/dispose');
+/** A source file's lines on the far side (capped and read as the server reads its own); null when it cannot be read. */
+export const sourceLines = new RequestType<{ path: string }, string[] | null, void>('source/lines');
 export const detectLanguage = new RequestType<{ language: string }, Availability, void>('engine/detect');
 
 export const engineEvent = new NotificationType<{ engine: number; event: EngineEvent }>('engine/event');
