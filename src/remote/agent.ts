@@ -10,6 +10,7 @@ import type { Engine } from '../core/engine.js';
 import { EngineRegistry } from '../core/engineRegistry.js';
 import { isDebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
+import { prepareTest } from '../testing/testRun.js';
 import { VERSION } from '../version.js';
 import {
   CALLABLE,
@@ -22,6 +23,7 @@ import {
   engineLog,
   hello,
   OPTIONAL_METHODS,
+  prepareTestRun,
   SLICE_END,
   SLICE_EXPRESSION,
   SLICE_START,
@@ -58,9 +60,15 @@ class Agent {
     });
     c.onRequest(sourceLines, ({ path }) => readSourceLines(path) ?? null);
     c.onRequest(detectLanguage, ({ language }) => guarded(() => this.registry.detect(language)));
-    c.onRequest(createEngine, ({ engine: id, language }) =>
+    c.onRequest(prepareTestRun, (input) =>
       guarded(async () => {
-        const factory = await this.registry.load(language);
+        const { plan, config } = await prepareTest(this.registry, input);
+        return { framework: plan.framework, commandLine: plan.commandLine, config };
+      }),
+    );
+    c.onRequest(createEngine, ({ engine: id, language, test }) =>
+      guarded(async () => {
+        const factory = test ? (await prepareTest(this.registry, test)).factory : await this.registry.load(language);
         const engine = factory.create({
           emit: (event) => void c.sendNotification(engineEvent, { engine: id, event }).catch(() => undefined),
           log: (level, message) => void c.sendNotification(engineLog, { engine: id, level, message }).catch(() => undefined),

@@ -24,6 +24,7 @@ import type {
   ThreadInfo,
   VariableInfo,
 } from '../core/types.js';
+import type { DebugTestInput } from '../testing/testRun.js';
 import type { PathMap } from './pathMap.js';
 import { createEngine, disposeEngine, engineCall, engineDiagnostics, SLICE_END, SLICE_EXPRESSION, SLICE_START, sourceLines, type CreatedEngine } from './remoteProtocol.js';
 import type { TargetConnection } from './targetConnection.js';
@@ -42,8 +43,8 @@ export interface RemoteTarget {
   connect(): Promise<TargetConnection>;
 }
 
-/** The language's engine on a target, as the core asks for an engine. */
-export function remoteEngineFactory(local: EngineFactory, target: RemoteTarget): EngineFactory {
+/** The language's engine on a target, as the core asks for an engine; with `test`, a test run's engine planned there (debug_test). */
+export function remoteEngineFactory(local: EngineFactory, target: RemoteTarget, test?: DebugTestInput): EngineFactory {
   return {
     language: local.language,
     displayName: `${local.displayName} on ${target.name}`,
@@ -51,7 +52,7 @@ export function remoteEngineFactory(local: EngineFactory, target: RemoteTarget):
     capabilities: local.capabilities,
     options: local.options,
     detect: async () => ({ available: true, detail: `through target ${target.name}` }),
-    create: (context) => new RemoteEngine(local.language, local.capabilities, target, context),
+    create: (context) => new RemoteEngine(local.language, local.capabilities, target, context, test),
   };
 }
 
@@ -74,6 +75,8 @@ export class RemoteEngine implements Engine {
     capabilities: EngineCapabilities,
     private readonly target: RemoteTarget,
     private readonly context: EngineContext,
+    /** Far-side paths: the test run the far engine runs. */
+    private readonly test?: DebugTestInput,
   ) {
     this.capabilities = capabilities;
   }
@@ -210,7 +213,7 @@ export class RemoteEngine implements Engine {
       lost: (message) => this.context.emit({ type: 'error', message }),
     });
     this.connection = connection;
-    const created: CreatedEngine = await connection.request(createEngine, { engine: this.id, language: this.language });
+    const created: CreatedEngine = await connection.request(createEngine, { engine: this.id, language: this.language, test: this.test });
     this.capabilities = created.capabilities;
     this.sliceTemplate = created.sliceTemplate;
     const optional = new Set(created.optional);
@@ -256,6 +259,9 @@ export class RemoteEngine implements Engine {
         return;
       case 'module':
         this.context.emit({ ...event, path: paths.toLocal(event.path) });
+        return;
+      case 'verdict':
+        this.context.emit({ ...event, verdict: { ...event.verdict, failureSummary: paths.textToLocal(event.verdict.failureSummary) } });
         return;
       case 'process':
         if (event.pid !== undefined) this.pid ??= event.pid;
