@@ -30,7 +30,9 @@ const HELLO_TIMEOUT_MS = 30_000;
 const STDERR_LINES = 20;
 const KILL_GRACE_MS = 3_000;
 /** How long a failed start waits for the exec command's exit to say why. */
-const EXIT_SEEN_MS = 1_000;
+const EXIT_SEEN_MS = 2_000;
+/** How long the end of the agent's output waits for the exec command's exit (a busy machine may take a while). */
+const EXIT_AFTER_OUTPUT_MS = 1_000;
 
 export class TargetConnection {
   private readonly listeners = new Map<number, EngineListener>();
@@ -139,8 +141,11 @@ export class TargetConnection {
       setTimeout(() => this.lose(`The connection to target "${this.spec.name}" was lost: ${this.spec.command[0]} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}.${this.stderrText()}`), 50),
     );
     this.connection.onClose(() =>
-      // The exec command's exit, when it comes with the end of its output, says more.
-      setTimeout(() => this.lose(`The connection to target "${this.spec.name}" was lost: the agent's output ended.${this.stderrText()}`), 100),
+      // The exec command's exit, when it comes with the end of its output, says more: it is given a moment.
+      setTimeout(
+        () => this.lose(`The connection to target "${this.spec.name}" was lost: the agent's output ended.${this.stderrText()}`),
+        this.child.exitCode === null && this.child.signalCode === null ? EXIT_AFTER_OUTPUT_MS : 100,
+      ),
     );
     this.connection.onNotification(engineEvent, ({ engine, event }) => this.listeners.get(engine)?.event(event));
     this.connection.onNotification(engineLog, ({ engine, level, message }) => this.listeners.get(engine)?.log(level, message));
