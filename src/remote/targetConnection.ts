@@ -41,6 +41,8 @@ export class TargetConnection {
   private readonly stderrLines: string[] = [];
   private lostMessage?: string;
   agent?: HelloAnswer;
+  /** When a request was last sent or answered. */
+  lastUsed = Date.now();
   /** Called when the last engine of the target is let go. */
   onIdle?: () => void;
 
@@ -100,6 +102,7 @@ export class TargetConnection {
   /** One request to the agent, its failure as a DebugError; `signal` cancels it on the far side too. */
   async request<P, R>(type: RequestType<P, R, void>, params: P, timeoutMs?: number, signal?: AbortSignal): Promise<R> {
     if (this.lostMessage) throw this.lostError();
+    this.lastUsed = Date.now();
     const cancel = new CancellationTokenSource();
     const onAbort = () => cancel.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -114,6 +117,7 @@ export class TargetConnection {
     } catch (e) {
       throw this.asDebugError(e);
     } finally {
+      this.lastUsed = Date.now();
       clearTimeout(timer);
       this.pending.delete(fail);
       signal?.removeEventListener('abort', onAbort);

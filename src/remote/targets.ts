@@ -84,13 +84,15 @@ export class Targets {
     pending.then(
       (connection) => {
         connection.onIdle = () => {
-          const timer = setTimeout(() => {
-            if (connection.engineCount === 0 && this.connections.get(name) === pending) {
-              this.connections.delete(name);
-              connection.close();
-            }
-          }, IDLE_CLOSE_MS);
-          timer.unref();
+          // Idle means no engine and no request for a while: a test run planned on it (test/prepare) has no engine yet.
+          const check = () => {
+            if (connection.engineCount > 0 || this.connections.get(name) !== pending) return;
+            const idleFor = Date.now() - connection.lastUsed;
+            if (idleFor < IDLE_CLOSE_MS) return void setTimeout(check, IDLE_CLOSE_MS - idleFor).unref();
+            this.connections.delete(name);
+            connection.close();
+          };
+          setTimeout(check, IDLE_CLOSE_MS).unref();
         };
       },
       () => {
