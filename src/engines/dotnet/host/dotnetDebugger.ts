@@ -100,17 +100,21 @@ export class DotnetDebugger implements HostApi {
     this.enc.launched = options.mode === 'launch';
     const native = new Native((event) => this.onNative(event));
     this.native = native;
-    // The program's own symbols are read while its runtime starts, not while it waits in its module load.
-    if (options.entryAssembly) setImmediate(() => loadModuleSymbols(options.entryAssembly!).symbols?.nonUserMethodTokens());
     const result = await this.inOrder(async () => {
       const byFile = new Map<string, BreakpointSpec[]>();
       for (const spec of options.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
       for (const [file, specs] of byFile) await this.breakpoints.setLines(file, specs);
       await this.breakpoints.setFunctions(options.functionBreakpoints);
-      await native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
-      return options.mode === 'launch'
-        ? native.call('attachAtStartup', { pid: options.pid, resume: options.startupPrepared ? -1 : (options.resume ?? RESUME_RELAY_FD), timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
-        : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
+      // Both queued at once, in order, on the debugger thread: a launched program's runtime waits for the attach.
+      const configured = native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
+      const attached =
+        options.mode === 'launch'
+          ? native.call('attachAtStartup', { pid: options.pid, resume: options.startupPrepared ? -1 : (options.resume ?? RESUME_RELAY_FD), timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
+          : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
+      // The program's own symbols are read while the attach is made and its runtime starts, not
+      // before (it would wait for them) nor while it waits in its module load.
+      if (options.entryAssembly) setImmediate(() => loadModuleSymbols(options.entryAssembly!).symbols?.nonUserMethodTokens());
+      return (await Promise.all([configured, attached]))[1];
     });
     this.startup.merge(result.marks);
     // The answer says where the breakpoints bound: wait for the program's module (bounded).

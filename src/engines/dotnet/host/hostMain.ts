@@ -6,7 +6,7 @@
  * IPC channel (hostProtocol.ts).
  */
 import { isDebugError } from '../../../core/errors.js';
-import { NativeError } from '../addon.js';
+import { loadAddon, NativeError } from '../addon.js';
 import type { HostError, HostMessage, HostRequest, ServerAnswer } from '../hostProtocol.js';
 import { DotnetDebugger } from './dotnetDebugger.js';
 import { connectServer, serverAnswered } from './serverCalls.js';
@@ -26,6 +26,12 @@ function toHostError(e: unknown): HostError {
 }
 
 connectServer(send);
+// A host is readied before its launch: the addon is loaded now, not while the launched program waits for its debugger.
+try {
+  loadAddon();
+} catch {
+  // The launch reports why (loadAddon remembers the failure).
+}
 const debuggerInstance = new DotnetDebugger((event) => send({ event }));
 
 async function handle({ id, method, args }: HostRequest): Promise<void> {
