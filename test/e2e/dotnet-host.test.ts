@@ -51,6 +51,30 @@ describe.runIf(run)('the .NET debugger host', () => {
     expect(isAlive(client.pid!)).toBe(true);
   });
 
+  it('reads the runtime library in the host readied for the next launch, never in one a launch waits for', async () => {
+    const server = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-host-')) } });
+    // ms from the launch to each start-up moment of the session's host, as session_diagnostics tells them
+    const startup = async (): Promise<Record<string, number | undefined>> => {
+      const launched = await server.call<Launched & { status: string }>('session_launch', { program: hello, stopOnEntry: true, waitForStop: true });
+      expect(launched.structured.status, launched.text).toBe('stopped');
+      const { sessionId } = launched.structured;
+      const diagnostics = await server.call<{ diagnostics: { engine: { details: { startup: Record<string, number> } } } }>('session_diagnostics', { sessionId });
+      await server.call('session_stop', { sessionId });
+      return diagnostics.structured.diagnostics.engine.details.startup;
+    };
+    try {
+      const first = await startup();
+      expect(first.hostStart).toBeGreaterThan(0);
+      expect(first.readAhead).toBeUndefined();
+      const next = await startup();
+      // Before the launch when the host had time to boot (the bench's case), else just after its attach.
+      expect(next.readAhead).toBeDefined();
+      expect(next.readAheadUsed, 'the library read ahead is the one the program loaded').toBeDefined();
+    } finally {
+      await server.close();
+    }
+  });
+
   it('fails the session, ends the program and keeps serving when the host dies', async () => {
     const launched = await client.call<Launched>('session_launch', { program: waiter, args: [join(tmpdir(), 'dbb-never-released')] });
     const { sessionId, pid } = launched.structured;

@@ -85,9 +85,22 @@ export class DotnetDebugger implements HostApi {
   private readonly startup = new StartupTimeline();
   /** The first framework module: System.Private.CoreLib. */
   private frameworkLibrary?: string;
+  /** Assemblies read before the launch (readAhead). */
+  private readonly readAheadFiles = new Set<string>();
 
   constructor(private readonly emit: (event: HostEvent) => void) {
     this.stack.followAwaiters(this.asyncChains);
+  }
+
+  /**
+   * A host readied ahead of its launch reads the runtime's own library while it waits: its metadata
+   * names the framework's types and frames at the first stop, read then while the program runs to it.
+   */
+  readAhead(files: string[]): void {
+    for (const file of files) {
+      if (loadModuleSymbols(file).metadata) this.readAheadFiles.add(file);
+    }
+    this.startup.mark('readAhead');
   }
 
   // ---- requests ----
@@ -384,7 +397,10 @@ export class DotnetDebugger implements HostApi {
       for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
       await this.placeEntry(module);
     }
-    if (framework) this.frameworkLibrary ??= path;
+    if (framework && !this.frameworkLibrary) {
+      this.frameworkLibrary = path;
+      if (this.readAheadFiles.has(path)) this.startup.mark('readAheadUsed');
+    }
     if (this.isEntryModule(module)) {
       this.startup.mark('entryModule');
       this.entryLoaded.resolve();

@@ -9,7 +9,6 @@ import { isDebugError } from '../../../core/errors.js';
 import { loadAddon, NativeError } from '../addon.js';
 import type { HostError, HostMessage, HostRequest, ServerAnswer } from '../hostProtocol.js';
 import { DotnetDebugger } from './dotnetDebugger.js';
-import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { connectServer, serverAnswered } from './serverCalls.js';
 
 // The server went away (or is done with us): nothing may outlive it. Registered first, and checked
@@ -33,11 +32,9 @@ try {
 } catch {
   // The launch reports why (loadAddon remembers the failure).
 }
-// A host readied ahead of its launch reads the runtime's own library now (its metadata names the
-// framework's types and frames at the first stop), not while the launched program runs to that stop.
-const readAhead = process.argv.slice(2);
-if (readAhead.length > 0) setImmediate(() => readAhead.forEach((file) => loadModuleSymbols(file)));
 const debuggerInstance = new DotnetDebugger((event) => send({ event }));
+const readAhead = process.argv.slice(2);
+if (readAhead.length > 0) setImmediate(() => debuggerInstance.readAhead(readAhead));
 
 async function handle({ id, method, args }: HostRequest): Promise<void> {
   try {
