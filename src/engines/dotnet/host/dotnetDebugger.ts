@@ -97,6 +97,8 @@ export class DotnetDebugger implements HostApi {
    * names the framework's types and frames at the first stop, read then while the program runs to it.
    */
   readAhead(files: string[]): void {
+    // Its launch came first (the host had no time): the launched program would wait for this read.
+    if (this.options) return;
     for (const file of files) {
       if (loadModuleSymbols(file).metadata) this.readAheadFiles.add(file);
     }
