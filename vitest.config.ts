@@ -1,14 +1,11 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 
-/** Run apart, one at a time, by `npm run test:serial` (vitest.serial.config.ts says why). */
-export const LIVE_EDIT_SUITES = ['test/e2e/*liveedit*.test.ts', 'test/integration/*liveedit*.test.ts'];
-
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // Heavy suites run with `npm run test:heavy` (vitest.heavy.config.ts), the Windows ones under Wine
     // with `npm run test:windows` (vitest.windows.config.ts); fixtures are user code (a vitest suite too).
-    exclude: [...configDefaults.exclude, 'test/heavy/**', 'test/windows/**', 'test/fixtures/**', ...LIVE_EDIT_SUITES],
+    exclude: [...configDefaults.exclude, 'test/heavy/**', 'test/windows/**', 'test/fixtures/**'],
     testTimeout: 60_000,
     hookTimeout: 180_000,
     pool: 'forks',

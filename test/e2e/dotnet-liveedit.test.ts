@@ -5,7 +5,7 @@
  * untouched, a breakpoint on a line the edit added, two edits in a row.
  */
 import { createServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,7 @@ describe.runIf(run)('.NET live edit through MCP', () => {
     const { structured, text } = await apply(sessionId);
     expect(structured.changes).toEqual([expect.objectContaining({ file: pricing, status: 'applied', items: ['LiveEdit.Pricing.TotalAsync (body)'] })]);
     expect(text).toContain('Applied 1 file');
+    expect(structured.notes.join('\n')).toMatch(/TotalAsync \(Pricing.cs:\d+\) moves to the new code at its next statement/);
     expect(structured.state).toBe('stopped');
     // The stop is read again from the new source: the edited line is the current one.
     expect(structured.stop?.source?.find((l) => l.current)?.text).toContain('item.UnitPrice * item.Quantity');
@@ -114,6 +115,12 @@ describe.runIf(run)('.NET live edit through MCP', () => {
 
   it('refuses a rude edit with Roslyn\'s diagnostic and leaves the program as it was', async () => {
     const { sessionId } = await launchAt('add');
+    // A file no module of the program was built from: nothing of it runs.
+    const scratch = join(app.dir, '..', 'Scratch.cs');
+    writeFileSync(scratch, 'class Scratch { }\n');
+    const unknown = await client.call('session_apply_changes', { sessionId, files: [scratch] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/^INVALID_ARGUMENT: The program has not loaded .*Scratch\.cs, so there is nothing of it to change\.\nNext: /);
     app.edit('Pricing.cs', 'public record Cart(', 'public record struct Cart(');
     const { structured, text } = await apply(sessionId);
     const [change] = structured.changes;

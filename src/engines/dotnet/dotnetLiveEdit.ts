@@ -24,7 +24,7 @@ export async function applyDotnetChanges(
   session: string,
   request: LiveEditRequest,
 ): Promise<LiveEditResult> {
-  const prepared = await host('prepareEdit', [], 60_000);
+  const prepared = await host('prepareEdit', [request.files], 60_000);
   try {
     const update = await worker.update(
       dotnet,

@@ -72,7 +72,7 @@ export interface HostApi {
   evaluate(expression: string, frameId: number | undefined, options?: EvaluateOptions): Promise<EvaluateResult>;
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult>;
   /** Edit and Continue: stop if running, read what Roslyn needs; apply its deltas; run again if stopped for it. */
-  prepareEdit(): Promise<EditPreparation>;
+  prepareEdit(files?: string[]): Promise<EditPreparation>;
   applyEdit(deltas: ModuleDelta[]): Promise<EditApplied>;
   endEdit(): Promise<void>;
   detach(): Promise<void>;

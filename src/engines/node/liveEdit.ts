@@ -14,7 +14,7 @@ import { refusalOf } from './editRefusals.js';
 import type { TypeScriptRunner } from './launchPlan.js';
 import type { NodeTarget } from './nodeTarget.js';
 import { loadedMapOf, planEdit, scriptsOfFiles, type PlannedEdit } from './scriptEdits.js';
-import { recompilerFor, type Recompiler } from './tsRecompile.js';
+import { recompilerFor, type LaunchEnvironment, type Recompiler } from './tsRecompile.js';
 
 /** How long the pause of a frame V8 runs again is waited for. */
 const RESTART_PAUSE_MS = 5000;
@@ -25,6 +25,8 @@ export interface LiveEditHost {
   runner(): TypeScriptRunner | undefined;
   /** The debuggee's Node.js version (what tsx compiles for). */
   runtimeVersion(): Promise<string>;
+  /** Where the engine launched the program, and its environment (what ts-node set itself up from). */
+  launchEnvironment(): LaunchEnvironment | undefined;
 }
 
 export class NodeLiveEdit {
@@ -134,7 +136,7 @@ export class NodeLiveEdit {
     const key = `${runner}\n${dirname(file)}`;
     let made = this.recompilers.get(key);
     if (!made) {
-      made = this.host.runtimeVersion().then((version) => recompilerFor(runner, file, version));
+      made = this.host.runtimeVersion().then((version) => recompilerFor(runner, file, version, this.host.launchEnvironment()));
       this.recompilers.set(key, made);
     }
     return made;

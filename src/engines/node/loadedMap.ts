@@ -57,6 +57,12 @@ export class LoadedMap {
     return this.indexByFile.has(file) || this.indexByFile.has(realPath(file));
   }
 
+  /** The text of a source as the map carries it (its `sourcesContent`): what the script was compiled from. */
+  contentOf(file: string): string | undefined {
+    const index = this.indexByFile.get(file) ?? this.indexByFile.get(realPath(file));
+    return index === undefined ? undefined : (this.trace.sourcesContent?.[index] ?? undefined);
+  }
+
   /** Where generated code came from; undefined for generated-only code and for absent sources. */
   originalOf(line: number, column: number): OriginalPosition | undefined {
     const hit = originalPositionFor(this.trace, { line: line + 1, column, bias: GREATEST_LOWER_BOUND });

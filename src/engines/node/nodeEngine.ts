@@ -34,6 +34,7 @@ import { DEFAULT_INSPECTOR_PORT, findDebuggerUrl, openInspectorOf } from './insp
 import { InspectorProcess } from './inspectorProcess.js';
 import { isTypeScript, planLaunch, type TypeScriptRunner } from './launchPlan.js';
 import type { NodeLiveEdit } from './liveEdit.js';
+import type { LaunchEnvironment } from './tsRecompile.js';
 import { findRuntime, INSTALL_NODE, runtimeArgs, type NodeRuntime } from './nodeRuntime.js';
 import { NodeTargets } from './nodeTargets.js';
 import type { NodeTarget } from './nodeTarget.js';
@@ -67,6 +68,7 @@ export class NodeEngine implements Engine {
   private readonly launchPhases: Record<string, number> = {};
   private launchStartedAt = 0;
   private tsRunner?: TypeScriptRunner;
+  private launchEnvironment?: LaunchEnvironment;
   /** Loaded on the first apply (it brings acorn and the compilers' glue). */
   private liveEdit?: Promise<NodeLiveEdit>;
 
@@ -92,6 +94,7 @@ export class NodeEngine implements Engine {
     });
     const plan = planLaunch(config.program, this.runtime, config.options);
     this.tsRunner = plan.runner;
+    this.launchEnvironment = { cwd: config.cwd, env: { ...process.env, ...config.env } };
     this.targets = this.newTargets(PRELOAD_URL);
     this.targets.typesStrippedInPlace = plan.typesStrippedInPlace;
     if (!isTypeScript(plan.entry) && !plan.runtimeArgs.length) this.targets.compiledEntry = plan.entry;
@@ -296,7 +299,7 @@ export class NodeEngine implements Engine {
 
   private liveEditor(): Promise<NodeLiveEdit> {
     this.liveEdit ??= import('./liveEdit.js').then(
-      ({ NodeLiveEdit }) => new NodeLiveEdit({ targets: () => this.targets.list(), runner: () => this.tsRunner, runtimeVersion: () => this.runtimeVersion() }),
+      ({ NodeLiveEdit }) => new NodeLiveEdit({ targets: () => this.targets.list(), runner: () => this.tsRunner, runtimeVersion: () => this.runtimeVersion(), launchEnvironment: () => this.launchEnvironment }),
     );
     return this.liveEdit;
   }

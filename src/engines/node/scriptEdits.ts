@@ -78,6 +78,9 @@ export async function planEdit(of: ScriptOfFile, sources: EditSources): Promise<
   } catch (e) {
     return refused(`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'check the path');
   }
+  // The text the script was compiled from, where its map carries it: the same text is no change,
+  // whatever compiling it again would give (a compiler set up otherwise answers other code).
+  if (of.compiled && (await of.target.scripts.mapOf(of.script))?.contentOf(file) === text) return { file, status: 'unchanged', items: [] };
   const loaded = await of.target.scriptSource(of.script.scriptId);
   if (!of.compiled && isTypeScript(file)) return refused("node strips this TypeScript's types as it loads it; such a file is not compiled again here", 'session_restart runs the program with the edited file');
   let next = text;

@@ -1,8 +1,8 @@
 /**
  * TypeScript compiled again for a live edit, by the compiler the program runs it through, from the
  * program's own packages: tsx's esbuild with the options tsx gives it (and tsx's interop after each
- * dynamic `import()`), or TypeScript's `transpileModule` with the project's tsconfig (ts-node, and
- * JavaScript compiled by tsc). Each answers the new script text and its source map, the map naming
+ * dynamic `import()`), ts-node's own compiler service set up as the program's was, or TypeScript's
+ * `transpileModule` with the project's tsconfig (JavaScript compiled by tsc). Each answers the new script text and its source map, the map naming
  * the TypeScript file by its absolute URL.
  */
 import { createRequire } from 'node:module';
@@ -25,18 +25,27 @@ export interface Recompiler {
   dispose(): Promise<void>;
 }
 
+/** Where and with what environment the program was launched: ts-node finds its tsconfig from there. */
+export interface LaunchEnvironment {
+  cwd: string;
+  env: Record<string, string | undefined>;
+}
+
 /** The compiler of a runner, from the packages `file` can load; undefined when none is there. */
-export function recompilerFor(runner: TypeScriptRunner, file: string, runtimeVersion: string): Recompiler | undefined {
+export function recompilerFor(runner: TypeScriptRunner, file: string, runtimeVersion: string, launch?: LaunchEnvironment): Recompiler | undefined {
   const load = createRequire(file);
   if (runner === 'tsx') {
     const tsx = resolveFrom(load, 'tsx/package.json');
     const esbuild = tsx && resolveFrom(createRequire(tsx), 'esbuild');
     return esbuild ? new EsbuildRecompiler(createRequire(tsx)(esbuild) as Esbuild, runtimeVersion) : undefined;
   }
-  if (runner === 'ts-node' || runner === 'compiled') {
-    const anchor = runner === 'ts-node' ? resolveFrom(load, 'ts-node/package.json') : file;
-    const typescript = anchor && resolveFrom(createRequire(anchor), 'typescript');
-    return typescript ? new TypeScriptRecompiler(createRequire(anchor)(typescript) as TypeScriptApi) : undefined;
+  if (runner === 'ts-node') {
+    const tsNode = resolveFrom(load, 'ts-node');
+    return tsNode ? new TsNodeRecompiler(load(tsNode) as TsNodeApi, launch) : undefined;
+  }
+  if (runner === 'compiled') {
+    const typescript = resolveFrom(load, 'typescript');
+    return typescript ? new TypeScriptRecompiler(load(typescript) as TypeScriptApi) : undefined;
   }
   return undefined;
 }
@@ -166,6 +175,68 @@ class TypeScriptRecompiler implements Recompiler {
   async dispose(): Promise<void> {
     // Nothing runs beside the compiler.
   }
+}
+
+/** The part of ts-node's API used here. */
+interface TsNodeApi {
+  VERSION: string;
+  create(options: Record<string, unknown>): { ts: TypeScriptApi; compile(code: string, fileName: string): string };
+}
+
+/** ts-node's error for code it cannot compile (TSError), with TypeScript's diagnostics. */
+interface TsNodeError {
+  diagnostics?: Diagnostic[];
+}
+
+const INLINE_MAP = /\n\/\/# sourceMappingURL=data:application\/json;charset=utf-8;base64,(\S+)\s*$/;
+
+/**
+ * ts-node's own compiler service, set up as the program's ts-node set itself up: the tsconfig it
+ * finds from the program's working folder (or TS_NODE_PROJECT), its "ts-node" options, its module
+ * format rules. Only types are not checked (an edit is compiled as `transpileOnly` would).
+ */
+class TsNodeRecompiler implements Recompiler {
+  readonly name: string;
+  private service?: ReturnType<TsNodeApi['create']>;
+
+  constructor(
+    private readonly tsNode: TsNodeApi,
+    private readonly launch: LaunchEnvironment | undefined,
+  ) {
+    this.name = `ts-node ${tsNode.VERSION}`;
+  }
+
+  async compile(file: string, text: string): Promise<Recompiled> {
+    this.service ??= this.tsNode.create(tsNodeOptions(this.launch));
+    const { ts } = this.service;
+    let out: string;
+    try {
+      out = this.service.compile(text, file);
+    } catch (e) {
+      const diagnostics = (e as TsNodeError).diagnostics;
+      if (!diagnostics?.length) throw e;
+      throw { errors: diagnostics.map((d) => ({ text: ts.flattenDiagnosticMessageText(d.messageText, ' '), location: d.file && d.start !== undefined ? oneBasedLine(d.file.getLineAndCharacterOfPosition(d.start)) : undefined })) };
+    }
+    const inline = INLINE_MAP.exec(out);
+    if (!inline) throw new Error('ts-node answered code without its source map');
+    const map = withSource(JSON.parse(Buffer.from(inline[1]!, 'base64').toString('utf8')) as SourceMapJson, file);
+    return { code: `${out.slice(0, inline.index)}\n`, map };
+  }
+
+  async dispose(): Promise<void> {
+    // Nothing runs beside the compiler.
+  }
+}
+
+/** The options ts-node took from the program's environment (its TS_NODE_* variables), read from the debuggee's. */
+function tsNodeOptions(launch: LaunchEnvironment | undefined): Record<string, unknown> {
+  const env = launch?.env ?? {};
+  const options: Record<string, unknown> = { cwd: env.TS_NODE_CWD ?? env.TS_NODE_DIR ?? launch?.cwd, transpileOnly: true };
+  if (env.TS_NODE_PROJECT) options.project = env.TS_NODE_PROJECT;
+  if (env.TS_NODE_SKIP_PROJECT) options.skipProject = /^(true|1|yes|y|on)$/i.test(env.TS_NODE_SKIP_PROJECT);
+  if (env.TS_NODE_COMPILER_OPTIONS) options.compilerOptions = JSON.parse(env.TS_NODE_COMPILER_OPTIONS) as unknown;
+  if (env.TS_NODE_COMPILER) options.compiler = env.TS_NODE_COMPILER;
+  return options;
 }
 
 export interface SourceMapJson {

@@ -2,9 +2,9 @@
  * `parseExpression(text)`: the C# expression subset a debugger evaluates, with C#'s precedence and
  * associativity (ECMA-334 §12.4.2), lowest first: `?:` (right), `??` (right), `||`, `&&`, `|`, `^`,
  * `&`, `== !=`, `< > <= >= is as`, `<< >> >>>`, `+ -`, `* / %`, unary `+ - ! ~` and casts, then
- * primary expressions and their postfixes (`.`, `?.`, `()`, `[]`, `?[]`). Syntax that would change
- * the program (assignment, ++/--, new) or that the evaluator cannot run (lambdas, await, ranges,
- * tuples, pointers) is refused with a CSharpSyntaxError that names it.
+ * primary expressions and their postfixes (`.`, `?.`, `()`, `[]`, `?[]`). Syntax the evaluator does
+ * not run (assignments and ++/--, which the compiled evaluation runs, lambdas, await, ranges, tuples,
+ * pointers) is refused with a CSharpSyntaxError that names it.
  */
 import type { BinaryOperator, Expr, InterpolatedString, Pattern } from './ast.js';
 import { tokenize, type Token } from './lexer.js';
@@ -37,9 +37,14 @@ const ASSIGNMENTS = new Set(['=', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^='
 
 /** Valid C# outside what the evaluator runs. */
 const refuse = (token: Token, reason: string) => new CSharpSyntaxError(reason, token.start, Math.max(token.end, token.start + 1), true);
-/** Not an expression a debugger evaluates (it would change the program), or not C#. */
+/** Not an expression a debugger evaluates, or not C#. */
 const invalid = (token: Token, reason: string) => new CSharpSyntaxError(reason, token.start, Math.max(token.end, token.start + 1));
-const CHANGES_STATE = 'expressions must not change the program';
+/** An assignment or ++/-- of `target`: valid C# for the compiled evaluation, which writes the frame's variables. */
+const assignment = (token: Token, target?: Expr) => {
+  const reason = token.text === '++' || token.text === '--' ? `increment and decrement (${token.text}) are not supported` : 'assignment is not supported';
+  const assigns = target?.kind === 'name' || target?.kind === 'memberAccess' ? target.name : null;
+  return new CSharpSyntaxError(reason, token.start, Math.max(token.end, token.start + 1), true, assigns);
+};
 
 class Parser {
   private readonly s: TokenStream;
@@ -58,16 +63,15 @@ class Parser {
     const expr = this.expression();
     if (allowSemicolon) this.s.accept(';');
     const rest = this.s.peek();
-    if (rest.kind !== 'end') throw this.unsupportedAt(rest) ?? this.s.unexpected('expected an operator or the end of the expression');
+    if (rest.kind !== 'end') throw this.unsupportedAt(rest, expr) ?? this.s.unexpected('expected an operator or the end of the expression');
     return expr;
   }
 
-  /** Refusals for tokens that start syntax outside the subset. */
-  private unsupportedAt(token: Token): CSharpSyntaxError | undefined {
+  /** Refusals for tokens that start syntax outside the subset (after `target`, when one was parsed). */
+  private unsupportedAt(token: Token, target?: Expr): CSharpSyntaxError | undefined {
     if (token.kind === 'punctuation') {
-      if (ASSIGNMENTS.has(token.text)) return invalid(token, `assignment is not supported: ${CHANGES_STATE}`);
+      if (ASSIGNMENTS.has(token.text) || token.text === '++' || token.text === '--') return assignment(token, target);
       if (token.text === '=>') return refuse(token, 'lambdas are not supported');
-      if (token.text === '++' || token.text === '--') return invalid(token, `increment and decrement (${token.text}) are not supported: ${CHANGES_STATE}`);
       if (token.text === '..') return refuse(token, 'ranges (..) are not supported');
       if (token.text === '->') return refuse(token, 'pointers are not supported');
       if (token.text === '::') return refuse(token, "alias qualifiers ('::') are not supported: write the full type name");
@@ -118,7 +122,7 @@ class Parser {
     let count = 0;
     while (this.s.is('>', count) && (count === 0 || this.s.adjacent(count - 1))) count++;
     if (count > 0 && this.s.is('>=', count) && this.s.adjacent(count - 1)) {
-      throw invalid(this.s.peek(), `assignment is not supported: ${CHANGES_STATE}`); // >>= and >>>=
+      throw assignment(this.s.peek()); // >>= and >>>=
     }
     if (count < 2) return undefined;
     count = Math.min(count, 3);
@@ -174,7 +178,10 @@ class Parser {
       const operand = this.unary();
       return { kind: 'unary', operator: token.text as '+' | '-' | '!' | '~', operand, start: token.start, end: operand.end };
     }
-    if (this.s.is('++') || this.s.is('--')) throw invalid(token, `increment and decrement (${token.text}) are not supported: ${CHANGES_STATE}`);
+    if (this.s.is('++') || this.s.is('--')) {
+      this.s.next();
+      throw assignment(token, this.unary());
+    }
     if (this.s.is('^')) throw refuse(token, 'index from end (^) is not supported');
     if (this.s.is('&') || this.s.is('*')) throw refuse(token, 'pointers are not supported');
     if (this.s.is('..')) throw refuse(token, 'ranges (..) are not supported');
@@ -399,7 +406,7 @@ class Parser {
       } else if (this.s.is('!')) {
         this.s.next(); // the null-forgiving operator changes nothing at run time
       } else {
-        const refusal = this.unsupportedAt(token);
+        const refusal = this.unsupportedAt(token, expr);
         if (refusal) throw refusal;
         return expr;
       }

@@ -6,12 +6,15 @@ export class CSharpSyntaxError extends Error {
    * @param start offset of the offending text in the expression (0-based)
    * @param end offset just past it
    * @param unsupported valid C# the debugger's evaluator does not run (a lambda, a switch expression…)
+   * @param assigns an assignment or ++/--: the variable or member it writes, null when the parser
+   *   cannot name it (an element); what an evaluation without side effects refuses it for
    */
   constructor(
     readonly reason: string,
     readonly start: number,
     readonly end: number,
     readonly unsupported = false,
+    readonly assigns?: string | null,
   ) {
     super(`${reason} (at column ${start + 1})`);
   }

@@ -10,7 +10,8 @@ import { capText } from '../../../core/valueText.js';
 import { CALLER, callerText, columnFrame, TRACE_VALUE_CHARS, type TraceColumn, type TraceValue } from '../../../core/traceLog.js';
 import type { BreakpointSpec, FunctionBreakpointSpec } from '../../../core/types.js';
 import type { BreakpointBook } from './breakpointBook.js';
-import { refusedByInterpreter } from './evaluation/unsupported.js';
+import { sideEffectRefusal } from './evaluation/sideEffects.js';
+import { assignedBy, refusedByInterpreter } from './evaluation/unsupported.js';
 import { askServer } from './serverCalls.js';
 import type { Inspection } from './inspection.js';
 import type { Native } from './nativeSession.js';
@@ -58,6 +59,9 @@ export class BreakpointRules {
       } catch (e) {
         // Valid C# the evaluator does not run is compiled at the first hit (Roslyn's errors then):
         // the server's worker starts now, so that hit does not wait for Roslyn to load.
+        if (refusedByInterpreter(e) && assignedBy(e) !== undefined) {
+          throw new DebugError('INVALID_ARGUMENT', `breakpoint #${spec.id}: ${expression}: ${sideEffectRefusal(`it assigns ${assignedBy(e) ?? 'a value'}`).message}`, 'A condition or a logpoint only reads the program: set values with inspect_set_variable or inspect_evaluate.');
+        }
         if (refusedByInterpreter(e)) {
           void askServer('warmCompiler', [], 120_000, 'the worker is warming').catch(() => undefined);
           continue;

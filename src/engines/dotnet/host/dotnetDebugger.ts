@@ -269,7 +269,7 @@ export class DotnetDebugger implements HostApi {
   }
 
   /** Stops the program if it runs (the session still sees it running) and reads what Roslyn needs. */
-  prepareEdit(): Promise<EditPreparation> {
+  prepareEdit(files?: string[]): Promise<EditPreparation> {
     return this.inOrder(async () => {
       const native = this.requireNative();
       if (!this.reportedStop && !this.pausedForEdit) {
@@ -277,7 +277,7 @@ export class DotnetDebugger implements HostApi {
         this.pausedForEdit = true;
       }
       try {
-        return await this.enc.prepare(this.reportedStop ? this.stopThread : undefined);
+        return await this.enc.prepare(this.reportedStop ? this.stopThread : undefined, files);
       } catch (e) {
         await this.endPause();
         throw e;

@@ -7,6 +7,7 @@
  * (FunctionRemapOpportunity → RemapFunction at the IL offset of the statement Roslyn mapped it to).
  */
 import { DebugError } from '../../../core/errors.js';
+import { notLoadedError } from '../../../core/liveEdit.js';
 import { methodsNamed } from '../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../symbols/tableSchema.js';
 import type { ActiveStatement, ModuleDelta, ModuleInput } from '../worker/encProtocol.js';
@@ -70,7 +71,7 @@ export class EditAndContinue {
   private readonly editable = new Set<number>();
   private capabilities?: string[];
   private frames: Frame[] = [];
-  /** Where a frame at (module, method, version, IL offset) goes in the new code: line and column of its statement. */
+  /** Where a thread's frame at (module, method, version, IL offset) goes in the new code: line and column of its statement. */
   private readonly remapTargets = new Map<string, { line: number; column: number }>();
   /** Launch: modules are made editable as they load; attach: the runtime cannot. */
   launched = false;
@@ -103,7 +104,7 @@ export class EditAndContinue {
    * func-eval); undefined when the program was paused for the edit, where threads may sit in native
    * waits a func-eval cannot interrupt: the capabilities asked before, else those of .NET 8 and later.
    */
-  async prepare(threadId: number | undefined): Promise<EditPreparation> {
+  async prepare(threadId: number | undefined, files?: string[] | null): Promise<EditPreparation> {
     if (!this.launched) {
       throw new DebugError(
         'UNSUPPORTED',
@@ -116,6 +117,9 @@ export class EditAndContinue {
     if (editable.length === 0) {
       throw new DebugError('UNSUPPORTED', 'no module of this program can be edited: none has a Portable PDB, or the runtime refused Edit and Continue for them (an optimized Release build?)', 'Build in Debug and launch again.');
     }
+    // Files the agent names that no module was built from: nothing of them runs (as Node and Python answer).
+    const unknown = (files ?? []).filter((file) => !editable.some((m) => m.symbols && m.symbols.documentsFor(file).length > 0));
+    if (unknown.length) throw notLoadedError(unknown);
     const modules = await Promise.all(editable.map(async (m) => ({ path: m.path, originals: await this.sources.changedOriginals(m.handle) })));
     if (!this.capabilities && threadId !== undefined) {
       this.capabilities = await this.askCapabilities(threadId).catch((e: Error) => {
@@ -146,8 +150,13 @@ export class EditAndContinue {
         if (!items.some((i) => i.file === file && i.item === item)) items.push({ file, item });
       }
       for (const statement of delta.activeStatements) {
-        const key = `${module.handle}:${statement.token}:${statement.version}:${statement.ilOffset}`;
-        this.remapTargets.set(key, { line: statement.newSpan.startLine, column: statement.newSpan.startColumn });
+        for (const frame of this.frames) {
+          if (frame.module !== module.handle || frame.token !== statement.token || frame.version !== statement.version || frame.ilOffset !== statement.ilOffset) continue;
+          // A frame partway through its statement (waiting for a call, its offset the instruction
+          // after it) would run again, from the new statement's start, what already ran: it stays.
+          if (frame.statement.partial) continue;
+          this.remapTargets.set(remapKey(frame.threadId, frame.module, frame.token, frame.version, frame.ilOffset), { line: statement.newSpan.startLine, column: statement.newSpan.startColumn });
+        }
       }
     }
     const staleFrames = this.frames
@@ -157,7 +166,7 @@ export class EditAndContinue {
         name: f.name,
         file: f.statement.document,
         line: f.statement.startLine,
-        remapsAtNextStatement: this.remapTargets.has(`${f.module}:${f.token}:${f.version}:${f.ilOffset}`),
+        remapsAtNextStatement: this.remapTargets.has(remapKey(f.threadId, f.module, f.token, f.version, f.ilOffset)),
       }));
     return { staleFrames, items };
   }
@@ -168,7 +177,7 @@ export class EditAndContinue {
    */
   async remapOpportunity(event: Extract<NativeEvent, { event: 'remapOpportunity' }>): Promise<void> {
     const native = this.requireNative();
-    const target = this.remapTargets.get(`${event.module}:${event.token}:${event.oldVersion}:${event.ilOffset}`);
+    const target = this.remapTargets.get(remapKey(event.threadId, event.module, event.token, event.oldVersion, event.ilOffset));
     const symbols = this.modules.get(event.module)?.symbols;
     const point = target && symbols?.pdb
       .sequencePoints(tokenRid(event.token), event.newVersion)
@@ -246,4 +255,9 @@ export class EditAndContinue {
     if (!native) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
     return native;
   }
+}
+
+/** A frame's place in old code: the thread, the method's version and the IL offset it is at. */
+function remapKey(threadId: number, module: number, token: number, version: number, ilOffset: number): string {
+  return `${threadId}:${module}:${token}:${version}:${ilOffset}`;
 }

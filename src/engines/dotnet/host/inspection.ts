@@ -15,7 +15,8 @@ import { Evaluator } from './evaluation/evaluator.js';
 import { AssemblyLoader } from './evaluation/assemblyLoader.js';
 import { CompiledEvaluation } from './evaluation/compiledEvaluation.js';
 import { FrameShapes } from './evaluation/frameShape.js';
-import { refusedByInterpreter } from './evaluation/unsupported.js';
+import { sideEffectRefusal } from './evaluation/sideEffects.js';
+import { assignedBy, refusedByInterpreter } from './evaluation/unsupported.js';
 import { observeCondition, type ConditionReads } from './filterObservation.js';
 import { compileHitFilter, fitsFilter } from './hitFilter.js';
 import type { EvalValue } from './evaluation/evalValue.js';
@@ -94,9 +95,12 @@ export class Inspection {
   private async evaluateIn(expression: string, frame: FrameHandle, sideEffects: boolean): Promise<EvalValue> {
     if (!this.refused.has(expression)) {
       try {
-        return await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame) });
+        return await this.evaluator.evaluate(expression, { frame, pseudo: await this.pseudoVariables(frame), sideEffects });
       } catch (e) {
         if (!refusedByInterpreter(e)) throw e;
+        // An assignment of a variable or member is refused here, as Roslyn would (an element's needs its types).
+        const assigns = assignedBy(e);
+        if (!sideEffects && assigns) throw sideEffectRefusal(`it assigns ${assigns}`);
         if (this.refused.size > 500) this.refused.clear();
         this.refused.add(expression);
       }

@@ -15,6 +15,8 @@ export interface CompileRequest {
   expression: string;
   /** False: refuse an expression that assigns or calls what may change the program. */
   sideEffects: boolean;
+  /** What such an evaluation may call besides getters and compiler-written members (host/evaluation/sideEffects.ts). */
+  pure?: { types: string[]; methods: string[] };
   /** Paths of the assemblies the debuggee has loaded. */
   references: string[];
   /** The namespace of the type whose method the frame runs. */

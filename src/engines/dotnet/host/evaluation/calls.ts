@@ -20,8 +20,10 @@ import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValu
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ClrTypes } from './clrTypes.js';
 import { elementTypeOf, fromNative, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import { callSideEffect, sideEffectRefusal } from './sideEffects.js';
 
 const EXTENSION = 'System.Runtime.CompilerServices.ExtensionAttribute';
+const COMPILER_GENERATED = 'System.Runtime.CompilerServices.CompilerGeneratedAttribute';
 
 interface Method extends MethodRef {
   /** The declaring type's type arguments. */
@@ -81,6 +83,7 @@ export class Calls {
       if (resolution.error === 'ambiguous') throw ambiguous(`new ${displayType(type)}`, args.map((a) => this.argument(a)));
       throw new DebugError('EVALUATION_FAILED', `no constructor of ${displayType(type)} takes (${args.map((a) => displayType(this.argument(a).type)).join(', ')})`);
     }
+    this.refuseSideEffect(resolution.chosen, place, true);
     const passed = await this.passAll(resolution.chosen.argumentTypes, resolution.chosen.expanded, args, place);
     const typeArgs = this.specs(type.args, what);
     return this.funcEval.construct(place.threadId, resolution.chosen.method, passed, what, undefined, typeArgs);
@@ -147,6 +150,7 @@ export class Calls {
 
   private async run(chosen: { method: Method; typeArgs: ClrType[]; argumentTypes: ClrType[]; expanded?: { from: number; elem: ClrType } }, self: NativeValue | undefined, args: EvalValue[], place: Place, what: string): Promise<EvalValue> {
     const method = chosen.method;
+    this.refuseSideEffect(chosen, place, false);
     const passed = await this.passAll(chosen.argumentTypes, chosen.expanded, args, place);
     const generic = method.typeArgs.length > 0 || chosen.typeArgs.length > 0;
     const typeArgs = generic ? this.specs([...method.typeArgs, ...chosen.typeArgs], what) : undefined;
@@ -191,6 +195,27 @@ export class Calls {
       }
     }
     return out;
+  }
+
+  /** Without side effects, a call that may change the program is refused before anything runs. */
+  private refuseSideEffect(chosen: { method: Method; argumentTypes: ClrType[]; expanded?: { from: number; elem: ClrType } }, place: Place, constructor: boolean): void {
+    if (place.sideEffects !== false) return;
+    const { method, argumentTypes, expanded } = chosen;
+    const view = this.catalog.view({ et: ElementType.class, module: method.declaringModule, token: method.declaringType });
+    const info = view?.meta.methodByToken(method.token);
+    if (!view || !info) throw sideEffectRefusal('it calls a method the debugger cannot read');
+    const params = expanded ? [...argumentTypes.slice(0, expanded.from), { kind: 'array' as const, elem: expanded.elem, rank: 1 }] : argumentTypes;
+    const effect = callSideEffect({
+      assembly: this.types.assemblyName(method.declaringModule),
+      typeFullName: view.fullName,
+      isValueType: this.types.isValueType(named(view.fullName)),
+      name: info.name,
+      specialName: view.meta.isSpecialName(info),
+      compilerGenerated: view.meta.attributeNames(method.token).includes(COMPILER_GENERATED),
+      constructor,
+      params: params.map(displayType),
+    });
+    if (effect) throw sideEffectRefusal(effect);
   }
 
   private isExtension(method: Method): boolean {

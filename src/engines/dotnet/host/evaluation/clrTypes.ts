@@ -66,6 +66,11 @@ export class ClrTypes implements TypeFacts {
     return undefined;
   }
 
+  /** The name of the assembly a loaded module holds (its file's name, as the build writes it). */
+  assemblyName(module: number): string {
+    return (this.modules.get(module)?.path ?? '').replace(/^.*[\\/]/, '').replace(/\.(dll|exe)$/i, '');
+  }
+
   /** A signature's type as a ClrType; `meta` is the module the signature belongs to. */
   fromSig(sig: TypeSig, meta: AssemblyMetadata): ClrType {
     switch (sig.kind) {

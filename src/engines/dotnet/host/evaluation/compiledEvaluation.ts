@@ -15,6 +15,7 @@ import type { FuncEval } from '../values/funcEval.js';
 import type { AssemblyLoader } from './assemblyLoader.js';
 import { fromNative, type EvalValue } from './evalValue.js';
 import type { FrameShapes } from './frameShape.js';
+import { PURE_CALLS, sideEffectRefusal } from './sideEffects.js';
 
 /** Roslyn's first compile in a server loads it and the framework's metadata: seconds, once. */
 const COMPILE_WAIT_MS = 30_000;
@@ -55,7 +56,7 @@ export class CompiledEvaluation {
   private async compile(key: string, expression: string, frame: FrameHandle, variables: CompileRequest['variables'], sideEffects: boolean): Promise<CompileResult> {
     let result = this.compiled.get(key);
     if (!result) {
-      const request: CompileRequest = { expression, sideEffects, variables, ...this.shapes.context(frame) };
+      const request: CompileRequest = { expression, sideEffects, pure: PURE_CALLS, variables, ...this.shapes.context(frame) };
       result = await askServer(
         'compile',
         [request],
@@ -64,14 +65,7 @@ export class CompiledEvaluation {
       );
       keep(this.compiled, key, result);
     }
-    if (result.sideEffect) {
-      throw new DebugError(
-        'EVALUATION_FAILED',
-        `the expression may change the program (${result.sideEffect}); side effects are off for conditions, logpoints and watches`,
-        'Evaluate it with inspect_evaluate, which runs it (sideEffects: true), if changing the program is what you want.',
-        { sideEffect: result.sideEffect },
-      );
-    }
+    if (result.sideEffect) throw sideEffectRefusal(result.sideEffect);
     if (!result.assembly) {
       const shown = result.diagnostics.map((d) => `${d.id} ${d.message}${d.column ? ` (column ${d.column})` : ''}`).join('; ');
       throw new DebugError('EVALUATION_FAILED', shown || 'the expression did not compile', 'Fix the expression: it is compiled as C# at this point of the source (the frame\'s variables, this, the file\'s usings).', {

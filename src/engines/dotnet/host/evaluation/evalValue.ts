@@ -19,6 +19,8 @@ export interface Place {
   threadId: number;
   frameIndex: number;
   names?: NameContext;
+  /** False: refuse a call that may change the program (sideEffects.ts). */
+  sideEffects?: boolean;
 }
 
 export interface TypeRef {

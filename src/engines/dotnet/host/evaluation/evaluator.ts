@@ -38,6 +38,8 @@ export interface Scope {
   self?: NativeValue;
   /** `$exception`, `$returnValue` when there are some. */
   pseudo: Record<string, NativeValue | undefined>;
+  /** False: refuse calls that may change the program (conditions, watches). */
+  sideEffects?: boolean;
 }
 
 const PREDEFINED_CLR: Record<string, string> = {
@@ -68,7 +70,7 @@ export class Evaluator {
       try {
         ast = parseExpression(text);
       } catch (e) {
-        if (e instanceof CSharpSyntaxError && e.unsupported) throw unsupported(e.reason.replace(/ (is|are) not supported.*$/, '').replace(/:.*$/, ''), e.message);
+        if (e instanceof CSharpSyntaxError && e.unsupported) throw unsupported(e.reason.replace(/ (is|are) not supported.*$/, '').replace(/:.*$/, ''), e.message, e.assigns);
         throw new DebugError('EVALUATION_FAILED', `${(e as Error).message}`, 'Write a C# expression: names, members, calls, operators, casts.');
       }
       if (this.parsed.size > 500) this.parsed.clear();
@@ -99,6 +101,7 @@ class Run {
     this.place = {
       threadId: scope.frame.threadId,
       frameIndex: scope.frame.nativeIndex,
+      sideEffects: scope.sideEffects,
       get names() {
         return (names ??= run.names());
       },
@@ -183,8 +186,10 @@ class Run {
     const args: EvalValue[] = [];
     for (const arg of argExprs) args.push(await this.eval(arg));
     const created = await this.evaluator.parts.calls.construct(type, args, this.place);
+    // A collection initializer fills the new object: no side effect, as in the compiled evaluation.
+    const filling = { threadId: this.place.threadId, frameIndex: this.place.frameIndex, names: this.place.names };
     for (const item of initializer ?? []) {
-      await this.evaluator.parts.members.call(created, 'Add', [await this.eval(item)], this.place);
+      await this.evaluator.parts.members.call(created, 'Add', [await this.eval(item)], filling);
     }
     return fromNative(created);
   }

@@ -16,7 +16,8 @@ import type { Child, ValueReader } from './valueReader.js';
 
 const METHOD_STATIC = 0x10;
 const HOISTED = /^<([^>]+)>5__\d+$/;
-const CLOSURE_LOCALS = /^CS\$<>8__locals\d*$/;
+/** A closure's display class: a local of the method (`CS$<>8__locals1`), or hoisted into its state machine (`<>8__1`). */
+const CLOSURE_LOCALS = /^(CS\$<>8__locals\d*|<>8__\d+)$/;
 const OUTER_THIS = '<>4__this';
 
 type Place = { kind: 'local' | 'argument'; index: number };

@@ -19,9 +19,13 @@ public sealed record AliasInput(string Name, string? Namespace, string? Type);
 /** What the frame's source file imports (the PDB's import scopes): namespaces, `using static` types, aliases. */
 public sealed record ImportsInput(string[] Namespaces, string[] StaticTypes, AliasInput[] Aliases);
 
+/** What a side-effect-free evaluation may call besides getters and compiler-written members (the debugger's lists: host/evaluation/sideEffects.ts). */
+public sealed record PureCallsInput(string[] Types, string[] Methods);
+
 public sealed record CompileRequest(
     string Expression,
     bool SideEffects,
+    PureCallsInput? Pure,
     string[] References,
     string Namespace,
     TypeInput? DeclaringType,

@@ -26,6 +26,7 @@ public sealed class ExpressionCompiler
         var result = Compile(new CompileRequest(
             "new[] { 1, 2, 3 }.Where(x => x > 1).Select(x => new { x, Text = $\"{x}\" }).ToList().Count switch { > 1 => true, _ => false }",
             false,
+            null,
             [core],
             "",
             null,
@@ -67,10 +68,11 @@ public sealed class ExpressionCompiler
         var (model, method, body) = (first.Model, first.Method, first.Body);
         var valueType = model.GetTypeInfo(first.Expression).Type;
         var isVoid = valueType?.SpecialType == SpecialType.System_Void;
-        var returnType = isVoid ? "void" : valueType is null || valueType.TypeKind == TypeKind.Error ? "object" : FrameTypes.Source(valueType) ?? "object";
+        // A type another assembly cannot name in a signature is returned as object (boxed when a struct).
+        var returnType = isVoid ? "void" : valueType is null || valueType.TypeKind == TypeKind.Error || !FrameTypes.Accessible(valueType) ? "object" : FrameTypes.Source(valueType) ?? "object";
         var operation = model.GetOperation(body);
         var byRef = operation is null ? [] : AssignedParameters(operation, method);
-        if (!request.SideEffects && operation is not null && PurityCheck.SideEffect(operation, method) is { } effect)
+        if (!request.SideEffects && operation is not null && PurityCheck.SideEffect(operation, method, request.Pure) is { } effect)
         {
             return new CompileResult(null, 0, [], null, false, [], effect, [.. notes]);
         }
@@ -112,6 +114,8 @@ public sealed class ExpressionCompiler
             var name = input.Name == "this" ? ExpressionSource.This : input.Name;
             if (!SyntaxFacts.IsValidIdentifier(name) || variables.Any(v => v.Name == name)) continue;
             var symbol = types.Resolve(input.Type);
+            // The framework's hidden classes (the iterator behind `list.Take(3)`) are seen as what they implement, as the code declared them.
+            if (symbol is INamedTypeSymbol { IsReferenceType: true } hidden && !FrameTypes.Accessible(hidden) && PurityCheck.IsFramework(hidden)) symbol = FrameTypes.PublicView(hidden);
             var source = symbol is null ? null : FrameTypes.Source(symbol);
             if (symbol is null || source is null)
             {
@@ -140,7 +144,7 @@ public sealed class ExpressionCompiler
         var (source, start) = ExpressionSource.Write(
             usings,
             ns,
-            [.. parameters.Select(p => new SourceParameter("@" + p.Name, p.Source, byRef.Contains(p.Name)))],
+            [.. parameters.Select(p => new SourceParameter("@" + p.Name, p.Source, byRef.Contains(p.Name), !byRef.Contains(p.Name) && p.Symbol.IsReferenceType && !FrameTypes.Accessible(p.Symbol)))],
             returnType,
             text,
             accessed ?? []);
@@ -150,7 +154,7 @@ public sealed class ExpressionCompiler
         var root = tree.GetRoot();
         var declaration = root.DescendantNodes().OfType<MethodDeclarationSyntax>().First(m => m.Identifier.ValueText == ExpressionSource.MethodName);
         var method = model.GetDeclaredSymbol(declaration)!;
-        var statement = declaration.Body!.Statements[0];
+        var statement = declaration.Body!.Statements.Last();
         var expressionNode = statement is ReturnStatementSyntax { Expression: { } returned } ? returned : ((ExpressionStatementSyntax)statement).Expression;
         return new Bound(compilation, model, method, declaration, expressionNode, start, parameters);
     }
@@ -226,6 +230,8 @@ public sealed class ExpressionCompiler
             while (target is IFieldReferenceOperation { Instance: { Type.IsValueType: true } instance }) target = instance;
             if (target is ITupleOperation tuple) foreach (var element in tuple.Elements) Target(element);
             if (target is IParameterReferenceOperation p && SymbolEqualityComparer.Default.Equals(p.Parameter.ContainingSymbol, method)) assigned.Add(p.Parameter.Name);
+            // A hidden parameter's local: by reference, its type named (C# then says whether it can be).
+            if (target is ILocalReferenceOperation l && ExpressionSource.IsHiddenLocal(l.Local)) assigned.Add(l.Local.Name);
         }
         foreach (var operation in body.DescendantsAndSelf())
         {

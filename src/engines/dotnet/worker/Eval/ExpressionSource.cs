@@ -10,7 +10,13 @@ using Microsoft.CodeAnalysis.CSharp;
 
 namespace DebugBridge.Worker.Eval;
 
-public sealed record SourceParameter(string Name, string Type, bool ByRef);
+/**
+ * A parameter of the evaluation method. `Hidden`: its type is not accessible from another assembly (a
+ * private nested type, an internal iterator of the framework): the method takes it as object (C#
+ * refuses a parameter less accessible than its method) and casts it to its type in a local of the
+ * same name.
+ */
+public sealed record SourceParameter(string Name, string Type, bool ByRef, bool Hidden = false);
 
 public static class ExpressionSource
 {
@@ -37,14 +43,26 @@ public static class ExpressionSource
         if (named) text.Append("namespace ").Append(ns).Append(" {\n");
         text.Append("internal static class ").Append(ClassName).Append(" {\n");
         text.Append("public static ").Append(returnType).Append(' ').Append(MethodName).Append('(');
-        text.Append(string.Join(", ", parameters.Select(p => $"{(p.ByRef ? "ref " : "")}{p.Type} {p.Name}")));
+        text.Append(string.Join(", ", parameters.Select(p => p.Hidden ? $"object {HiddenName(p.Name)}" : $"{(p.ByRef ? "ref " : "")}{p.Type} {p.Name}")));
         text.Append(") {\n");
+        foreach (var p in parameters.Where(p => p.Hidden)) text.Append(p.Type).Append(' ').Append(p.Name).Append(" = (").Append(p.Type).Append(')').Append(HiddenName(p.Name)).Append(";\n");
         text.Append(returnType == "void" ? "" : "return ");
         var start = text.Length;
         text.Append(expression).Append("\n;\n}\n}\n");
         if (named) text.Append("}\n");
         return (text.ToString(), start);
     }
+
+    private const string HiddenPrefix = "__object_";
+
+    private static string HiddenName(string name) => HiddenPrefix + name.TrimStart('@');
+
+    /** The local that holds a hidden parameter under the variable's name: assigning it assigns the frame's variable. */
+    public static bool IsHiddenLocal(ILocalSymbol local) =>
+        local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax() is Microsoft.CodeAnalysis.CSharp.Syntax.VariableDeclaratorSyntax
+        {
+            Initializer.Value: Microsoft.CodeAnalysis.CSharp.Syntax.CastExpressionSyntax { Expression: Microsoft.CodeAnalysis.CSharp.Syntax.IdentifierNameSyntax id },
+        } && id.Identifier.ValueText.StartsWith(HiddenPrefix, StringComparison.Ordinal);
 
     /** `using` directives for what the file imports, each kept only when the references resolve it. */
     public static List<string> Usings(ImportsInput imports, CSharpCompilation compilation, FrameTypes types)

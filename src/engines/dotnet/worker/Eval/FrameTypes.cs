@@ -93,6 +93,25 @@ public sealed class FrameTypes(CSharpCompilation compilation, IReadOnlyDictionar
         _ => type.SpecialType != SpecialType.None,
     };
 
+    /** Whether code of another assembly may name the type in a signature (public, as its outer types and type arguments). */
+    public static bool Accessible(ITypeSymbol type) => type switch
+    {
+        IArrayTypeSymbol array => Accessible(array.ElementType),
+        INamedTypeSymbol named => named.DeclaredAccessibility == Accessibility.Public
+            && (named.ContainingType is null || Accessible(named.ContainingType)) && named.TypeArguments.All(Accessible),
+        _ => true,
+    };
+
+    /** The nearest public base class of a type (not object), else the public interface of it that extends the most others, else object. */
+    public static ITypeSymbol PublicView(INamedTypeSymbol type)
+    {
+        for (var t = type.BaseType; t is not null && t.SpecialType != SpecialType.System_Object; t = t.BaseType)
+        {
+            if (Accessible(t)) return t;
+        }
+        return type.AllInterfaces.Where(Accessible).OrderByDescending(i => i.AllInterfaces.Length).FirstOrDefault() ?? (ITypeSymbol)type.BaseType!;
+    }
+
     /** How the generated source writes the type: fully qualified, or null when it cannot (a struct C# cannot name). */
     public static string? Source(ITypeSymbol type)
     {

@@ -5,7 +5,9 @@
 // (records' Equals/ToString, auto-properties), LINQ's Enumerable operators, members of strings,
 // numbers, dates, Math and Convert, object's ToString/Equals/GetHashCode, and the read-only
 // methods of the framework's collections. Allocating is not a side effect; constructors of the
-// framework's types are allowed, the program's own are not (they run its code).
+// framework's types are allowed, the program's own are not (they run its code). The lists of pure
+// types and methods come with the request: the debugger's hand-written evaluator applies the same
+// (src/engines/dotnet/host/evaluation/sideEffects.ts), so both refuse the same calls in the same words.
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.Operations;
 
@@ -13,27 +15,12 @@ namespace DebugBridge.Worker.Eval;
 
 public static class PurityCheck
 {
-    private static readonly HashSet<string> PureTypes = new(StringComparer.Ordinal)
-    {
-        "System.Linq.Enumerable", "System.String", "System.Math", "System.MathF", "System.Char", "System.Convert",
-        "System.Enum", "System.Guid", "System.DateTime", "System.DateTimeOffset", "System.TimeSpan", "System.DateOnly",
-        "System.TimeOnly", "System.Decimal", "System.Nullable`1", "System.Collections.Generic.KeyValuePair`2",
-        "System.Collections.Generic.KeyValuePair", "System.Tuple", "System.ValueTuple", "System.Index", "System.Range",
-        "System.StringComparer", "System.Uri", "System.Version", "System.BitConverter", "System.Array",
-    };
-
-    private static readonly HashSet<string> PureMethodNames = new(StringComparer.Ordinal)
-    {
-        "ToString", "Equals", "GetHashCode", "GetType", "CompareTo", "ReferenceEquals",
-        "Contains", "ContainsKey", "ContainsValue", "IndexOf", "LastIndexOf", "Find", "FindAll", "FindIndex", "FindLast",
-        "FindLastIndex", "Exists", "TrueForAll", "ToArray", "GetRange", "TryGetValue", "GetValueOrDefault", "Peek",
-        "TryPeek", "IsSubsetOf", "IsSupersetOf", "IsProperSubsetOf", "IsProperSupersetOf", "Overlaps", "SetEquals",
-        "BinarySearch", "AsReadOnly", "AsSpan", "AsMemory", "Slice",
-    };
-
     /** Why the expression may change the program, or null when it cannot. */
-    public static string? SideEffect(IOperation body, IMethodSymbol evaluation)
+    public static string? SideEffect(IOperation body, IMethodSymbol evaluation, PureCallsInput? pure)
     {
+        var types = new HashSet<string>(pure?.Types ?? [], StringComparer.Ordinal);
+        var methods = new HashSet<string>(pure?.Methods ?? [], StringComparer.Ordinal);
+        bool IsPure(IMethodSymbol method) => PurityCheck.IsPure(method, types, methods);
         foreach (var operation in body.DescendantsAndSelf())
         {
             var found = operation switch
@@ -68,6 +55,8 @@ public static class PurityCheck
         {
             case IMemberReferenceOperation { Instance: IInstanceReferenceOperation { ReferenceKind: InstanceReferenceKind.ImplicitReceiver } }:
                 return null; // an initializer of the new object (`new { A = 1 }`, `with { … }`)
+            case ILocalReferenceOperation l when ExpressionSource.IsHiddenLocal(l.Local):
+                return $"it assigns {l.Local.Name}";
             case ILocalReferenceOperation:
             case IDiscardOperation:
             case IDeclarationExpressionOperation:
@@ -87,7 +76,7 @@ public static class PurityCheck
         }
     }
 
-    private static bool IsPure(IMethodSymbol method)
+    private static bool IsPure(IMethodSymbol method, HashSet<string> pureTypes, HashSet<string> pureMethods)
     {
         method = method.ReducedFrom ?? method;
         if (method.MethodKind is MethodKind.PropertyGet or MethodKind.AnonymousFunction or MethodKind.LocalFunction) return true;
@@ -95,13 +84,13 @@ public static class PurityCheck
         if (!IsFramework(method)) return false;
         var type = method.ContainingType;
         var name = type.ContainingNamespace is { IsGlobalNamespace: false } ns ? $"{ns.ToDisplayString()}.{type.MetadataName}" : type.MetadataName;
-        if (PureTypes.Contains(name) || PureTypes.Contains(name.Split('`')[0])) return !method.Name.StartsWith("set_", StringComparison.Ordinal);
+        if (pureTypes.Contains(name) || pureTypes.Contains(name.Split('`')[0])) return !method.Name.StartsWith("set_", StringComparison.Ordinal);
         if (type.SpecialType != SpecialType.None) return true; // int, bool, double… and object's own members
-        if (PureMethodNames.Contains(method.Name)) return true;
+        if (pureMethods.Contains(method.Name)) return true;
         return method.MethodKind is MethodKind.UserDefinedOperator or MethodKind.Conversion && type.IsValueType;
     }
 
-    private static bool IsFramework(ISymbol symbol) =>
+    public static bool IsFramework(ISymbol symbol) =>
         symbol.ContainingAssembly?.Name is { } name
         && (name is "System" or "mscorlib" or "netstandard" || name.StartsWith("System.", StringComparison.Ordinal) || name.StartsWith("Microsoft.", StringComparison.Ordinal));
 
