@@ -68,7 +68,8 @@ describe.runIf(run)('the .NET debugger host', () => {
       expect(first.readAhead).toBeUndefined();
       const readied = descendants(server.pid!).filter((p) => commandLine(p).includes('hostMain') && commandLine(p).includes('System.Private.CoreLib.dll'));
       expect(readied).toHaveLength(1);
-      expect(await waitIdle(readied[0]), 'the readied host settles').toBe(true);
+      // It reads after a second unused: idle 1.5 s running means it has read.
+      expect(await waitIdle(readied[0], 1500), 'the readied host settles').toBe(true);
       const next = await startup();
       expect(next.readAhead).toBeLessThan(0); // ms from the launch: before it
       expect(next.readAheadUsed, 'the library read ahead is the one the program loaded').toBeDefined();
