@@ -35,7 +35,9 @@ export interface HangReport {
   deadlocks: number[][];
   /** Async chains no thread runs, the largest groups first (engines that read them). */
   tasks?: TaskGroup[];
+  /** Chains left out past the engine's cap on their number; chains its time limit left unread. */
   tasksOmitted?: number;
+  tasksUnread?: number;
   tasksUnavailable?: string;
   asyncDeadlocks?: AsyncDeadlock[];
 }
@@ -86,7 +88,7 @@ export function buildHangReport(dumps: ThreadDump[], pending?: PendingTaskReport
   return { threads, groups: ordered, deadlocks, ...(pending ? taskGroups(pending) : {}) };
 }
 
-function taskGroups(pending: PendingTaskReport): Pick<HangReport, 'tasks' | 'tasksOmitted' | 'tasksUnavailable' | 'asyncDeadlocks'> {
+function taskGroups(pending: PendingTaskReport): Pick<HangReport, 'tasks' | 'tasksOmitted' | 'tasksUnread' | 'tasksUnavailable' | 'asyncDeadlocks'> {
   const groups = new Map<string, TaskGroup>();
   for (const task of pending.tasks) {
     const key = JSON.stringify([task.frames.map((f) => [f.name, f.file, f.line]), task.waitsOn.kind, task.waitsOn.object]);
@@ -101,6 +103,7 @@ function taskGroups(pending: PendingTaskReport): Pick<HangReport, 'tasks' | 'tas
   return {
     tasks: [...groups.values()].sort((a, b) => b.count - a.count),
     ...(pending.omitted ? { tasksOmitted: pending.omitted } : {}),
+    ...(pending.unread ? { tasksUnread: pending.unread } : {}),
     ...(pending.unavailable ? { tasksUnavailable: pending.unavailable } : {}),
     ...(pending.deadlocks.length ? { asyncDeadlocks: pending.deadlocks } : {}),
   };

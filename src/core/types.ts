@@ -132,8 +132,10 @@ export interface ThreadDump {
 /** What the innermost await of a pending async chain waits on. */
 export interface AwaitWait {
   kind: 'delay' | 'io' | 'task' | 'semaphore' | 'promise' | 'yield' | 'resuming' | 'deadlock' | 'other';
-  /** What it is, as the runtime or the program names it (`Task.Delay(30000 ms)`, `TaskCompletionSource<int>`). */
+  /** What it is, as the runtime or the program names it (`Task.Delay(30000 ms)`, `TaskCompletionSource<int>`, `Socket.ReceiveAsync`). */
   object?: string;
+  /** `io`: what kind of I/O (`a socket read`, `a pipe read`, `an HTTP request`). */
+  what?: string;
 }
 
 /** An async call chain no thread runs: methods suspended at their awaits, innermost first (.NET tasks). */
@@ -157,8 +159,10 @@ export interface AsyncDeadlock {
 export interface PendingTaskReport {
   tasks: PendingTask[];
   deadlocks: AsyncDeadlock[];
-  /** Chains left out past the report's cap. */
+  /** Chains left out past the report's cap on their number. */
   omitted?: number;
+  /** Chains not read because the report reached its time limit. */
+  unread?: number;
   /** Why the pending tasks could not be read (the runtime's heap was not walkable at that moment). */
   unavailable?: string;
 }

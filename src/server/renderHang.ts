@@ -39,12 +39,15 @@ function renderTasks(report: HangReport, who: (id: number) => string): string[] 
   const groups = report.tasks ?? [];
   const lines: string[] = [];
   if (report.tasksUnavailable) lines.push(`(pending async tasks: ${report.tasksUnavailable})`);
+  const unread = report.tasksUnread ?? 0;
+  const unreadLine = `${unread} pending async chain${unread === 1 ? '' : 's'} no thread runs, not read (time limit): inspect_threads { stacks: true } reads them again.`;
+  const chains = groups.reduce((n, g) => n + g.count, 0) + (report.tasksOmitted ?? 0);
   if (groups.length === 0) {
-    if (report.tasksOmitted) lines.push(`${report.tasksOmitted} pending async chain${report.tasksOmitted === 1 ? '' : 's'} no thread runs, not read (time limit): inspect_threads { stacks: true } reads them again.`);
+    if (chains) lines.push(`${chains} pending async chain${chains === 1 ? '' : 's'} no thread runs, left out (size cap).`);
+    if (unread) lines.push(unreadLine);
     return lines;
   }
-  const chains = groups.reduce((n, g) => n + g.count, 0) + (report.tasksOmitted ?? 0);
-  lines.push(`${chains} pending async chain${chains === 1 ? '' : 's'} no thread runs (innermost await first):`);
+  lines.push(`${chains + unread} pending async chain${chains + unread === 1 ? '' : 's'} no thread runs (innermost await first):`);
   let used = 0;
   let left = report.tasksOmitted ?? 0;
   for (const group of groups) {
@@ -56,6 +59,7 @@ function renderTasks(report: HangReport, who: (id: number) => string): string[] 
     }
   }
   if (left) lines.push(`… ${left} more chain${left === 1 ? '' : 's'} left out (size cap).`);
+  if (unread) lines.push(`… ${unreadLine}`);
   return lines;
 }
 
@@ -87,7 +91,7 @@ function awaitText(wait: AwaitWait): string {
     case 'delay':
       return `awaits ${wait.object ?? 'Task.Delay'}`;
     case 'io':
-      return `awaits I/O${on}`;
+      return `awaits ${wait.what ?? 'I/O'}${on}`;
     case 'task':
       return `awaits a task${on}`;
     case 'semaphore':

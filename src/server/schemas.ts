@@ -101,13 +101,14 @@ export const hangSchema = z.object({
       z.object({
         count: z.number(),
         frames: z.array(frameSchema.extend({ async: z.boolean().optional() })),
-        waitsOn: z.object({ kind: z.string(), object: z.string().optional() }),
+        waitsOn: z.object({ kind: z.string(), object: z.string().optional(), what: z.string().optional() }),
         blockedThreadIds: z.array(z.number()).optional(),
       }),
     )
     .optional()
     .describe('Async chains no thread runs (.NET), innermost frame first, identical chains counted.'),
   tasksOmitted: z.number().optional(),
+  tasksUnread: z.number().optional(),
   tasksUnavailable: z.string().optional(),
   asyncDeadlocks: z
     .array(z.object({ kind: z.enum(['cycle', 'syncOverAsync']), frames: z.array(frameSchema), threadId: z.number().optional(), context: z.string().optional() }))

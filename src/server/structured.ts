@@ -59,6 +59,7 @@ export function hangView(report: HangReport) {
     deadlocks: report.deadlocks,
     tasks: report.tasks?.map((t) => ({ ...t, frames: t.frames.map(({ name, file, line, column, async }) => ({ name, file, line, column, async })) })),
     tasksOmitted: report.tasksOmitted,
+    tasksUnread: report.tasksUnread,
     tasksUnavailable: report.tasksUnavailable,
     asyncDeadlocks: report.asyncDeadlocks?.map((d) => ({ ...d, frames: plain(d.frames) })),
   };

@@ -28,7 +28,7 @@ interface Frame {
 interface TaskGroup {
   count: number;
   frames: Frame[];
-  waitsOn: { kind: string; object?: string };
+  waitsOn: { kind: string; object?: string; what?: string };
   blockedThreadIds?: number[];
 }
 interface Hang {
@@ -49,6 +49,7 @@ describe.runIf(run)('.NET async work in the hang report', () => {
   const catalog = fixtureSource('warehouse', 'Catalog.cs');
   const shelf = fixtureSource('warehouse', 'Shelf.cs');
   const program = fixtureSource('warehouse', 'Program.cs');
+  const link = fixtureSource('warehouse', 'CarrierLink.cs');
 
   beforeAll(async () => {
     warehouse = buildFixture('warehouse');
@@ -110,18 +111,36 @@ describe.runIf(run)('.NET async work in the hang report', () => {
       waitsOn: { kind: 'semaphore' },
       frames: [{ line: dock.line('forklift-await') }],
     });
-    expect(tasks.find((t) => t.frames[0]?.name === 'Warehouse.LoadingDock.SignDeliveryAsync')).toMatchObject({
+    expect(tasks.find((t) => t.frames.some((f) => f.name === 'Warehouse.LoadingDock.SignDeliveryAsync'))).toMatchObject({
       count: 1,
-      waitsOn: { kind: 'io' },
-      frames: [{ line: dock.line('gate-await') }],
+      waitsOn: { kind: 'io', what: 'a socket accept', object: 'TcpListener.AcceptSocketAsync' },
     });
     expect(text).toContain('3 × awaits Task.Delay(300000 ms)');
-    expect(text).toMatch(/1 × awaits I\/O \(.*Socket.*\)\n {2}Warehouse\.LoadingDock\.SignDeliveryAsync \(LoadingDock\.cs:\d+\) \[async\]/);
+    expect(text).toMatch(/1 × awaits a socket accept \(TcpListener\.AcceptSocketAsync\)\n(?: {2}#\d+ \[External Code\].*\n)? {2}Warehouse\.LoadingDock\.SignDeliveryAsync \(LoadingDock\.cs:\d+\) \[async\]/);
     expect(text).toMatch(/1 × awaits TaskCompletionSource<int>\.Task, not completed; thread \d+ \(Main Thread\) blocks on it\n {2}Warehouse\.LoadingDock\.ReceiveAsync \(LoadingDock\.cs:\d+\) \[async\]/);
 
     // The same report from inspect_threads at the same stop.
     const again = await client.call<{ hang: Hang }>('inspect_threads', { sessionId, stacks: true });
     expect(again.structured.hang.tasks).toEqual(hang.tasks);
+  });
+
+  describe('I/O named by the API the program awaits', () => {
+    it.each([
+      { method: 'ReadManifestAsync', marker: 'manifest-await', what: 'a socket read', api: 'Socket.ReceiveAsync' },
+      { method: 'AwaitPrinterAsync', marker: 'printer-await', what: 'a pipe read', api: 'PipeStream.ReadAsync' },
+      { method: 'BookPickupAsync', marker: 'pickup-await', what: 'an HTTP request', api: 'HttpClient.GetAsync' },
+    ])('$what: $api', async ({ method, marker, what, api }) => {
+      const { text, hang } = await pauseWhenStuck('inbound', 'waiting for the carrier');
+      const chain = (hang.tasks ?? []).find((t) => t.frames.some((f) => f.name === `Warehouse.CarrierLink.${method}`));
+      expect(chain, text).toBeDefined();
+      expect(chain!.waitsOn).toEqual({ kind: 'io', what, object: api });
+      const frames = chain!.frames.filter((f) => f.file).map((f) => [f.name, f.line]);
+      expect(frames).toEqual([
+        [`Warehouse.CarrierLink.${method}`, link.line(marker)],
+        ['Warehouse.Program.Main', program.line('inbound-await')],
+      ]);
+      expect(text).toContain(`awaits ${what} (${api})`);
+    });
   });
 
   it('reports two methods awaiting each other\'s task as a DEADLOCK, and the caller awaiting them', async () => {

@@ -56,6 +56,9 @@ describe.runIf(run)('.NET async: the logical call stack', () => {
   const quotes = fixtureSource('shipping', 'QuoteService.cs');
   const relay = fixtureSource('shipping', 'Relay.cs');
   const program = fixtureSource('shipping', 'Program.cs');
+  const scale = fixtureSource('shipping', 'Scale.cs');
+  const courier = fixtureSource('shipping', 'Courier.cs');
+  const desk = fixtureSource('shipping', 'DispatchDesk.cs');
 
   beforeAll(async () => {
     shipping = buildFixture('shipping');
@@ -134,6 +137,56 @@ describe.runIf(run)('.NET async: the logical call stack', () => {
       expect(all.frames.at(-1)).toMatchObject({ name: 'Shipping.Program.Main', line: program.line('relay-await'), async: true });
       expect(await locals(sessionId, depots[0]!.index)).toMatchObject({ depots: '1' });
       expect(await locals(sessionId, depots[19]!.index)).toMatchObject({ depots: '20' });
+    });
+  });
+
+  describe('through a hand-written IValueTaskSource and a TaskCompletionSource', () => {
+    const logical = (frames: Frame[]) => frames.filter((f) => f.async && f.file).map((f) => [f.name, f.line]);
+
+    it('stopped in the work a custom IValueTaskSource hands on, shows the methods awaiting the source', async () => {
+      const { sessionId } = await launch(['dispatch'], { breakpoints: [{ file: scale.path, line: scale.line('settled') }] });
+      const { text, frames } = await stack(sessionId, { count: 40 });
+      expect(frames[0]).toMatchObject({ name: 'Shipping.ParcelScale.SettleAsync', line: scale.line('settled') });
+      expect(logical(frames), text).toEqual([
+        ['Shipping.DispatchDesk.ShipAsync', desk.line('weigh-await')],
+        ['Shipping.Program.Main', program.line('dispatch-await')],
+      ]);
+      expect(text).toMatch(/Shipping\.DispatchDesk\.ShipAsync \(DispatchDesk\.cs:\d+\) \[async\]/);
+    });
+
+    it('stopped in the work a ContinueWith hands to a TaskCompletionSource, shows the methods awaiting its task', async () => {
+      const { sessionId } = await launch(['dispatch'], { breakpoints: [{ file: courier.path, line: courier.line('strokes') }] });
+      const { text, frames } = await stack(sessionId, { count: 40 });
+      expect(frames[0]).toMatchObject({ name: 'Shipping.Courier.CaptureStrokesAsync', line: courier.line('strokes') });
+      expect(logical(frames), text).toEqual([
+        ['Shipping.Courier.SignAsync', courier.line('pad-await')],
+        ['Shipping.Program.Main', program.line('dispatch-await')],
+      ]);
+    });
+
+    it('stopped in the method that completes a TaskCompletionSource, shows who awaits the completer', async () => {
+      const { sessionId } = await launch(['dispatch'], { breakpoints: [{ file: courier.path, line: courier.line('after-sign') }] });
+      const { text, frames } = await stack(sessionId, { count: 40 });
+      expect(frames[0]).toMatchObject({ name: 'Shipping.Courier.SignAsync', line: courier.line('after-sign') });
+      expect(logical(frames), text).toEqual([['Shipping.Program.Main', program.line('dispatch-await')]]);
+    });
+
+    it('stopped in the awaiter a TaskCompletionSource resumed, shows its awaiting callers and the completer below it', async () => {
+      const { sessionId } = await launch(['dispatch'], { breakpoints: [{ file: courier.path, line: courier.line('signed') }] });
+      const { text, frames } = await stack(sessionId, { count: 40 });
+      expect(frames[0]).toMatchObject({ name: 'Shipping.Courier.DeliverAsync', line: courier.line('signed') });
+      // The signature was set on the completer's thread: the awaiter resumed inside its SetResult (and
+      // the completer inside the pad's callback).
+      expect(frames.filter((f) => f.file && !f.async).map((f) => [f.name, f.line])).toEqual([
+        ['Shipping.Courier.DeliverAsync', courier.line('signed')],
+        ['Shipping.Courier.SignAsync', courier.line('sign')],
+        ['Shipping.Courier.ReadPadAsync.<lambda>', courier.line('pad-set')],
+      ]);
+      expect(logical(frames), text).toEqual([
+        ['Shipping.DispatchDesk.ShipAsync', desk.line('deliver-await')],
+        ['Shipping.Program.Main', program.line('dispatch-await')],
+      ]);
+      expect(await locals(sessionId, frames.find((f) => f.name === 'Shipping.DispatchDesk.ShipAsync')!.index)).toMatchObject({ parcel: '"atlas"' });
     });
   });
 

@@ -77,7 +77,19 @@ describe('hang report: async chains no thread runs', () => {
   });
 
   it('says how many chains the time limit left unread when it left none to show', () => {
-    const text = renderHangReport(buildHangReport([], { tasks: [], deadlocks: [], omitted: 6 }));
+    const text = renderHangReport(buildHangReport([], { tasks: [], deadlocks: [], unread: 6 }));
     expect(text).toContain('6 pending async chains no thread runs, not read (time limit): inspect_threads { stacks: true } reads them again.');
+    expect(text).not.toContain('size cap');
+  });
+
+  it('tells chains the time limit left unread from those the size cap left out', () => {
+    const chain = { frames: [awaiting('Worker.RunAsync', 3), awaiting('Program.Main', 5)], waitsOn: { kind: 'delay' as const, object: 'Task.Delay(1000 ms)' } };
+    const timed = renderHangReport(buildHangReport([], { tasks: [chain, chain], deadlocks: [], unread: 5 }));
+    expect(timed).toContain('7 pending async chains no thread runs (innermost await first):\n2 × awaits Task.Delay(1000 ms)');
+    expect(timed).toMatch(/… 5 pending async chains no thread runs, not read \(time limit\): inspect_threads \{ stacks: true \} reads them again\.$/);
+    expect(timed).not.toContain('size cap');
+    const capped = renderHangReport(buildHangReport([], { tasks: [chain], deadlocks: [], omitted: 3 }));
+    expect(capped).toMatch(/… 3 more chains left out \(size cap\)\.$/);
+    expect(capped).not.toContain('time limit');
   });
 });

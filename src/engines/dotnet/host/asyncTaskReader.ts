@@ -3,7 +3,10 @@
  * and the await it stopped at, whether its task has completed, and who continues when it does (the
  * task's continuation: the awaiting method's box, a Task.WhenAll / WhenAny promise, a ContinueWith
  * task, a thread blocked in `.Result`), through the wrappers the runtime puts between them (an Action
- * whose target is the box, a SynchronizationContext or TaskScheduler continuation, a list of several).
+ * whose target is the box, a SynchronizationContext or TaskScheduler continuation, a list of several),
+ * and through the sources a task's work completes when no one awaits the task itself: a
+ * ContinueWith or callback that sets a TaskCompletionSource or a hand-written IValueTaskSource (its
+ * ManualResetValueTaskSourceCore holds the awaiter).
  * Field and type names are those of System.Private.CoreLib (.NET Core 3 and later); anything else is
  * reported as what it is, never guessed through.
  */
@@ -38,6 +41,10 @@ const AWAIT_CONTINUATION = 'System.Threading.Tasks.AwaitTaskContinuation';
 const CONTEXT_CONTINUATION = 'System.Threading.Tasks.SynchronizationContextAwaitTaskContinuation';
 const CONTINUE_WITH = 'System.Threading.Tasks.ContinueWithTaskContinuation';
 const BLOCKING_WAIT = 'System.Threading.Tasks.Task+SetOnInvokeMres';
+const PROMISE_SOURCES = ['System.Threading.Tasks.TaskCompletionSource', 'System.Threading.Tasks.TaskCompletionSource`1'];
+const SOURCE_CORE = 'System.Threading.Tasks.Sources.ManualResetValueTaskSourceCore`1';
+/** How far into an object's fields a source its work completes is looked for (a closure's captured `this`). */
+const SOURCE_SEARCH_DEPTH = 2;
 function stateOf(value: NativeValue | undefined): number | undefined {
   return value?.v !== undefined ? Number(value.v) : undefined;
 }
@@ -108,7 +115,46 @@ export class AsyncTaskReader {
     const box = names.includes(BOX);
     const [flags, continuation, stateMachine, state] = await this.readFields(task, ['m_stateFlags', 'm_continuationObject', ...(box ? ['StateMachine', this.statePath(task)] : [])]);
     const completed = (Number(flags?.v ?? 0) & COMPLETED_MASK) !== 0;
-    return { completed, stateMachine, state: stateOf(state), continuations: completed || !continuation ? [] : await this.resolve(continuation) };
+    if (completed) return { completed, stateMachine, state: stateOf(state), continuations: [] };
+    const continuations = continuation ? await this.resolve(continuation) : [];
+    return { completed, stateMachine, state: stateOf(state), continuations: continuations.length || box ? continuations : await this.workHandsOn(task) };
+  }
+
+  /** A task no one awaits that runs a delegate (ContinueWith): the awaiters of the source its delegate's state or target completes. */
+  private async workHandsOn(task: NativeValue): Promise<Continuation[]> {
+    const [state, action] = await this.reader.fieldsByName(task, ['m_stateObject', 'm_action']);
+    if (!action || action.null) return [];
+    const [target] = await this.reader.fieldsByName(action, ['_target']);
+    for (const candidate of [state, target]) {
+      const found = candidate ? await this.sourceAwaiters(candidate, 0) : [];
+      if (found.length) return found;
+    }
+    return [];
+  }
+
+  /**
+   * Who awaits a source an object completes: the object is a TaskCompletionSource (its task), holds a
+   * ManualResetValueTaskSourceCore (a hand-written IValueTaskSource), or holds one of these in its own
+   * fields (a closure, a captured `this`).
+   */
+  private async sourceAwaiters(value: NativeValue, depth: number): Promise<Continuation[]> {
+    if (value.null || (value.et !== ElementType.class && value.et !== ElementType.valuetype)) return [];
+    const names = this.typeNames(value);
+    if (PROMISE_SOURCES.some((n) => names.includes(n))) {
+      const [task] = await this.reader.fieldsByName(value, ['_task']);
+      return task && !task.null ? [{ kind: 'task', task, via: 'TaskCompletionSource' }] : [];
+    }
+    if (names[0] === SOURCE_CORE) return this.sourceContinuations(value);
+    const view = this.reader.catalog.view(value.chain?.[0]);
+    // The framework's own objects are not searched: only the program's sources and closures.
+    if (depth >= SOURCE_SEARCH_DEPTH || !view || /^(System|Microsoft)\./.test(view.fullName)) return [];
+    const fields = view.fields.filter((f) => !f.isStatic).map((f) => f.name);
+    const values = fields.length ? await this.reader.fieldsByName(value, fields) : [];
+    for (const field of values) {
+      const found = field ? await this.sourceAwaiters(field, depth + 1) : [];
+      if (found.length) return found;
+    }
+    return [];
   }
 
   /** Fields by name (found up the type chain), or a path of fields, in one call. */
@@ -205,7 +251,9 @@ export class AsyncTaskReader {
     }
     // The sentinel a completed task leaves behind is a plain object.
     if (names[0] === 'System.Object') return [];
-    return [{ kind: 'other', type: names[0] ?? '?' }];
+    // A callback of the program's (an OnCompleted delegate's target) that completes a source.
+    const handed = await this.sourceAwaiters(value, 0);
+    return handed.length ? handed : [{ kind: 'other', type: names[0] ?? '?' }];
   }
 
   private async resolveList(list: NativeValue, context: NativeValue | undefined, depth: number): Promise<Continuation[]> {

@@ -14,6 +14,7 @@ import type { AssemblyMetadata } from '../symbols/assemblyMetadata.js';
 import { Table, token } from '../symbols/tableSchema.js';
 import { MAX_ASYNC_FRAMES, type AsyncChains, type AsyncFrame } from './asyncChain.js';
 import type { Continuation } from './asyncTaskReader.js';
+import { isIoObject, IoWaits } from './ioWaits.js';
 import type { ModuleRegistry } from './moduleRegistry.js';
 import type { Native } from './nativeSession.js';
 import type { NativeValue } from './values/nativeValue.js';
@@ -36,6 +37,7 @@ export const PENDING_TASKS_BUDGET_MS = 6000;
 /** The time one report may take to read what the chains wait on (each report at a stop has its own). */
 const REPORT_MS = 3000;
 const EXTERNAL = '[External Code]';
+const VALUE_TASK_AS_TASK = /^System\.Threading\.Tasks\.ValueTask(`1)?\+ValueTaskSourceAsTask$/;
 
 interface Node {
   box: NativeValue;
@@ -61,6 +63,7 @@ export interface BlockedThread {
 export class PendingTaskGraph {
   private promiseSources?: Promise<Map<string, string>>;
   private readonly waits = new Map<string, Promise<{ wait: AwaitWait; context?: NativeValue }>>();
+  private readonly io: IoWaits;
 
   constructor(
     private readonly chains: AsyncChains,
@@ -68,7 +71,10 @@ export class PendingTaskGraph {
     private readonly nodes: Map<string, Node>,
     private readonly sources: NativeValue[],
     private readonly incomplete: string | undefined,
-  ) {}
+    modules: ModuleRegistry,
+  ) {
+    this.io = new IoWaits(chains.tasks, modules);
+  }
 
   /** The method whose task a thread blocks on, by the Monitor it sleeps on. */
   blockedOn(lock: string | undefined): string | undefined {
@@ -87,15 +93,20 @@ export class PendingTaskGraph {
     const tasks: PendingTask[] = [];
     const paths: string[][] = [];
     let omitted = 0;
+    let unread = 0;
     for (const leaf of leaves) {
       const path = this.pathFrom(leaf);
       const frames = path.map((addr) => this.nodes.get(addr)!.frame).filter((f): f is AsyncFrame => !!f);
       if (!frames.some((f) => f.location)) continue;
-      if (tasks.length >= MAX_CHAINS || Date.now() > deadline) {
+      if (tasks.length >= MAX_CHAINS) {
         omitted++;
         continue;
       }
-      const waitsOn: AwaitWait = leaf.children.length > 0 ? { kind: 'deadlock' } : (await this.waitOf(leaf)).wait;
+      if (Date.now() > deadline) {
+        unread++;
+        continue;
+      }
+      const waitsOn: AwaitWait = leaf.children.length > 0 ? { kind: 'deadlock' } : (await this.waitOf(leaf, frames)).wait;
       const locks = new Set(path.flatMap((addr) => this.nodes.get(addr)!.locks));
       const threads = blocked.filter((b) => locks.has(b.lock)).map((b) => b.threadId);
       tasks.push({ frames: asFrames(frames), waitsOn, ...(threads.length ? { blockedThreadIds: threads } : {}) });
@@ -103,7 +114,7 @@ export class PendingTaskGraph {
     }
     const deadlocks: AsyncDeadlock[] = cycles.map((cycle) => ({ kind: 'cycle', frames: asFrames(cycle.map((addr) => this.nodes.get(addr)!.frame).filter((f): f is AsyncFrame => !!f)) }));
     deadlocks.push(...(await this.syncOverAsync(blocked, tasks, paths)));
-    return { tasks, deadlocks, ...(omitted ? { omitted } : {}), ...(this.incomplete ? { unavailable: this.incomplete } : {}) };
+    return { tasks, deadlocks, ...(omitted ? { omitted } : {}), ...(unread ? { unread } : {}), ...(this.incomplete ? { unavailable: this.incomplete } : {}) };
   }
 
   /** The leaf, then each method awaiting the one before, as far as the graph goes. */
@@ -195,28 +206,31 @@ export class PendingTaskGraph {
   }
 
   /** What a suspended method's await waits on, and the SynchronizationContext it will resume on. */
-  private waitOf(node: Node): Promise<{ wait: AwaitWait; context?: NativeValue }> {
+  private waitOf(node: Node, frames: AsyncFrame[] = []): Promise<{ wait: AwaitWait; context?: NativeValue }> {
     let wait = this.waits.get(node.addr);
     if (!wait) {
-      wait = this.readWait(node).catch(() => ({ wait: { kind: 'other' as const } }));
+      wait = this.readWait(node, frames).catch(() => ({ wait: { kind: 'other' as const } }));
       this.waits.set(node.addr, wait);
     }
     return wait;
   }
 
-  private async readWait(node: Node): Promise<{ wait: AwaitWait; context?: NativeValue }> {
+  /** `frames`: the chain from `node` outward, to name an I/O by the call the program made. */
+  private async readWait(node: Node, frames: AsyncFrame[]): Promise<{ wait: AwaitWait; context?: NativeValue }> {
     const tasks = this.chains.tasks;
     const awaited = node.stateMachine ? await tasks.awaited(node.stateMachine) : undefined;
     if (awaited === 'yield') return { wait: { kind: 'yield', object: 'Task.Yield()' } };
     if (!awaited) return { wait: { kind: 'other' } };
     const names = tasks.typeNames(awaited);
     const type = names[0] ?? '';
-    if (!tasks.isTask(awaited)) {
-      const io = /^System\.(Net|IO)\./.test(type);
-      return { wait: { kind: io ? 'io' : 'other', object: this.shortName(awaited) } };
-    }
+    if (!tasks.isTask(awaited)) return { wait: isIoObject(type) ? await this.io.describe(awaited, frames) : { kind: 'other', object: this.shortName(awaited) } };
     const state = await tasks.read(awaited);
     if (state.completed) return { wait: { kind: 'resuming' } };
+    if (VALUE_TASK_AS_TASK.test(type)) {
+      // A ValueTask turned into a Task (`Socket.ReceiveAsync(byte[])`): what waits is its source.
+      const [source] = await tasks.reader.fieldsByName(awaited, ['_source']);
+      if (source && !source.null && isIoObject(tasks.typeNames(source)[0] ?? '')) return { wait: await this.io.describe(source, frames) };
+    }
     const context = state.continuations.find((c) => c.kind === 'box' && c.box.addr === node.addr && c.context);
     const withContext = (wait: AwaitWait) => ({ wait, ...(context?.kind === 'box' && context.context ? { context: context.context } : {}) });
     if (type.startsWith('System.Threading.Tasks.Task+DelayPromise')) return withContext({ kind: 'delay', object: await this.delayText(awaited) });
@@ -224,7 +238,7 @@ export class PendingTaskGraph {
     if (tasks.isBox(awaited)) return withContext({ kind: 'task', object: (await this.chains.frameOf(awaited))?.name });
     if (/WhenAllPromise/.test(type)) return withContext({ kind: 'task', object: 'Task.WhenAll' });
     if (/WhenAnyPromise|CompleteOnInvokePromise/.test(type)) return withContext({ kind: 'task', object: 'Task.WhenAny' });
-    if (/^System\.(Net|IO)\./.test(type)) return withContext({ kind: 'io', object: this.shortName(awaited) });
+    if (isIoObject(type)) return withContext(await this.io.describe(awaited, frames));
     if (type === 'System.Threading.Tasks.Task' || type === 'System.Threading.Tasks.Task`1') {
       const [action] = await tasks.reader.fieldsByName(awaited, ['m_action']);
       if (action && !action.null) return withContext({ kind: 'task', object: 'Task.Run' });
@@ -277,7 +291,7 @@ export class PendingTasks {
     if (classes.boxes.length === 0) throw new Error('the runtime\'s async types were not found in System.Private.CoreLib');
     const walk = await native.call('heapObjects', { classes: [...classes.boxes, ...classes.sources], max: MAX_OBJECTS, timeoutMs: HEAP_WALK_MS });
     const nodes = new Map<string, Node>();
-    if (!walk.valid) return new PendingTaskGraph(this.chains, native, nodes, [], 'the runtime\'s heap cannot be walked at this moment (a garbage collection is under way): pause again');
+    if (!walk.valid) return new PendingTaskGraph(this.chains, native, nodes, [], 'the runtime\'s heap cannot be walked at this moment (a garbage collection is under way): pause again', this.modules);
     const tasks = this.chains.tasks;
     const sources: NativeValue[] = [];
     let unread = 0;
@@ -308,12 +322,14 @@ export class PendingTasks {
     for (const node of nodes.values()) for (const parent of node.parents) nodes.get(parent.addr)?.children.push(node.addr);
     const incomplete = !walk.complete
       ? 'only part of the heap was read (the walk reached its time limit)'
-      : walk.matched > walk.objects.length || unread > 0
-        ? `only part of the heap was read (${walk.objects.length - unread} of ${walk.matched} async objects)`
-        : unlinked > 0
+      : unread > 0
+        ? `only part of the heap was read (${walk.objects.length - unread} of ${walk.matched} async objects: time limit)`
+        : walk.matched > walk.objects.length
+          ? `only part of the heap was read (the first ${walk.objects.length} of ${walk.matched} async objects: size cap)`
+          : unlinked > 0
           ? `${unlinked} of ${nodes.size} pending async methods not followed to their callers (time limit)`
           : undefined;
-    return new PendingTaskGraph(this.chains, native, nodes, sources, incomplete);
+    return new PendingTaskGraph(this.chains, native, nodes, sources, incomplete, this.modules);
   }
 
   /** The threads sleeping on a Monitor that is a blocked wait of some pending task. */
