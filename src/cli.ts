@@ -11,7 +11,8 @@ Usage:
   debugbridge                 run the MCP server on stdio (what an MCP client starts)
   debugbridge demo [python|node|dotnet]
                               a scripted debugging session on the bundled samples, through the real MCP client
-  debugbridge doctor          which runtimes and adapters work here, and how to fix the others
+  debugbridge doctor [--target NAME]
+                              which runtimes and adapters work here (or on that target), and how to fix the others
   debugbridge call <tool> [--name value …] ['{json}'] [--json]
                               run one tool from a shell against a background daemon that keeps the
                               sessions between commands (started on first use; debugbridge call lists tools)
@@ -34,7 +35,9 @@ Environment:
   DEBUGBRIDGE_MAX_SESSIONS=32                 live sessions at most
   DEBUGBRIDGE_TARGETS='{"web": {"command": ["docker","exec","-i","web","debugbridge","agent"],
     "pathMappings": [{"local": "~/code/web", "remote": "/src"}]}}'
-                                              where sessions may run (session_launch target: "web")
+                                              where sessions may run (session_launch target: "web");
+                                              also "targets" in ./debugbridge.json and in
+                                              ~/.config/debugbridge/config.json (this variable wins a name)
 `;
 
 async function main(argv: string[]): Promise<number | undefined> {
@@ -52,7 +55,7 @@ async function main(argv: string[]): Promise<number | undefined> {
     }
     case 'doctor': {
       const { runDoctor } = await import('./doctor.js');
-      return runDoctor();
+      return runDoctor(rest);
     }
     case 'call': {
       const { runCall } = await import('./daemon/shellCommands.js');

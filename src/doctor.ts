@@ -7,13 +7,25 @@ export interface DoctorRow {
   availability: Availability;
 }
 
-export async function checkLanguages(registry = new EngineRegistry()): Promise<DoctorRow[]> {
-  return Promise.all(BUILT_IN_LANGUAGES.map(async (language) => ({ language, availability: await registry.detect(language) })));
+export async function checkLanguages(detect: (language: string) => Promise<Availability> = (l) => new EngineRegistry().detect(l)): Promise<DoctorRow[]> {
+  return Promise.all(BUILT_IN_LANGUAGES.map(async (language) => ({ language, availability: await detect(language) })));
 }
 
-export async function runDoctor(out: NodeJS.WritableStream = process.stdout): Promise<number> {
-  const rows = await checkLanguages();
+export async function runDoctor(args: string[] = [], out: NodeJS.WritableStream = process.stdout): Promise<number> {
+  if (args.length) {
+    if (args.length !== 2 || args[0] !== '--target') {
+      process.stderr.write('usage: debugbridge doctor [--target NAME]\n');
+      return 2;
+    }
+    const { runTargetDoctor } = await import('./remote/targetDoctor.js');
+    return runTargetDoctor(args[1], out);
+  }
   out.write(`debugbridge doctor — Node ${process.version} on ${process.platform}-${process.arch}\n\n`);
+  return writeRows(await checkLanguages(), out, 'here');
+}
+
+/** One line a language, the fix under each missing one; exit code 1 when any is missing. */
+export function writeRows(rows: DoctorRow[], out: NodeJS.WritableStream, where: string): number {
   for (const { language, availability: a } of rows) {
     if (a.available) {
       out.write(`  ok       ${language.padEnd(7)} ${a.version ?? ''}${a.detail ? `  (${a.detail})` : ''}\n`);
@@ -23,6 +35,6 @@ export async function runDoctor(out: NodeJS.WritableStream = process.stdout): Pr
     }
   }
   const missing = rows.filter((r) => !r.availability.available).length;
-  out.write(missing ? `\n${missing} of ${rows.length} languages unavailable; the others work.\n` : '\nAll languages work here.\n');
+  out.write(missing ? `\n${missing} of ${rows.length} languages unavailable ${where}; the others work.\n` : `\nAll languages work ${where}.\n`);
   return missing ? 1 : 0;
 }

@@ -156,6 +156,11 @@ export interface Engine {
    * after threadDumps: each awaiting chain with what its innermost await waits on, and deadlocks.
    */
   pendingTasks?(levels: number): Promise<PendingTaskReport>;
+  /**
+   * A source file's lines where the program runs, for a file that is not on this machine (a
+   * target's file under no path mapping); undefined when it cannot be read there either.
+   */
+  sourceLines?(file: string): Promise<string[] | undefined>;
 
   /** Ends the debuggee. Resolves when it is gone. */
   terminate(): Promise<void>;

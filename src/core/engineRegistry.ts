@@ -10,6 +10,8 @@ import type { EngineFactory } from './engine.js';
 import type { Availability } from './types.js';
 
 export const BUILT_IN_LANGUAGES = ['python', 'node', 'dotnet'] as const;
+/** Built-in engines whose readying needs no probe but its own (a .NET host needs the full detect first). */
+const LIGHT_READYING = ['python', 'node'] as const;
 
 const EXTENSION_HINTS: Record<string, string> = {
   '.py': 'python',
@@ -63,14 +65,31 @@ export class EngineRegistry {
     return pending;
   }
 
-  /** Probes the runtime, then lets its engine ready what makes a launch quick (readiness.ts says when). Never throws. */
+  /**
+   * Lets the engine ready what makes a launch quick (readiness.ts says when). Resolves once that is
+   * under way, not when it is done; never throws. An engine with a `readying.js` of its own starts
+   * from it, a few small modules, without waiting for the engine itself to load; any other is
+   * probed first and readied by its factory.
+   */
   async prepare(language: string): Promise<void> {
+    const readying = await this.readyingOf(language);
+    const done = readying ? readying.prepare() : this.detectThenPrepare(language);
+    // Readying is an optimisation: a launch that finds nothing ready starts the normal way.
+    done.catch(() => undefined);
+  }
+
+  private async readyingOf(language: string): Promise<{ prepare(): Promise<void> } | undefined> {
+    if (!(LIGHT_READYING as readonly string[]).includes(language)) return undefined;
     try {
-      if (!(await this.detect(language)).available) return;
-      await (await this.load(language)).prepare?.();
+      return (await this.importModule(`../engines/${language}/readying.js`)) as { prepare(): Promise<void> };
     } catch {
-      // Readying is an optimisation: a launch that finds nothing ready starts the normal way.
+      return undefined;
     }
+  }
+
+  private async detectThenPrepare(language: string): Promise<void> {
+    if (!(await this.detect(language)).available) return;
+    await (await this.load(language)).prepare?.();
   }
 
   private async importFactory(language: string): Promise<EngineFactory> {

@@ -32,10 +32,14 @@ export class Readiness {
 
   constructor(private readonly registry: EngineRegistry) {}
 
-  /** The client can make its first call now: ready the runtimes in play in `folder`, once. */
-  arm(folder: string): void {
+  /**
+   * The client can make its first call now: ready the runtimes in play in `folder`, once. Resolves
+   * when their readying is under way (its first processes started), so the caller can go on with
+   * its own loading while they run beside it.
+   */
+  async arm(folder: string): Promise<void> {
     if (this.armed) return;
     this.armed = true;
-    for (const language of runtimesInPlay(folder)) void this.registry.prepare(language);
+    await Promise.all(runtimesInPlay(folder).map((language) => this.registry.prepare(language)));
   }
 }

@@ -321,6 +321,11 @@ export class Session {
     return buildHangReport(dumps, await readPendingTasks(this.engine, levels));
   }
 
+  /** A source file's lines where the program runs (a target's file that is not here); undefined when there is no such place or file. */
+  async sourceLinesThere(file: string): Promise<string[] | undefined> {
+    return this.engineInstance?.sourceLines?.(file);
+  }
+
   /** Moves the next statement to `line` of the top frame, or runs a frame again from its start; answers the new position. */
   async jump(target: JumpTarget, options: WaitOptions & { threadId?: number }): Promise<WaitResult> {
     this.machine.require(['stopped'], 'move the next statement');

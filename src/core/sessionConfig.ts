@@ -12,6 +12,6 @@ export interface SessionConfig {
   options: Record<string, unknown>;
   /** Set for attach sessions. */
   attach?: { pid?: number; host?: string; port?: number };
-  /** The target it runs on (a name of DEBUGBRIDGE_TARGETS); paths here are local ones. */
+  /** The target it runs on (a configured target's name); paths here are local ones. */
   target?: string;
 }

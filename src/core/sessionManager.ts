@@ -90,11 +90,12 @@ export class SessionManager {
 
   /**
    * Creates a session of this client (not started yet) with its initial breakpoints.
-   * `engineFactory` replaces the language's own, e.g. a test run's engine that wraps it.
+   * `engineFactory` replaces the language's own, e.g. a test run's engine that wraps it; on a
+   * target it is the target's engine already (a test run planned there), used as it is.
    */
   async create(config: SessionConfig, breakpoints: BreakpointRequest[], reuseId?: string, stored?: BreakpointRecord[], engineFactory?: EngineFactory): Promise<Session> {
-    const local = engineFactory ?? (await this.registry.load(config.language));
-    const factory = config.target ? this.pool.targets.factory(config.target, local) : local;
+    const factory =
+      engineFactory ?? (config.target ? await this.pool.targets.factory(config.target, await this.registry.load(config.language)) : await this.registry.load(config.language));
     const client = this.client;
     this.pool.requireRoomForOneMore((e) => this.owns(e));
     const id = reuseId ?? this.pool.nextId(config.language, client);

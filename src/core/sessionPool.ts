@@ -34,7 +34,7 @@ export interface SessionPoolOptions {
   registry?: EngineRegistry;
   store?: SessionStore;
   paths?: PathPolicy;
-  /** The targets sessions may run on (default: DEBUGBRIDGE_TARGETS). */
+  /** The targets sessions may run on (default: the config files' and DEBUGBRIDGE_TARGETS'). */
   targets?: Targets;
   limits?: Partial<SessionLimits>;
   log?: (level: LogLevel, message: string) => void;

@@ -77,7 +77,11 @@ function tooLarge(file: string, bytes: number): DebugError {
 
 /** `before` lines above `line` and `after` below it, and how many lines the file has; throws a DebugError. */
 export function sourceWindow(file: string, line: number, before: number, after: number): { lines: SourceLine[]; totalLines: number } {
-  const lines = linesOf(file);
+  return windowOf(linesOf(file), line, before, after);
+}
+
+/** The same window of lines read elsewhere (a target's file). */
+export function windowOf(lines: string[], line: number, before: number, after: number): { lines: SourceLine[]; totalLines: number } {
   const first = Math.max(1, line - before);
   const last = Math.min(lines.length, line + after);
   const out: SourceLine[] = [];

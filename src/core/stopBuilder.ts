@@ -7,7 +7,7 @@ import type { Engine, EngineEvent } from './engine.js';
 import { currentFrameIndex } from './currentFrame.js';
 import { exceptionAutopsy } from './exceptionAutopsy.js';
 import type { Stop, ValueSummary } from './sessionTypes.js';
-import { readSourceWindow } from './sourceReader.js';
+import { readSourceWindow, windowOf, type SourceLine } from './sourceReader.js';
 import type { FrameInfo } from './types.js';
 import { summaryText } from './valueText.js';
 
@@ -45,7 +45,7 @@ export async function buildStop(engine: Engine, event: StoppedEvent): Promise<Bu
     at: Date.now(),
   };
   const [source, locals, exception] = await Promise.all([
-    top?.file ? readSourceWindow(top.file, top.line, CONTEXT_BEFORE, CONTEXT_AFTER) : undefined,
+    top?.file ? sourceContext(engine, top.file, top.line) : undefined,
     top ? summarizeLocals(engine, top.id) : undefined,
     event.reason === 'exception' ? exceptionDetails(engine, event) : event.exception,
   ]);
@@ -56,6 +56,14 @@ export async function buildStop(engine: Engine, event: StoppedEvent): Promise<Bu
   }
   if (exception) stop.exception = event.reason === 'exception' ? exceptionAutopsy(exception, stack, stop.frame) : exception;
   return { stop, frames, totalFrames: stack.totalFrames };
+}
+
+/** The stop's lines from the file here, else from where the program runs (a target's own file). */
+async function sourceContext(engine: Engine, file: string, line: number): Promise<SourceLine[] | undefined> {
+  const here = readSourceWindow(file, line, CONTEXT_BEFORE, CONTEXT_AFTER);
+  if (here || !engine.sourceLines) return here;
+  const there = await engine.sourceLines(file).catch(() => undefined);
+  return there && windowOf(there, line, CONTEXT_BEFORE, CONTEXT_AFTER).lines;
 }
 
 async function exceptionDetails(engine: Engine, event: StoppedEvent) {

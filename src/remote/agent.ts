@@ -9,6 +9,8 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import type { Engine } from '../core/engine.js';
 import { EngineRegistry } from '../core/engineRegistry.js';
 import { isDebugError } from '../core/errors.js';
+import { readSourceLines } from '../core/sourceReader.js';
+import { prepareTest } from '../testing/testRun.js';
 import { VERSION } from '../version.js';
 import {
   CALLABLE,
@@ -21,9 +23,11 @@ import {
   engineLog,
   hello,
   OPTIONAL_METHODS,
+  prepareTestRun,
   SLICE_END,
   SLICE_EXPRESSION,
   SLICE_START,
+  sourceLines,
   type ErrorData,
 } from './remoteProtocol.js';
 
@@ -54,10 +58,17 @@ class Agent {
       if (version !== VERSION) throw new ResponseError(1, `The server is debugbridge ${version} and this agent is ${VERSION}.`, versionData(version));
       return { version: VERSION, pid: process.pid, platform: `${process.platform}-${process.arch}`, node: process.version };
     });
+    c.onRequest(sourceLines, ({ path }) => readSourceLines(path) ?? null);
     c.onRequest(detectLanguage, ({ language }) => guarded(() => this.registry.detect(language)));
-    c.onRequest(createEngine, ({ engine: id, language }) =>
+    c.onRequest(prepareTestRun, (input) =>
       guarded(async () => {
-        const factory = await this.registry.load(language);
+        const { plan, config } = await prepareTest(this.registry, input);
+        return { framework: plan.framework, commandLine: plan.commandLine, config };
+      }),
+    );
+    c.onRequest(createEngine, ({ engine: id, language, test }) =>
+      guarded(async () => {
+        const factory = test ? (await prepareTest(this.registry, test)).factory : await this.registry.load(language);
         const engine = factory.create({
           emit: (event) => void c.sendNotification(engineEvent, { engine: id, event }).catch(() => undefined),
           log: (level, message) => void c.sendNotification(engineLog, { engine: id, level, message }).catch(() => undefined),

@@ -24,12 +24,15 @@ import type {
   ThreadInfo,
   VariableInfo,
 } from '../core/types.js';
+import type { DebugTestInput } from '../testing/testRun.js';
 import type { PathMap } from './pathMap.js';
-import { createEngine, disposeEngine, engineCall, engineDiagnostics, SLICE_END, SLICE_EXPRESSION, SLICE_START, type CreatedEngine } from './remoteProtocol.js';
+import { createEngine, disposeEngine, engineCall, engineDiagnostics, SLICE_END, SLICE_EXPRESSION, SLICE_START, sourceLines, type CreatedEngine } from './remoteProtocol.js';
 import type { TargetConnection } from './targetConnection.js';
 
 /** How long the far side may take to release an engine before the server lets it go. */
 const DISPOSE_TIMEOUT_MS = 10_000;
+/** How long the far side may take to read a source file. */
+const SOURCE_TIMEOUT_MS = 10_000;
 
 let nextEngineId = 1;
 
@@ -40,8 +43,8 @@ export interface RemoteTarget {
   connect(): Promise<TargetConnection>;
 }
 
-/** The language's engine on a target, as the core asks for an engine. */
-export function remoteEngineFactory(local: EngineFactory, target: RemoteTarget): EngineFactory {
+/** The language's engine on a target, as the core asks for an engine; with `test`, a test run's engine planned there (debug_test). */
+export function remoteEngineFactory(local: EngineFactory, target: RemoteTarget, test?: DebugTestInput): EngineFactory {
   return {
     language: local.language,
     displayName: `${local.displayName} on ${target.name}`,
@@ -49,7 +52,7 @@ export function remoteEngineFactory(local: EngineFactory, target: RemoteTarget):
     capabilities: local.capabilities,
     options: local.options,
     detect: async () => ({ available: true, detail: `through target ${target.name}` }),
-    create: (context) => new RemoteEngine(local.language, local.capabilities, target, context),
+    create: (context) => new RemoteEngine(local.language, local.capabilities, target, context, test),
   };
 }
 
@@ -72,6 +75,8 @@ export class RemoteEngine implements Engine {
     capabilities: EngineCapabilities,
     private readonly target: RemoteTarget,
     private readonly context: EngineContext,
+    /** Far-side paths: the test run the far engine runs. */
+    private readonly test?: DebugTestInput,
   ) {
     this.capabilities = capabilities;
   }
@@ -156,6 +161,11 @@ export class RemoteEngine implements Engine {
     return this.target.paths.exception(await this.call<ExceptionInfo | undefined>('exceptionInfo', [threadId]));
   }
 
+  async sourceLines(file: string): Promise<string[] | undefined> {
+    if (!this.connection || this.connection.closed) return undefined;
+    return (await this.connection.request(sourceLines, { path: this.target.paths.toRemote(file) }, SOURCE_TIMEOUT_MS)) ?? undefined;
+  }
+
   terminate(): Promise<void> {
     return this.call('terminate', []);
   }
@@ -203,7 +213,7 @@ export class RemoteEngine implements Engine {
       lost: (message) => this.context.emit({ type: 'error', message }),
     });
     this.connection = connection;
-    const created: CreatedEngine = await connection.request(createEngine, { engine: this.id, language: this.language });
+    const created: CreatedEngine = await connection.request(createEngine, { engine: this.id, language: this.language, test: this.test });
     this.capabilities = created.capabilities;
     this.sliceTemplate = created.sliceTemplate;
     const optional = new Set(created.optional);
@@ -249,6 +259,9 @@ export class RemoteEngine implements Engine {
         return;
       case 'module':
         this.context.emit({ ...event, path: paths.toLocal(event.path) });
+        return;
+      case 'verdict':
+        this.context.emit({ ...event, verdict: { ...event.verdict, failureSummary: paths.textToLocal(event.verdict.failureSummary) } });
         return;
       case 'process':
         if (event.pid !== undefined) this.pid ??= event.pid;

@@ -6,7 +6,9 @@
  */
 import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { EngineDiagnostics, EngineEvent, LogLevel } from '../core/engine.js';
+import type { SessionConfig } from '../core/sessionConfig.js';
 import type { Availability, EngineCapabilities } from '../core/types.js';
+import type { DebugTestInput } from '../testing/testRun.js';
 
 export interface Hello {
   version: string;
@@ -22,6 +24,8 @@ export const hello = new RequestType<Hello, HelloAnswer, void>('debugbridge/hell
 export interface CreateEngine {
   engine: number;
   language: string;
+  /** A test run's engine (debug_test) instead of the language's own: the far side plans the run. */
+  test?: DebugTestInput;
 }
 export interface CreatedEngine {
   capabilities: EngineCapabilities;
@@ -31,6 +35,14 @@ export interface CreatedEngine {
   sliceTemplate: string;
 }
 export const createEngine = new RequestType<CreateEngine, CreatedEngine, void>('engine/create');
+
+/** A test run planned where the tests are: which framework, its command line, and the session's configuration (far-side paths). */
+export interface PreparedTestAnswer {
+  framework: string;
+  commandLine: string;
+  config: SessionConfig;
+}
+export const prepareTestRun = new RequestType<DebugTestInput, PreparedTestAnswer, void>('test/prepare');
 
 export interface EngineCall {
   engine: number;
@@ -46,6 +58,8 @@ export const engineCall = new RequestType<EngineCall, EngineCallAnswer, void>('e
 
 export const engineDiagnostics = new RequestType<{ engine: number }, EngineDiagnostics, void>('engine/diagnostics');
 export const disposeEngine = new RequestType<{ engine: number }, void, void>('engine/dispose');
+/** A source file's lines on the far side (capped and read as the server reads its own); null when it cannot be read. */
+export const sourceLines = new RequestType<{ path: string }, string[] | null, void>('source/lines');
 export const detectLanguage = new RequestType<{ language: string }, Availability, void>('engine/detect');
 
 export const engineEvent = new NotificationType<{ engine: number; event: EngineEvent }>('engine/event');

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { CancellationTokenSource, ResponseError, type MessageConnection, type RequestParam, type RequestType } from 'vscode-jsonrpc';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
 import type { EngineEvent, LogLevel } from '../core/engine.js';
-import { DebugError, ErrorCodes, type ErrorCode } from '../core/errors.js';
+import { DebugError, ErrorCodes, isDebugError, type ErrorCode } from '../core/errors.js';
 import { signalGroup, ownGroup } from '../reload/processGroup.js';
 import { VERSION } from '../version.js';
 import { engineEvent, engineLog, hello, type ErrorData, type HelloAnswer } from './remoteProtocol.js';
@@ -29,6 +29,10 @@ export interface EngineListener {
 const HELLO_TIMEOUT_MS = 30_000;
 const STDERR_LINES = 20;
 const KILL_GRACE_MS = 3_000;
+/** How long a failed start waits for the exec command's exit to say why. */
+const EXIT_SEEN_MS = 2_000;
+/** How long the end of the agent's output waits for the exec command's exit (a busy machine may take a while). */
+const EXIT_AFTER_OUTPUT_MS = 1_000;
 
 export class TargetConnection {
   private readonly listeners = new Map<number, EngineListener>();
@@ -37,6 +41,8 @@ export class TargetConnection {
   private readonly stderrLines: string[] = [];
   private lostMessage?: string;
   agent?: HelloAnswer;
+  /** When a request was last sent or answered. */
+  lastUsed = Date.now();
   /** Called when the last engine of the target is let go. */
   onIdle?: () => void;
 
@@ -59,9 +65,18 @@ export class TargetConnection {
       target.agent = answer;
       return target;
     } catch (e) {
+      // A command that could not start the agent fails the first write (EPIPE) before its exit is
+      // seen: its exit and last output say why.
+      const failure = isDebugError(e) && e.code === 'TARGET_VERSION_MISMATCH' ? e : await target.lostWithin(EXIT_SEEN_MS, e);
       target.close();
-      throw e;
+      throw failure;
     }
+  }
+
+  private async lostWithin(ms: number, otherwise: unknown): Promise<unknown> {
+    const deadline = Date.now() + ms;
+    while (!this.lostMessage && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
+    return this.lostMessage ? this.lostError() : otherwise;
   }
 
   get closed(): boolean {
@@ -87,6 +102,7 @@ export class TargetConnection {
   /** One request to the agent, its failure as a DebugError; `signal` cancels it on the far side too. */
   async request<P, R>(type: RequestType<P, R, void>, params: P, timeoutMs?: number, signal?: AbortSignal): Promise<R> {
     if (this.lostMessage) throw this.lostError();
+    this.lastUsed = Date.now();
     const cancel = new CancellationTokenSource();
     const onAbort = () => cancel.cancel();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -101,6 +117,7 @@ export class TargetConnection {
     } catch (e) {
       throw this.asDebugError(e);
     } finally {
+      this.lastUsed = Date.now();
       clearTimeout(timer);
       this.pending.delete(fail);
       signal?.removeEventListener('abort', onAbort);
@@ -127,7 +144,13 @@ export class TargetConnection {
       // stderr may still hold the reason: read what is left before saying why.
       setTimeout(() => this.lose(`The connection to target "${this.spec.name}" was lost: ${this.spec.command[0]} ${signal ? `was killed by ${signal}` : `exited with code ${code}`}.${this.stderrText()}`), 50),
     );
-    this.connection.onClose(() => this.lose(`The connection to target "${this.spec.name}" was lost: the agent's output ended.${this.stderrText()}`));
+    this.connection.onClose(() =>
+      // The exec command's exit, when it comes with the end of its output, says more: it is given a moment.
+      setTimeout(
+        () => this.lose(`The connection to target "${this.spec.name}" was lost: the agent's output ended.${this.stderrText()}`),
+        this.child.exitCode === null && this.child.signalCode === null ? EXIT_AFTER_OUTPUT_MS : 100,
+      ),
+    );
     this.connection.onNotification(engineEvent, ({ engine, event }) => this.listeners.get(engine)?.event(event));
     this.connection.onNotification(engineLog, ({ engine, level, message }) => this.listeners.get(engine)?.log(level, message));
     this.connection.listen();

@@ -1,22 +1,16 @@
 /**
- * The targets a server knows, named once (`DEBUGBRIDGE_TARGETS`, a JSON object of name →
- * {command, pathMappings}) and used by name: each has at most one open connection, shared by its
+ * The targets a server knows, named once (config files and `DEBUGBRIDGE_TARGETS`, each a JSON
+ * object of name → {command, pathMappings}: targetConfig.ts) and used by name: each has at most one open connection, shared by its
  * sessions, opened on first use and closed a while after its last engine is gone.
  */
-import { z } from 'zod';
 import type { EngineFactory } from '../core/engine.js';
 import { DebugError } from '../core/errors.js';
 import { PathMap } from './pathMap.js';
-import { remoteEngineFactory, type RemoteTarget } from './remoteEngine.js';
-import { TargetConnection } from './targetConnection.js';
+import type { RemoteTarget } from './remoteEngine.js';
+import { PROJECT_CONFIG, readTargetSources, userConfigPath, type TargetDefinition, type TargetSource } from './targetConfig.js';
+import type { TargetConnection } from './targetConnection.js';
 
-const targetShape = z.strictObject({
-  command: z.array(z.string().min(1)).min(1),
-  pathMappings: z.array(z.strictObject({ local: z.string().min(1), remote: z.string().min(1) })).optional(),
-});
-const targetsShape = z.record(z.string().regex(/^[A-Za-z0-9][\w.-]*$/), targetShape);
-
-export type TargetDefinition = z.infer<typeof targetShape>;
+export type { TargetDefinition } from './targetConfig.js';
 
 /** A connection with no engine is closed after this long (the next session reuses it until then). */
 const IDLE_CLOSE_MS = 60_000;
@@ -24,23 +18,20 @@ const IDLE_CLOSE_MS = 60_000;
 export class Targets {
   private readonly connections = new Map<string, Promise<TargetConnection>>();
 
-  /** `problem`: why the configured targets could not be read; said at first use, never a crash at start. */
+  /** `problems`: why a source of targets could not be read; said at first use, never a crash at start. */
   constructor(
     private readonly definitions: Record<string, TargetDefinition>,
-    private readonly problem?: string,
+    private readonly problems: string[] = [],
   ) {}
 
-  static fromEnv(env: NodeJS.ProcessEnv = process.env): Targets {
-    const text = env.DEBUGBRIDGE_TARGETS;
-    if (!text?.trim()) return new Targets({});
-    try {
-      const parsed = targetsShape.safeParse(JSON.parse(text));
-      if (parsed.success) return new Targets(parsed.data);
-      const issue = parsed.error.issues[0];
-      return new Targets({}, `DEBUGBRIDGE_TARGETS ${issue.path.length ? `at ${issue.path.join('.')}` : ''}: ${issue.message}`);
-    } catch (e) {
-      return new Targets({}, `DEBUGBRIDGE_TARGETS is not JSON: ${(e as Error).message}`);
-    }
+  /** The config files' targets and DEBUGBRIDGE_TARGETS', merged by name (targetConfig.ts). */
+  static fromEnv(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Targets {
+    return Targets.fromSources(readTargetSources(env, cwd));
+  }
+
+  static fromSources(sources: TargetSource[]): Targets {
+    const definitions = Object.assign({}, ...sources.map((s) => s.definitions)) as Record<string, TargetDefinition>;
+    return new Targets(definitions, sources.flatMap((s) => (s.problem ? [s.problem] : [])));
   }
 
   names(): string[] {
@@ -50,18 +41,20 @@ export class Targets {
   definition(name: string): TargetDefinition {
     const found = Object.hasOwn(this.definitions, name) ? this.definitions[name] : undefined;
     if (found) return found;
-    if (this.problem) throw new DebugError('INVALID_ARGUMENT', `No target "${name}": ${this.problem}.`, 'Fix DEBUGBRIDGE_TARGETS where the server is started.');
+    if (this.problems.length) throw new DebugError('INVALID_ARGUMENT', `No target "${name}": ${this.problems.join('; ')}.`, 'Fix that, then start the server again.');
     const names = this.names();
     throw new DebugError(
       'INVALID_ARGUMENT',
       `No target "${name}".${names.length ? ` Targets: ${names.join(', ')}.` : ' No targets are configured.'}`,
-      names.length ? 'Pass one of those names as target.' : 'Name targets in DEBUGBRIDGE_TARGETS, e.g. {"web": {"command": ["docker","exec","-i","web","debugbridge","agent"], "pathMappings": [{"local": "~/code/web", "remote": "/src"}]}}.',
+      names.length ? 'Pass one of those names as target.' : `Name targets under "targets" in ${PROJECT_CONFIG} (this folder) or ${userConfigPath()}, or in DEBUGBRIDGE_TARGETS, e.g. {"web": {"command": ["docker","exec","-i","web","debugbridge","agent"], "pathMappings": [{"local": "~/code/web", "remote": "/src"}]}}.`,
     );
   }
 
-  /** The language's engine on the named target. */
-  factory(name: string, local: EngineFactory): EngineFactory {
-    return remoteEngineFactory(local, this.target(name));
+  /** The language's engine on the named target (the remote code, and its JSON-RPC, load with the first such session). */
+  async factory(name: string, local: EngineFactory): Promise<EngineFactory> {
+    const target = this.target(name);
+    const { remoteEngineFactory } = await import('./remoteEngine.js');
+    return remoteEngineFactory(local, target);
   }
 
   target(name: string): RemoteTarget {
@@ -88,18 +81,20 @@ export class Targets {
   }
 
   private reconnect(name: string, definition: TargetDefinition): Promise<TargetConnection> {
-    const pending = TargetConnection.open({ name, command: definition.command });
+    const pending = import('./targetConnection.js').then(({ TargetConnection }) => TargetConnection.open({ name, command: definition.command }));
     this.connections.set(name, pending);
     pending.then(
       (connection) => {
         connection.onIdle = () => {
-          const timer = setTimeout(() => {
-            if (connection.engineCount === 0 && this.connections.get(name) === pending) {
-              this.connections.delete(name);
-              connection.close();
-            }
-          }, IDLE_CLOSE_MS);
-          timer.unref();
+          // Idle means no engine and no request for a while: a test run planned on it (test/prepare) has no engine yet.
+          const check = () => {
+            if (connection.engineCount > 0 || this.connections.get(name) !== pending) return;
+            const idleFor = Date.now() - connection.lastUsed;
+            if (idleFor < IDLE_CLOSE_MS) return void setTimeout(check, IDLE_CLOSE_MS - idleFor).unref();
+            this.connections.delete(name);
+            connection.close();
+          };
+          setTimeout(check, IDLE_CLOSE_MS).unref();
         };
       },
       () => {

@@ -2,8 +2,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { DebugError, toDebugError } from '../core/errors.js';
+import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
-import { sourceWindow } from '../core/sourceReader.js';
+import { sourceWindow, windowOf, type SourceLine } from '../core/sourceReader.js';
 import { resolveFile } from './launchArgs.js';
 import { renderSourceLines, renderStack, renderThreads, renderVariables } from './render.js';
 import { renderHangReport } from './renderHang.js';
@@ -248,11 +249,23 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
       const target = file ? resolveFile(manager, file, session?.config.cwd ?? process.cwd()) : stopFrame?.file;
       if (!target) throw new DebugError('INVALID_ARGUMENT', 'No file given and the program is not stopped in a source file.', 'Pass file (and line).');
       const at = line ?? (stopFrame?.file && samePath(stopFrame.file, target) ? stopFrame.line : 1);
-      const { lines, totalLines } = sourceWindow(target, at, before ?? 5, after ?? 5);
+      const { lines, totalLines } = await sourceAt(session, target, at, before ?? 5, after ?? 5);
       return {
         text: `${target}\n${renderSourceLines(lines)}`,
         data: { file: target, line: at, lines, totalLines, sessionId: session?.id, state: session?.state },
       };
     },
   );
+}
+
+/** The file here, else where the session's program runs (a target's file that exists only there). */
+async function sourceAt(session: Session | undefined, file: string, line: number, before: number, after: number): Promise<{ lines: SourceLine[]; totalLines: number }> {
+  try {
+    return sourceWindow(file, line, before, after);
+  } catch (e) {
+    if (!(e instanceof DebugError) || e.code !== 'PROGRAM_NOT_FOUND') throw e;
+    const there = await session?.sourceLinesThere(file).catch(() => undefined);
+    if (!there) throw e;
+    return windowOf(there, line, before, after);
+  }
 }

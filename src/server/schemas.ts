@@ -10,7 +10,7 @@ export const sessionIdInput = z
 export const timeoutInput = z.number().int().min(0).max(3_600_000).optional();
 
 /**
- * A target's name (DEBUGBRIDGE_TARGETS): the program runs there, through `debugbridge agent`, and
+ * A target's name (debugbridge.json, the user config file, DEBUGBRIDGE_TARGETS): the program runs there, through `debugbridge agent`, and
  * paths stay local ones. No description: the tool list is near its budget, and a wrong name is
  * answered with the names there are.
  */

@@ -6,11 +6,13 @@
  * SDK, zod and the tools load; the loaded server then takes over every message, in order.
  */
 import type { LogLevel } from '../core/engine.js';
+import type { EngineRegistry } from '../core/engineRegistry.js';
+import type { Readiness } from '../core/readiness.js';
 import { LineTransport } from './lineTransport.js';
 import { catalogResponder, loadCatalog } from './toolCatalog.js';
 
 const LEVELS: LogLevel[] = ['debug', 'info', 'warning', 'error'];
-/** Load the full server this long after start even if the client is quiet. */
+/** Load the full server this long after initialize even if the client does not list the tools. */
 const LOAD_AFTER_MS = 150;
 /** Ready the runtimes in play this long after loading even if the client never lists the tools. */
 const READY_ANYWAY_MS = 2_000;
@@ -45,32 +47,27 @@ export async function runStdioServer(version: string): Promise<void> {
   process.on('uncaughtException', (e) => log('error', `uncaught: ${e.stack ?? e.message}`));
   process.on('unhandledRejection', (e) => log('error', `unhandled rejection: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
 
-  // Readying (core/readiness.ts) waits until the client has what its first call needs: the tool list.
-  let toolsListed = false;
-  let arm: (() => void) | undefined;
-  const readyWhenListed = () => {
-    if (toolsListed) arm?.();
-  };
+  // The engine registry and what it readies come first, from a few small modules: readying
+  // (core/readiness.ts) waits until the client has what its first call needs, the tool list, and
+  // then runs beside the loading of the rest (which blocks this thread for a while).
+  let engines: Promise<{ registry: EngineRegistry; readiness: Readiness }> | undefined;
+  const enginesOnce = () =>
+    (engines ??= Promise.all([import('../core/engineRegistry.js'), import('../core/readiness.js')]).then(([{ EngineRegistry }, { Readiness }]) => {
+      const registry = new EngineRegistry();
+      return { registry, readiness: new Readiness(registry) };
+    }));
+  const ready = async () => (await enginesOnce()).readiness.arm(process.cwd());
   let loading: Promise<void> | undefined;
   const load = () =>
     (loading ??= (async () => {
-      const [{ EngineRegistry }, { Readiness }, { SessionManager }, { createServer }] = await Promise.all([
-        import('../core/engineRegistry.js'),
-        import('../core/readiness.js'),
-        import('../core/sessionManager.js'),
-        import('./createServer.js'),
-      ]);
-      const registry = new EngineRegistry();
-      const readiness = new Readiness(registry);
-      arm = () => readiness.arm(process.cwd());
+      const [{ registry }, { SessionManager }, { createServer }] = await Promise.all([enginesOnce(), import('../core/sessionManager.js'), import('./createServer.js')]);
       const manager = new SessionManager({ log, registry });
       disposeSessions = () => manager.disposeAll();
       const server = createServer(manager, version, catalog?.tools);
       transport.onclose = () => void shutdown('transport closed', 0);
       await server.connect(transport);
-      readyWhenListed();
       // A client that never lists tools still gets its runtimes readied, a little later.
-      setTimeout(() => arm?.(), READY_ANYWAY_MS).unref();
+      setTimeout(() => void ready(), READY_ANYWAY_MS).unref();
     })().catch((e: unknown) => {
       // A server that cannot load must not sit silent while the client waits for answers.
       log('error', `cannot start: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
@@ -78,14 +75,15 @@ export async function runStdioServer(version: string): Promise<void> {
     }));
   transport.onEarlyMessage = (message, answered) => {
     if ('method' in message && message.method === 'tools/list') {
-      // The list is on its way (stdout is synchronous on pipes): load the rest now, ready after it.
-      toolsListed = true;
-      void load().then(readyWhenListed);
+      // The list is on its way (stdout is synchronous on pipes): ready what is in play, then load the rest.
+      void ready().then(load, load);
+    } else if ('method' in message && message.method === 'initialize' && answered) {
+      // A client that does not list the tools soon after initialize still finds the server loaded.
+      setTimeout(() => void load(), LOAD_AFTER_MS);
     } else if (!answered && 'id' in message) {
       // A request the catalog cannot answer needs the real server. Notifications wait: loading
       // blocks this thread, and the client's tools/list usually follows its `initialized` at once.
       void load();
     }
   };
-  setTimeout(() => void load(), LOAD_AFTER_MS);
 }

@@ -7,17 +7,21 @@ import { z } from 'zod';
 import { DebugError, toDebugError } from '../core/errors.js';
 import type { Session } from '../core/session.js';
 import type { SessionManager } from '../core/sessionManager.js';
-import { pickDriver } from '../testing/frameworks.js';
-import { endedEarly, failureView, finishedRun, prepareTest, testNotFound, testRequest, type FinishedRun, type PreparedTest } from '../testing/testRun.js';
+import type { FinishedRun, PreparedTest } from '../testing/testRun.js';
 import { FRAMEWORKS } from '../testing/types.js';
 import { breakpointRequests, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderFinished, renderTestList, renderTestStop } from './renderTest.js';
-import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionScoped, stopSchema, timeoutInput } from './schemas.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionScoped, stopSchema, targetInput, timeoutInput } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
 const DEFAULT_TEST_TIMEOUT_MS = 120_000;
 const DEFAULT_LIST_LIMIT = 100;
+
+/** The runners' code (some twenty modules, the .NET addon's loader among them) loads with the first test call, not with the server. */
+const testRun = () => import('../testing/testRun.js');
+const frameworks = () => import('../testing/frameworks.js');
+const remoteTests = () => import('../remote/remoteTests.js');
 
 const frameworkInput = z.enum(FRAMEWORKS).optional().describe('Default: from path.');
 
@@ -62,6 +66,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
       annotations: { readOnlyHint: true },
     },
     async (args, ctx) => {
+      const [{ testRequest }, { pickDriver }] = await Promise.all([testRun(), frameworks()]);
       const { request, cwdGiven } = testRequest(agentPath(manager, args.path, args.cwd), undefined, args.cwd);
       const driver = await pickDriver(request, args.framework);
       if (!cwdGiven) request.cwd = driver.root(request.path);
@@ -93,6 +98,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         exceptions: exceptionModeInput,
         timeoutMs: timeoutInput,
         cwd: z.string().optional().describe('Default: project root.'),
+        target: targetInput,
       },
       output: {
         ...sessionScoped,
@@ -109,28 +115,27 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
     async (args, ctx) => {
       const timeoutMs = args.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
       const deadline = Date.now() + timeoutMs;
-      const prepared = await prepareTest(manager.registry, {
-        path: agentPath(manager, args.path, args.cwd),
-        test: args.test,
-        framework: args.framework,
-        cwd: args.cwd,
-        stopAtFailure: args.stopAtFailure ?? !args.breakpoints?.length,
-        exceptions: args.exceptions,
-      });
+      const { prepareTest, failureView } = await testRun();
+      const input = { test: args.test, framework: args.framework, stopAtFailure: args.stopAtFailure ?? !args.breakpoints?.length, exceptions: args.exceptions };
+      // On a target the tests are the far side's: the run is planned there, from the paths mapped.
+      const prepared = args.target ? undefined : await prepareTest(manager.registry, { ...input, path: agentPath(manager, args.path, args.cwd), cwd: args.cwd });
+      const run = prepared
+        ? { framework: prepared.plan.framework, commandLine: prepared.plan.commandLine, config: prepared.config, factory: prepared.factory }
+        : await (await remoteTests()).prepareRemoteTest(manager.targets, manager.registry, args.target!, { ...input, ...targetPaths(manager, args.path, args.cwd) });
       // Breakpoint paths are the agent's: relative to the cwd it gave, else the server's.
-      const breakpoints = breakpointRequests(manager, args, resolveCwd(manager, args.cwd));
-      const session = await manager.create(prepared.config, breakpoints, undefined, undefined, prepared.factory);
-      const head = `${prepared.plan.framework}: ${prepared.plan.commandLine}`;
+      const breakpoints = breakpointRequests(manager, args, args.target ? run.config.cwd : resolveCwd(manager, args.cwd));
+      const session = await manager.create(run.config, breakpoints, undefined, undefined, run.factory);
+      const head = `${run.framework}: ${run.commandLine}`;
       try {
         await startOrExplain(manager, session, timeoutMs, ctx.signal);
       } catch (e) {
-        throw await explainRunnerEnd(e, prepared, ctx.signal);
+        throw prepared ? await explainRunnerEnd(e, prepared, ctx.signal) : e;
       }
       const wait = await session.waitForStop({ timeoutMs: Math.max(0, deadline - Date.now()), signal: ctx.signal, onProgress: ctx.progress });
       const base = {
         sessionId: session.id,
-        framework: prepared.plan.framework,
-        commandLine: prepared.plan.commandLine,
+        framework: run.framework,
+        commandLine: run.commandLine,
         breakpoints: session.breakpoints.all(false).map(breakpointView),
       };
       if (wait.status === 'stopped' && wait.stop) {
@@ -140,11 +145,11 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         };
       }
       if (wait.status === 'exited') {
-        const run = await finished(session, prepared, ctx.signal);
+        const ended = await finished(session, prepared, ctx.signal);
         const outputTail = session.output.tail();
         return {
-          text: renderFinished(session.id, head, run, outputTail),
-          data: { ...base, state: session.state, status: 'finished' as const, result: { ...run.outcome, exitCode: run.exitCode }, outputTail },
+          text: renderFinished(session.id, head, ended, outputTail),
+          data: { ...base, state: session.state, status: 'finished' as const, result: { ...ended.outcome, exitCode: ended.exitCode }, outputTail },
         };
       }
       return {
@@ -160,10 +165,17 @@ function agentPath(manager: SessionManager, path: string, cwd: string | undefine
   return manager.resolveProgram(path, resolveCwd(manager, cwd));
 }
 
-/** The run is over: its result, or the closest names when a named test was not found. */
-async function finished(session: Session, prepared: PreparedTest, signal: AbortSignal): Promise<FinishedRun> {
+/** A target's test paths: absolute and under the roots, but they need not exist here (the far side checks). */
+function targetPaths(manager: SessionManager, path: string, cwd: string | undefined): { path: string; cwd?: string } {
+  const base = cwd ? manager.paths.resolve(cwd, process.cwd(), 'cwd') : undefined;
+  return { path: manager.paths.resolve(path, base ?? process.cwd(), 'path'), cwd: base };
+}
+
+/** The run is over: its result, or the closest names when a named test was not found (here; a target's run answers "no tests"). */
+async function finished(session: Session, prepared: PreparedTest | undefined, signal: AbortSignal): Promise<FinishedRun> {
+  const { finishedRun, testNotFound } = await testRun();
   const run = finishedRun(session);
-  if (run.outcome.status === 'no tests' && prepared.request.test) throw await testNotFound(prepared, signal);
+  if (run.outcome.status === 'no tests' && prepared?.request.test) throw await testNotFound(prepared, signal);
   return run;
 }
 
@@ -172,6 +184,7 @@ async function explainRunnerEnd(e: unknown, prepared: PreparedTest, signal: Abor
   const error = toDebugError(e);
   const output = error.details?.runnerOutput;
   if (typeof output !== 'string') return error;
+  const { endedEarly, testNotFound } = await testRun();
   const run = endedEarly(prepared.plan, output, error.details?.runnerExitCode as number | undefined);
   if (run.outcome.status === 'no tests' && prepared.request.test) return testNotFound(prepared, signal);
   return new DebugError('LAUNCH_FAILED', `${prepared.plan.commandLine} ended before running the test (exit code ${run.exitCode ?? 'unknown'}).\n${run.outcome.failureSummary ?? output.trim().split('\n').slice(-15).join('\n')}`, 'Fix what it says (build errors, configuration), then run again.');

@@ -4,7 +4,8 @@
  * program sees them when it runs on), evaluations without side effects refused alike by the
  * hand-written evaluator and the compiled one, watches and probes of lambdas and LINQ, a lambda
  * condition on a breakpoint hit a thousand times, and frames whose variables C# cannot name (an async
- * state machine's, a closure's, an anonymous type's, an iterator's).
+ * state machine's, a closure's, an anonymous type's, an iterator's), and members of anonymous-type
+ * variables (nested ones, one holding an internal record).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -232,10 +233,37 @@ describe.runIf(run)('.NET compiled evaluation on the ledger: writes, side effect
       expect(await topFrame(client, sessionId)).toEqual({ name: expect.stringContaining('PostAsync'), line: book.line('summary') });
     }, 60_000);
 
+    // Members of anonymous-type variables (their class is internal to the program: mirrored in the compiled
+    // assembly), in expressions only the compiled path evaluates.
+    it.each([
+      ['summary switch { { Large: > 50 } s => s.Count / s.Large, _ => 0 }', '10'],
+      ['new[] { range }.Sum(r => r.Name.Length + r.First.Id)', '13'],
+      ['range.First.Amount + large.Single(e => e.Id == range.Last.Id).Amount', '45.0'],
+      ['Enumerable.Range(range.Ids.From, range.Ids.To - range.Ids.From + 1).Count(id => id % 10 == 9)', '100'],
+      ['new[] { summary }.Select(s => s.Count).Single()', '1000'],
+      ['large.Count(e => e.Id > range.First.Id && e.Amount == range.Last.Amount)', '99'],
+      ['range is { First.Id: 9, Last.Account: "cash" }', 'true'],
+      ['new[] { range.First }.Select(f => $"{f}").First()', '"{ Id = 9, Amount = 22.5 }"'],
+      ['new[] { range.First }.First().Equals(range.First)', 'true'],
+    ])('the anonymous-type variables: %s = %s', async (expression, value) => {
+      const r = await evaluate(sessionId, expression);
+      expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value, error: undefined });
+    }, 60_000);
+
+    it('answers an anonymous-type member without side effects, and names the anonymous type in a compile error', async () => {
+      expect(await evaluateNse(sessionId, 'new[] { range }.Max(r => r.Last.Id)')).toBe('999');
+      expect((await evaluate(sessionId, 'new[] { summary }.Select(s => s.Totl)')).text.split('\n')[0]).toBe(
+        "EVALUATION_FAILED: CS1061 '<anonymous type: int Count, int Large>' does not contain a definition for 'Totl' and no accessible extension method 'Totl' accepting a first argument of type '<anonymous type: int Count, int Large>' could be found (are you missing a using directive or an assembly reference?) (column 33)",
+      );
+      // The object itself, not its mirror: shown as the variable is.
+      const first = await evaluate(sessionId, 'new[] { range }.Select(r => r.First).First()');
+      expect(first.value).toBe((await evaluate(sessionId, 'range.First')).value);
+    }, 60_000);
+
     it('lists the variable a lambda captured (its closure hoisted into the state machine) under its name', async () => {
       const r = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { sessionId, count: 100 });
       const names = r.structured.variables.map((v) => v.name);
-      expect(names).toEqual(expect.arrayContaining(['this', 'entries', 'balance', 'threshold', 'large', 'summary']));
+      expect(names).toEqual(expect.arrayContaining(['this', 'entries', 'balance', 'threshold', 'large', 'summary', 'range']));
       expect(names.filter((n) => n.includes('<') || n.includes('__'))).toEqual([]);
     }, 60_000);
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpTestClient } from '../../src/demo/mcpClient.js';
 import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
-import { commandLine, descendants, isAlive, waitGone } from '../support/processTree.js';
+import { commandLine, descendants, isAlive, waitGone, waitIdle } from '../support/processTree.js';
 import { requireRuntime } from '../support/runtimes.js';
 
 const run = process.platform === 'linux' && requireRuntime('dotnet', findDotnet() !== undefined);
@@ -49,6 +49,33 @@ describe.runIf(run)('the .NET debugger host', () => {
       expect(wait.structured.status).toBe('exited');
     }
     expect(isAlive(client.pid!)).toBe(true);
+  });
+
+  it('reads the runtime library in the host readied for the next launch, never in one a launch waits for', async () => {
+    const server = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-host-')) } });
+    // ms from the launch to each start-up moment of the session's host, as session_diagnostics tells them
+    const startup = async (): Promise<Record<string, number | undefined>> => {
+      const launched = await server.call<Launched & { status: string }>('session_launch', { program: hello, stopOnEntry: true, waitForStop: true });
+      expect(launched.structured.status, launched.text).toBe('stopped');
+      const { sessionId } = launched.structured;
+      const diagnostics = await server.call<{ diagnostics: { engine: { details: { startup: Record<string, number> } } } }>('session_diagnostics', { sessionId });
+      await server.call('session_stop', { sessionId });
+      return diagnostics.structured.diagnostics.engine.details.startup;
+    };
+    try {
+      const first = await startup();
+      expect(first.hostStart).toBeGreaterThan(0);
+      expect(first.readAhead).toBeUndefined();
+      const readied = descendants(server.pid!).filter((p) => commandLine(p).includes('hostMain') && commandLine(p).includes('System.Private.CoreLib.dll'));
+      expect(readied).toHaveLength(1);
+      // It reads after a second unused: idle 1.5 s running means it has read.
+      expect(await waitIdle(readied[0], 1500), 'the readied host settles').toBe(true);
+      const next = await startup();
+      expect(next.readAhead).toBeLessThan(0); // ms from the launch: before it
+      expect(next.readAheadUsed, 'the library read ahead is the one the program loaded').toBeDefined();
+    } finally {
+      await server.close();
+    }
   });
 
   it('fails the session, ends the program and keeps serving when the host dies', async () => {

@@ -93,6 +93,19 @@ describe.runIf(run)('readying ahead', () => {
     expect(await once(empty, readied)).toMatchObject({ readyDebuggees: 1, dotnetHosts: 0 });
   });
 
+  it('lets a launch that comes right after tools/list take over the debuggee readied meanwhile', async () => {
+    // What a shell user, a CI job and every new agent do: no pause between the tool list and the launch.
+    const server = await serverIn({ 'main.py': 'print("hello")\n' });
+    const r = await server.call<{ sessionId: string }>('session_launch', { program: loop, breakpoints: [{ file: loop, line: markerLine(loop, 'BP:body') }], waitForStop: true });
+    expect(r.isError, r.text).toBe(false);
+    const d = await server.call<{ diagnostics: { engine: { details: { start: string; startNote?: string } } } }>('session_diagnostics', { sessionId: r.structured.sessionId });
+    // Readying began when the list was answered, before the server had loaded the rest, so the
+    // launch found it under way instead of starting the same processes beside it.
+    expect(d.structured.diagnostics.engine.details).toMatchObject({ start: 'ready debuggee' });
+    await server.call('session_stop', {});
+    expect((await once(server, readied)).adapters).toBeLessThanOrEqual(2);
+  });
+
   it('keeps one spare adapter and one ready debuggee at most, after concurrent restarts and a stop', async () => {
     const server = await serverIn({ 'main.py': 'print("hello")\n' });
     await once(server, readied);

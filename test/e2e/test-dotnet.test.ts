@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { dotnetRuns, FIRST_RUN_MS, PRICES, project, testsFile } from '../support/dotnetTestFixtures.js';
-import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+import { testsSelected } from '../support/idSelection.js';
+import { expectEndSeen, ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 export const XUNIT_IDS = [
   'total with "quotes" and spaces',
@@ -35,7 +36,7 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
   });
 
   it(
-    'stops the failing xUnit test at Assert.Equal in the test host, with expected and actual; ends with the runner\'s summary',
+    'stops the failing xUnit test at Assert.Equal in the test host, with expected and actual; sets and steps in the test\'s frame; ends with the runner\'s summary',
     async () => {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: 'Totals', timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });
       expect(r.isError, r.text).toBe(false);
@@ -48,11 +49,26 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
       // The stop's own frame is the test's; xunit.assert's frames stay above it in inspect_stack.
       expect(r.structured.stop).toMatchObject({ frameIndex: 2, frame: testFrame });
       expect(r.text).not.toMatch(/frameIndex/);
+      expect(r.text).toMatch(/^> +\d+ \| +Assert\.Equal\(expected, Prices\.Total\(prices, 5\)\); \/\/ FAIL:total$/m);
       const locals = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', {});
       expect(locals.structured.variables.map((v) => `${v.name}=${v.value}`)).toContain('expected=30');
+      const evaluated = await client.call<{ value?: string }>('inspect_evaluate', { expression: 'prices.Length' });
+      expect(evaluated.structured.value, evaluated.text).toBe('3');
+      const watched = await client.call<{ values?: { value?: string }[] }>('watch_add', { expressions: ['prices.Length'] });
+      expect(watched.structured.values?.[0]?.value).toBe('3');
+      await client.call('watch_remove', { all: true });
+      // Assert.Equal's frame has an `expected` of its own: a value set with no frame named is the test's.
+      const set = await client.call('inspect_set_variable', { name: 'expected', value: '25' });
+      expect(set.isError, set.text).toBe(false);
+      const testLocals = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { frameIndex: 2 });
+      expect(testLocals.structured.variables.map((v) => `${v.name}=${v.value}`)).toContain('expected=25');
       const during = await runningUnder(client);
 
-      const end = await client.call<{ status: string; exitCode?: number; outputTail?: string }>('execution_continue', { sessionId: r.structured.sessionId });
+      // A step over from the test's frame: the exception unwinds the test into xUnit, which catches it, so
+      // (as with Just My Code in Visual Studio) the run goes on to the user's code next run, here none: the end.
+      const step = await client.call<{ status: string; stop?: { frame: { file?: string } } }>('execution_step', { kind: 'over', timeoutMs: 60_000 });
+      expect(step.structured.stop?.frame.file ?? '').not.toMatch(/xunit|^\/_\//i);
+      const end = step.structured.status === 'exited' ? step : await client.call<{ status: string; exitCode?: number; outputTail?: string }>('execution_continue', { sessionId: r.structured.sessionId });
       // The run ends when the runner has printed its results: its exit code is the run's.
       expect(end.structured).toMatchObject({ status: 'exited', exitCode: 1 });
       expect(end.text).toMatch(/The test run ended: FAILED \(Failed: 1, Passed: 0, Skipped: 0, Total: 1, Duration: [^)]*\), exit code 1\.\nFailure summary:\n  XunitTests\.PricesTests\.Totals\n/);
@@ -61,13 +77,13 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
     FIRST_RUN_MS,
   );
 
-  it('stops a passing test at a breakpoint in the code under test, and lists the tests', async () => {
+  it('stops a passing test at a breakpoint in the code under test; breakpoint_wait and session_state see it end PASSED; lists the tests', async () => {
     const line = markerLine(PRICES, 'BP:add');
     const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: 'Adds', breakpoints: [{ file: PRICES, line }] });
     expect(r.isError, r.text).toBe(false);
     expect(r.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'Calc.Prices.Add', line } });
-    const end = await client.call<{ status: string; exitCode?: number }>('execution_continue', { sessionId: r.structured.sessionId });
-    expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+    await client.call('execution_continue', { sessionId: r.structured.sessionId, wait: false });
+    await expectEndSeen(client, r.structured.sessionId, 'passed');
 
     const list = await client.call<TestListAnswer>('test_list', { path: project('XunitTests'), timeoutMs: FIRST_RUN_MS });
     expect(list.structured.tests.map((t) => t.id).sort()).toEqual([...XUNIT_IDS].sort());
@@ -85,9 +101,11 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
     expect(r.structured, r.text).toMatchObject({ status: 'finished', result: { status: 'passed' } });
   }, FIRST_RUN_MS);
 
-  it('runs a theory row (beside a failing one), a row xUnit cuts, and a display name with quotes and spaces, alone by its test_list id', async () => {
-    // One id of each shape: each run is a dotnet test run, seconds of CI.
-    for (const id of XUNIT_IDS.filter((i) => i.includes('qty: 1') || i.includes('NamedLine') || i.startsWith('total with'))) {
+  it('runs every test_list id exactly (theory rows, a row xUnit cuts, a display name with quotes and spaces), a few under the debugger', async () => {
+    // Every id, run as debug_test plans it without the debugger: VSTest names that one test.
+    for (const id of XUNIT_IDS) expect({ id, ran: await testsSelected(project('XunitTests'), id) }).toEqual({ id, ran: [id] });
+    // A few through debug_test itself: each is a dotnet test run under the debugger, seconds of CI.
+    for (const id of XUNIT_IDS.filter((i) => i.includes('NamedLine') || i.startsWith('total with'))) {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: id, stopAtFailure: false, timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });
       expect(r.isError, r.text).toBe(false);
       expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: 'passed', alone: true });

@@ -13,7 +13,8 @@ import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { descendants } from '../support/processTree.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
-import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
+import { testsSelected } from '../support/idSelection.js';
+import { expectEndSeen, ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 const DIR = fileURLToPath(new URL('../fixtures/testing/python/', import.meta.url));
 const file = (name: string) => join(DIR, name);
@@ -120,8 +121,10 @@ describe.runIf(run)('debug_test: a library-shaped Python suite', () => {
     expect(r.structured.framework).toBe('unittest');
     expect(r.structured.stop).toMatchObject({ reason: 'exception', frameIndex: 0, frame: { name: 'test_first_total', file: tests, line: markerLine(tests, 'FAIL:first-total') } });
     expect(r.text).toMatch(/^Stopped where the test fails, in test_first_total \(test_views\.py:\d+\), thread 1: AssertionError\n  30 != 31$/m);
-    const end = await client.call<{ status: string; verdict?: { status: string; counts?: string } }>('execution_continue', {});
-    expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed', counts: 'ran 6; FAILED (failures=1)' } });
+    // The end seen by breakpoint_wait and session_state (not by the continue) says the verdict too.
+    await client.call('execution_continue', { wait: false });
+    const verdict = await expectEndSeen(client, r.structured.sessionId, 'failed');
+    expect(verdict.counts).toBe('ran 6; FAILED (failures=1)');
   });
 
   it('pytest: stops only at the failing case of a parametrised test in a nested class', async () => {
@@ -134,15 +137,19 @@ describe.runIf(run)('debug_test: a library-shaped Python suite', () => {
   });
 
   it.each([
-    { name: 'unittest', path: 'tests/test_views.py', failing: ['tests.test_views.TotalsTests.test_first_total'] },
-    { name: 'pytest', path: 'tests/test_views_pytest.py', failing: ['tests/test_views_pytest.py::TestViews::test_sum[wrong total]'] },
-  ])('$name: every id test_list gives (doctests, nested classes, cases named with spaces and quotes) runs that test alone', async ({ path, failing }) => {
+    { name: 'unittest', path: 'tests/test_views.py', failing: 'tests.test_views.TotalsTests.test_first_total', doctest: 'shelf.views.first' },
+    { name: 'pytest', path: 'tests/test_views_pytest.py', failing: 'tests/test_views_pytest.py::TestViews::test_sum[wrong total]', doctest: undefined },
+  ])('$name: every id test_list gives (doctests, nested classes, cases named with spaces and quotes) runs exactly that test', async ({ path, failing, doctest }) => {
     const list = await client.call<TestListAnswer>('test_list', { path: lib(path) });
     const ids = list.structured.tests.map((t) => t.id);
     expect(ids.length).toBe(6);
-    for (const id of ids) {
+    if (doctest) expect(ids).toContain(doctest);
+    // Every id, run as debug_test plans it without the debugger (pytest: its collection): the runner names that one test.
+    for (const id of ids) expect({ id, ran: await testsSelected(lib(path), id) }).toEqual({ id, ran: [id] });
+    // A few through debug_test itself: the failing one, and a doctest or a case named with quotes and spaces.
+    for (const id of [failing, doctest ?? ids.find((i) => i.includes('"'))!]) {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: lib(path), test: id, stopAtFailure: false });
-      expect({ id, result: r.structured.result?.status }).toEqual({ id, result: failing.includes(id) ? 'failed' : 'passed' });
+      expect({ id, result: r.structured.result?.status }).toEqual({ id, result: id === failing ? 'failed' : 'passed' });
       expect({ id, ran: ranAlone(r.structured.result?.counts) }).toEqual({ id, ran: true });
     }
   }, 180_000);

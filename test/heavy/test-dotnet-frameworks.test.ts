@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { dotnetRuns, FIRST_RUN_MS, PRICES, project, testsFile } from '../support/dotnetTestFixtures.js';
+import { testsSelected } from '../support/idSelection.js';
 import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 const IDS = {
@@ -75,13 +76,19 @@ describe.runIf(dotnetRuns)('debug_test: NUnit and MSTest', () => {
   }, 120_000);
 
   it.each(['NunitTests', 'MstestTests'] as const)(
-    '%s: lists fully qualified ids, each case by its arguments, and each runs alone; the thread pool\'s errors do not stop the run',
+    '%s: lists fully qualified ids, each case by its arguments, and each runs exactly that test; the thread pool\'s errors do not stop the run',
     async (name) => {
       const list = await client.call<TestListAnswer>('test_list', { path: project(name), timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });
       expect(list.structured.tests.map((t) => t.id).sort()).toEqual([...IDS[name]].sort());
+      // Every id, run as debug_test plans it without the debugger: the runner names that one test (the
+      // platform by its display name, which the id ends with).
+      for (const id of IDS[name]) {
+        const ran = await testsSelected(project(name), id);
+        expect({ id, ran: ran.length, named: ran.every((r) => id === r || id.endsWith(`.${r}`)) }).toEqual({ id, ran: 1, named: true });
+      }
       const pool = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: `${name}.CartTests.PoolErrorsAreCollected` });
       expect(pool.structured, pool.text).toMatchObject({ status: 'finished', result: { status: 'passed' } });
-      // A passing case beside a failing one, and a name with quotes and spaces: each run is seconds of CI.
+      // A few through debug_test itself, a passing case beside a failing one and a name with quotes and spaces: each run is seconds of CI.
       for (const id of IDS[name].filter((i) => /TotalOfPens ?\(1,10\)|quotes/.test(i))) {
         const r = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: id, stopAtFailure: false });
         expect({ id, result: r.structured.result?.status, alone: ranAlone(r.structured.result?.counts) }).toEqual({ id, result: 'passed', alone: true });

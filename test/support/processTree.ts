@@ -77,3 +77,22 @@ export function commandLine(pid: number): string {
     return '';
   }
 }
+
+/** CPU time `pid` has used (clock ticks, user and system), or undefined for a process that is gone. */
+export function cpuTicks(pid: number): number | undefined {
+  const fields = statOf(pid);
+  return fields && Number(fields[11]) + Number(fields[12]);
+}
+
+/** Waits until `pid` uses no CPU for `quietMs` (done starting up); false after `timeoutMs`. */
+export async function waitIdle(pid: number, quietMs = 1000, timeoutMs = 60_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let last = cpuTicks(pid);
+  while (last !== undefined && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, quietMs));
+    const now = cpuTicks(pid);
+    if (now === last) return true;
+    last = now;
+  }
+  return false;
+}

@@ -104,6 +104,16 @@ export function pidNamespaceCommand(): string[] {
   return [...unshare(), process.execPath, CLI, 'agent'];
 }
 
+/** Whether this machine lets the tests make their namespaces (root, or user namespaces allowed). */
+export function namespacesWork(): boolean {
+  try {
+    execFileSync(unshare()[0], [...unshare().slice(1), 'true'], { stdio: 'ignore', timeout: 20_000 });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function unshare(): string[] {
   // Not root (a CI runner): a user namespace of its own, where the user is root and may mount.
   const user = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];

@@ -83,3 +83,18 @@ export async function stopAllAndCheckGone(client: McpTestClient, during: number[
   await stopActiveSessions(client);
   expect(await waitGone(during, 10_000)).toEqual([]);
 }
+
+/**
+ * A run let go (`execution_continue` with `wait: false`, or a step that did not end it) is seen
+ * ending by `breakpoint_wait`, then by `session_state`: each says the test's verdict.
+ */
+export async function expectEndSeen(client: McpTestClient, sessionId: string, verdict: 'passed' | 'failed', timeoutMs = 60_000): Promise<{ status: string; counts?: string }> {
+  const word = verdict.toUpperCase();
+  const end = await client.call<{ status: string; verdict?: { status: string; counts?: string } }>('breakpoint_wait', { sessionId, timeoutMs }, { timeoutMs: timeoutMs + 10_000 });
+  expect(end.structured, end.text).toMatchObject({ status: 'exited', verdict: { status: verdict } });
+  expect(end.text).toMatch(new RegExp(`^\\[${sessionId}\\] The test run ended: ${word}\\b`));
+  const state = await client.call<{ state: string; verdict?: { status: string } }>('session_state', { sessionId });
+  expect(state.structured).toMatchObject({ state: 'exited', verdict: { status: verdict } });
+  expect(state.text).toMatch(new RegExp(`^\\[${sessionId}\\] The test run ended: ${word}\\b`));
+  return end.structured.verdict!;
+}

@@ -1,9 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runtimeFilesOf } from '../../src/engines/dotnet/host/runtimeFiles.js';
 import { selfContainedHost } from '../../src/engines/dotnet/program.js';
+import { newestCoreLibrary } from '../../src/engines/dotnet/runtimeEnv.js';
 
 /** A self-contained app's folder: its deps.json takes the runtime's assemblies from the runtime pack. */
 function selfContainedApp(): string {
@@ -37,6 +38,23 @@ describe('the .NET runtime beside a program', () => {
     const shared = mkdtempSync(join(tmpdir(), 'dbb-shared-'));
     writeFileSync(join(shared, 'Microsoft.NETCore.App.deps.json'), '{}');
     expect(runtimeFilesOf(shared)('Anything.dll')).toBe(true);
+  });
+
+  it.runIf(process.platform !== 'win32')('finds the newest shared runtime\'s CoreLib beside the real `dotnet` host, versions compared as numbers', () => {
+    const root = mkdtempSync(join(tmpdir(), 'dbb-dotnet-root-'));
+    writeFileSync(join(root, 'dotnet'), '');
+    const shared = join(root, 'shared', 'Microsoft.NETCore.App');
+    const install = (version: string) => {
+      mkdirSync(join(shared, version), { recursive: true });
+      writeFileSync(join(shared, version, 'System.Private.CoreLib.dll'), '');
+    };
+    const bin = mkdtempSync(join(tmpdir(), 'dbb-dotnet-bin-'));
+    symlinkSync(join(root, 'dotnet'), join(bin, 'dotnet')); // as /usr/bin/dotnet → /usr/share/dotnet/dotnet
+    expect(newestCoreLibrary(join(bin, 'dotnet'))).toBeUndefined(); // no shared runtime
+    ['8.0.9', '8.0.10', '11.0.0-rc.2.25502.107'].forEach(install);
+    expect(newestCoreLibrary(join(bin, 'dotnet'))).toBe(join(shared, '8.0.10', 'System.Private.CoreLib.dll'));
+    ['10.0.2', '10.0.12'].forEach(install);
+    expect(newestCoreLibrary(join(bin, 'dotnet'))).toBe(join(shared, '10.0.12', 'System.Private.CoreLib.dll'));
   });
 
   it("runs a self-contained .dll through its apphost, and a framework-dependent one not", () => {

@@ -8,7 +8,7 @@ const method = (over: Partial<CalledMethod>): CalledMethod => ({
   name: 'ToString',
   specialName: false,
   compilerGenerated: false,
-  constructor: false,
+  isConstructor: false,
   params: [],
   ...over,
 });
@@ -28,8 +28,8 @@ describe('calls an evaluation without side effects may run (as Visual Studio\'s 
     ['an operator of a framework struct', { typeFullName: 'System.Numerics.BigInteger', isValueType: true, name: 'op_Addition', specialName: true }, undefined],
     ['Console.WriteLine', { assembly: 'System.Console', typeFullName: 'System.Console', name: 'WriteLine', params: ['string'] }, 'it calls Console.WriteLine(string)'],
     ['a nested type\'s method', { assembly: 'Shop', typeFullName: 'Shop.Book+Page', name: 'Turn' }, 'it calls Page.Turn()'],
-    ['a framework constructor', { typeFullName: 'System.Collections.Generic.List`1', name: '.ctor', constructor: true }, undefined],
-    ['the program\'s constructor', { assembly: 'Shop', typeFullName: 'Shop.Entry', name: '.ctor', constructor: true, params: ['int'] }, 'it runs the constructor of Entry'],
+    ['a framework constructor', { typeFullName: 'System.Collections.Generic.List`1', name: '.ctor', isConstructor: true }, undefined],
+    ['the program\'s constructor', { assembly: 'Shop', typeFullName: 'Shop.Entry', name: '.ctor', isConstructor: true, params: ['int'] }, 'it runs the constructor of Entry'],
   ])('%s', (_, over, effect) => {
     expect(callSideEffect(method(over))).toBe(effect);
   });

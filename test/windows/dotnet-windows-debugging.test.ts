@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { requireRuntime } from '../support/runtimes.js';
-import { bedAvailable, prepareBed, winPath } from './support/bed.js';
+import { bedAvailable, prepareBed, winPath } from './support/bed.mjs';
 import { startWindowsServer, type WindowsServer } from './support/windowsServer.js';
 
 const run = requireRuntime('the Windows test bed (apt-get install wine64 g++-mingw-w64-x86-64-posix; dotnet)', bedAvailable());

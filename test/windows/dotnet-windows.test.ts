@@ -1,8 +1,9 @@
 /**
  * .NET on Windows x64, under Wine: the server runs under Windows node.exe with the win32-x64 addon
  * (cross-compiled with mingw), its MCP client on this side of a socket (support/windowsServer.ts).
- * The programs are the .NET fixtures published self-contained for win-x64, since Wine has no Windows
- * `dotnet.exe` (support/bed.ts): launching an apphost .exe and a .dll, breakpoints armed before the
+ * The programs are the .NET fixtures published self-contained for win-x64, and one framework-dependent
+ * with a DOTNET_ROOT made from NuGet's runtime pack, since Wine has no Windows .NET installed
+ * (support/bed.mjs): launching an apphost .exe and a .dll, breakpoints armed before the
  * first line, stopOnEntry, Windows paths, exit codes, output, kill, attach by pid, detach, and no
  * process left behind, also when the server itself is killed.
  */
@@ -15,7 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { requireRuntime } from '../support/runtimes.js';
-import { bedAvailable, prepareBed, root, WINE, wineEnv, winPath } from './support/bed.js';
+import { bedAvailable, dotnetRoot, prepareBed, publishFixture, root, WINE, wineEnv, winPath } from './support/bed.mjs';
 import { processesMatching, waitNoneMatching } from './support/wineProcesses.js';
 import { startWindowsServer, type WindowsServer } from './support/windowsServer.js';
 
@@ -123,6 +124,29 @@ describe.runIf(run)('.NET on Windows x64 (Wine)', () => {
       const stop = await client.call('session_stop', { sessionId: launch.structured.sessionId });
       expect(stop.isError, stop.text).toBe(false);
       expect(await waitNoneMatching('hello.exe throw', 15_000)).toEqual([]);
+    });
+
+    // No Windows .NET is installed under Wine: DOTNET_ROOT names a layout made from NuGet's runtime
+    // pack (support/bed.mjs), where the apphost finds hostfxr and the shared framework.
+    it('a framework-dependent apphost .exe with DOTNET_ROOT: stops at the breakpoint, steps into a framework call as over it (Just My Code), exits 7', async () => {
+      const fd = publishFixture('hello', 'framework-dependent');
+      const launch = await client.call<Wait>('session_launch', {
+        program: winPath(join(fd, 'hello.exe')),
+        args: ['fd'],
+        env: { DOTNET_ROOT: winPath(dotnetRoot(apps.hello!)) },
+        breakpoints: [{ file: winPath(hello.path), line: hello.line('hello') }],
+        waitForStop: true,
+        timeoutMs: 60_000,
+      });
+      expect(launch.isError, launch.text).toBe(false);
+      expect(launch.structured.stop, launch.text).toMatchObject({ reason: 'breakpoint', frame: { name: 'Program.<Main>$', file: winPath(hello.path), line: hello.line('hello') } });
+      const { sessionId } = launch.structured;
+      const into = await client.call<Wait>('execution_step', { sessionId, kind: 'into', timeoutMs: 30_000 });
+      expect(into.structured.stop?.frame, into.text).toMatchObject({ name: 'Program.<Main>$', line: hello.line('hello') + 1 });
+      const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 30_000 });
+      expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 7 });
+      const output = await client.call<{ output: string }>('session_output', { sessionId });
+      expect(output.structured.output).toContain('args: fd;');
     });
 
     it('a .csproj needs the .NET SDK: with no dotnet.exe (as under Wine) the answer says so and how to fix it', async () => {

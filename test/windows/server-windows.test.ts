@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { requireRuntime } from '../support/runtimes.js';
-import { bedAvailable, prepareBed, root, WINE, wineEnv, winPath } from './support/bed.js';
+import { bedAvailable, prepareBed, root, WINE, wineEnv, winPath } from './support/bed.mjs';
 import { waitNoneMatching } from './support/wineProcesses.js';
 import { startWindowsServer, type WindowsServer } from './support/windowsServer.js';
 

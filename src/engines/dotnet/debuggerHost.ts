@@ -17,6 +17,7 @@ import { DebugError, isDebugError, type ErrorCode } from '../../core/errors.js';
 import { restorePriority, startAtLowPriority } from '../../core/processPriority.js';
 import { NativeError } from './addon.js';
 import type { HostApi, HostCall, HostEvent, HostMessage, HostMethod, ServerAnswer, ServerApi } from './hostProtocol.js';
+import { newestCoreLibrary } from './runtimeEnv.js';
 
 /** How the server answers the host's own requests (the worker it shares between sessions). */
 export type ServeHost = <M extends keyof ServerApi>(method: M, args: Parameters<ServerApi[M]>) => Promise<Awaited<ReturnType<ServerApi[M]>>>;
@@ -28,8 +29,9 @@ const CLOSE_GRACE_MS = 3_000;
 
 let spare: { host: ChildProcess; lowered: boolean } | undefined;
 
-function startHost(): ChildProcess {
-  const host = spawn(process.execPath, [HOST_MAIN], { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ipc'] });
+/** `readAhead`: files the host reads while it waits for its launch (host/hostMain.ts). */
+function startHost(readAhead: string[] = []): ChildProcess {
+  const host = spawn(process.execPath, [HOST_MAIN, ...readAhead], { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ipc'] });
   // A waiting host must not keep this process alive; it exits when we do (IPC disconnect).
   host.unref();
   host.channel?.unref();
@@ -58,13 +60,26 @@ function takeHost(): ChildProcess {
  */
 export function prepareSpareHost(lowPriority = false): void {
   if (spare && usable(spare.host)) return;
-  const { started: host, lowered } = lowPriority ? startAtLowPriority(startHost) : { started: startHost(), lowered: false };
+  const start = () => startHost(readAheadFiles());
+  const { started: host, lowered } = lowPriority ? startAtLowPriority(start) : { started: start(), lowered: false };
   spare = { host, lowered };
 }
 
-/** Starts a host at a launch's start when none waits (the first launch of this process): it boots while the program starts. */
+/**
+ * Starts a host at a launch's start when none waits (the first launch of this process): it boots
+ * while the program starts, and reads nothing ahead (the program's runtime waits for it).
+ */
 export function readyHost(): void {
-  prepareSpareHost();
+  if (spare && usable(spare.host)) return;
+  spare = { host: startHost(), lowered: false };
+}
+
+let coreLibrary: string | undefined | null = null;
+
+/** The framework's names every first stop reads (the newest runtime's System.Private.CoreLib), found once. */
+function readAheadFiles(): string[] {
+  if (coreLibrary === null) coreLibrary = newestCoreLibrary();
+  return coreLibrary ? [coreLibrary] : [];
 }
 
 type Result<M extends HostMethod> = Awaited<ReturnType<HostApi[M]>>;

@@ -92,8 +92,9 @@ export class DotnetEngine implements Engine {
   async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
     this.startedAt = wallClock();
     this.readOptions(config.options);
-    const addon = this.loadAddon();
+    // First: a host started now boots while the addon loads and the program starts.
     readyHost();
+    const addon = this.loadAddon();
     const env = { ...process.env, ...config.env } as Record<string, string>;
     assertDebuggingEnabled(env, 'The launch environment');
     assertSameTmpdir(env, 'The program');

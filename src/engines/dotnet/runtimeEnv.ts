@@ -1,7 +1,7 @@
 /** Where the .NET host and dbgshim are, and the environment settings that make debugging impossible. */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { DebugError } from '../../core/errors.js';
 import { envValue } from '../../core/platformPaths.js';
 import { packageRoot } from './addon.js';
@@ -29,6 +29,30 @@ function installFolders(env: NodeJS.ProcessEnv): string[] {
 export function findDotnet(env: NodeJS.ProcessEnv = process.env): string | undefined {
   const folders = [envValue(env, 'DOTNET_ROOT'), ...(envValue(env, 'PATH') ?? '').split(delimiter), ...installFolders(env)];
   return folders.filter((dir): dir is string => !!dir).map((dir) => join(dir, `dotnet${exe}`)).find(isFile);
+}
+
+/**
+ * System.Private.CoreLib of the newest shared runtime beside the `dotnet` host (the one a program
+ * rolls forward to unless it asks for another): where a readied debugger host reads framework names
+ * ahead of its launch. Undefined when there is none.
+ */
+export function newestCoreLibrary(dotnet = findDotnet()): string | undefined {
+  if (!dotnet) return undefined;
+  try {
+    const shared = join(dirname(realpathSync(dotnet)), 'shared', 'Microsoft.NETCore.App');
+    const numbers = (version: string) => version.split(/[.-]/).map((part) => Number.parseInt(part, 10) || 0);
+    const newest = readdirSync(shared)
+      .filter((version) => /^\d+\.\d+\.\d+$/.test(version))
+      .sort((a, b) => {
+        const [x, y] = [numbers(a), numbers(b)];
+        return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+      })
+      .at(-1);
+    const library = newest && join(shared, newest, 'System.Private.CoreLib.dll');
+    return library && isFile(library) ? library : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const shimName =

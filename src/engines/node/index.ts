@@ -3,7 +3,7 @@ import type { Availability } from '../../core/types.js';
 import { NODE_CAPABILITIES } from './capabilities.js';
 import { NodeEngine } from './nodeEngine.js';
 import { findRuntime, INSTALL_NODE } from './nodeRuntime.js';
-import { probeParentDeathSignal } from './parentDeathSignal.js';
+import { prepare } from './readying.js';
 
 export const engine: EngineFactory = {
   language: 'node',
@@ -19,9 +19,6 @@ export const engine: EngineFactory = {
       return { available: false, reason: (e as Error).message, install: INSTALL_NODE };
     }
   },
-  async prepare(): Promise<void> {
-    // The first launch then finds it answered (detect has found the runtime already).
-    await probeParentDeathSignal();
-  },
+  prepare,
   create: (context) => new NodeEngine(context),
 };

@@ -3,8 +3,7 @@ import type { Availability } from '../../core/types.js';
 import { PYTHON_CAPABILITIES } from './capabilities.js';
 import { findInterpreter, INSTALL_DEBUGPY } from './interpreter.js';
 import { PythonEngine } from './pythonEngine.js';
-import { prepareFirstReadyDebuggee } from './readyDebuggee.js';
-import { prepareSpareAdapter } from './spareAdapter.js';
+import { prepare } from './readying.js';
 
 export const engine: EngineFactory = {
   language: 'python',
@@ -24,12 +23,6 @@ export const engine: EngineFactory = {
       return { available: false, reason: (e as Error).message, install: INSTALL_DEBUGPY };
     }
   },
-  async prepare(): Promise<void> {
-    const interpreter = await findInterpreter({});
-    // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
-    prepareSpareAdapter({}, interpreter.executable, true);
-    // A launch with no extra variables starts from it, whatever its working folder.
-    prepareFirstReadyDebuggee({ executable: interpreter.executable, env: {}, justMyCode: true, socketTuning: true });
-  },
+  prepare,
   create: (context) => new PythonEngine(context),
 };

@@ -28,6 +28,7 @@ import type {
 } from '../../core/types.js';
 import { DapClient } from '../../dap/dapClient.js';
 import { DapRequestError } from '../../dap/dapRequestError.js';
+import type { DapArguments } from '../../dap/dapProtocol.js';
 import { REQUEST_TIMEOUT_MS, startAdapter } from './adapterConnection.js';
 import type { AdapterProcess } from './adapterProcess.js';
 import { BreakpointIds } from './breakpointIds.js';
@@ -45,6 +46,7 @@ import { PythonLiveEdit } from './liveEdit.js';
 import { passThroughEvents } from './passThroughEvents.js';
 import { injectDebugpy } from './pidInjection.js';
 import { prepareNextReadyDebuggee, programIdle, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
+import { newSpecPath, readyLauncherFile, writeLaunchSpec } from './readyLauncher.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
 import { delay, rejectOnAbort, startCancelled, startDebugpy, startReadyDebuggee, type Starting } from './startSequence.js';
@@ -124,7 +126,7 @@ export class PythonEngine implements Engine {
     const processStarted = client.once('process');
     if (ready) this.program = config.program;
     const start = this.starting(client, signal);
-    const result = ready ? await startReadyDebuggee(start, ready, config) : await startDebugpy(start, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config);
+    const result = ready ? await startReadyDebuggee(start, ready, config) : await startDebugpy(start, adapter.capabilities, 'launch', this.normalLaunchArguments(config, interpreter.executable), config);
     this.started = true;
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
@@ -134,6 +136,19 @@ export class PythonEngine implements Engine {
     // way (starting a process takes a few ms), at low priority while this program runs.
     setImmediate(() => prepareNextReadyDebuggee(target, { launch: this, programRunning: this.programRunning }));
     return { ...result, pid: this.debuggeePid };
+  }
+
+  /**
+   * A program file launched the normal way runs through the ready launcher file too, named by a
+   * spec, so that its end is reported at once as from a ready debuggee (debugpy alone waits for a
+   * poll and its own threads, ~0.5–0.8 s). Not with stopOnEntry: the first line would be the launcher's.
+   */
+  private normalLaunchArguments(config: LaunchConfig, executable: string): DapArguments<'launch'> {
+    if (config.stopOnEntry || !/\.pyw?$/i.test(config.program)) return launchArguments(config, executable);
+    const specPath = (this.specPath = newSpecPath());
+    writeLaunchSpec(specPath, { program: config.program, args: config.args, cwd: config.cwd });
+    this.program = config.program;
+    return launchArguments({ ...config, program: readyLauncherFile(), args: [specPath] }, executable);
   }
 
   /** The ready debuggee this launch takes, once ready; undefined (and why) when it starts normally. */

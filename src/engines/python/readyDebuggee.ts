@@ -114,9 +114,22 @@ export class ReadyDebuggee {
     if (this.state === 'preparing') this.ready.then(() => this.giveBackPriority(), () => {});
   }
 
+  /**
+   * The adapter first, then its descendants until a listing finds none new: a process its parent
+   * starts after the parent got our priority back is born with it, and one started before (the
+   * launcher starting the program while we walk) is found by the next listing. Listed once and
+   * restored after, a program started meanwhile kept the lowest priority for its whole preparation.
+   */
   private giveBackPriority(): void {
     const adapterPid = this.adapter.process.pid;
-    if (adapterPid) restorePriority([adapterPid, ...this.adapter.process.descendants()]);
+    if (!adapterPid) return;
+    restorePriority([adapterPid]);
+    const restored = new Set([adapterPid]);
+    for (let fresh = this.adapter.process.descendants(); fresh.length; ) {
+      restorePriority(fresh);
+      for (const pid of fresh) restored.add(pid);
+      fresh = this.adapter.process.descendants().filter((pid) => !restored.has(pid));
+    }
   }
 
   /** Ends it with everything it started (closing its adapter's stdin ends the debug session). */

@@ -11,6 +11,9 @@
  * program ends) becomes the program's path, and a traceback printed at exit does not show this
  * file. pydevd hides files whose name ends in `debugpy_launcher.py` from stacks and stepping.
  *
+ * A normal launch of a `.py` file (no ready debuggee for it) runs through this file too, with its
+ * spec written before the launch, for the quick end the file gives (`_debugbridge_end_session`).
+ *
  * Kept as a string and written at run time so the compiled package needs no extra asset.
  */
 import { createHash } from 'node:crypto';

@@ -12,7 +12,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { McpTestClient } from '../../../src/demo/mcpClient.js';
-import { root, WINE, wineEnv, winPath } from './bed.js';
+import { root, WINE, wineEnv, winPath } from './bed.mjs';
 
 /** Newline-delimited JSON-RPC over a socket, the framing of the stdio transport. */
 class SocketTransport implements Transport {

@@ -86,9 +86,24 @@ export class DotnetDebugger implements HostApi {
   private readonly startup = new StartupTimeline();
   /** The first framework module: System.Private.CoreLib. */
   private frameworkLibrary?: string;
+  /** Assemblies read before the launch (readAhead). */
+  private readonly readAheadFiles = new Set<string>();
 
   constructor(private readonly emit: (event: HostEvent) => void) {
     this.stack.followAwaiters(this.asyncChains);
+  }
+
+  /**
+   * A host readied ahead of its launch reads the runtime's own library while it waits: its metadata
+   * names the framework's types and frames at the first stop, read then while the program runs to it.
+   */
+  readAhead(files: string[]): void {
+    // Its launch came first (the host had no time): the launched program would wait for this read.
+    if (this.options) return;
+    for (const file of files) {
+      if (loadModuleSymbols(file).metadata) this.readAheadFiles.add(file);
+    }
+    this.startup.mark('readAhead');
   }
 
   // ---- requests ----
@@ -101,17 +116,21 @@ export class DotnetDebugger implements HostApi {
     this.enc.launched = options.mode === 'launch';
     const native = new Native((event) => this.onNative(event));
     this.native = native;
-    // The program's own symbols are read while its runtime starts, not while it waits in its module load.
-    if (options.entryAssembly) setImmediate(() => loadModuleSymbols(options.entryAssembly!).symbols?.nonUserMethodTokens());
     const result = await this.inOrder(async () => {
       const byFile = new Map<string, BreakpointSpec[]>();
       for (const spec of options.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
       for (const [file, specs] of byFile) await this.breakpoints.setLines(file, specs);
       await this.breakpoints.setFunctions(options.functionBreakpoints);
-      await native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
-      return options.mode === 'launch'
-        ? native.call('attachAtStartup', { pid: options.pid, resume: options.startupPrepared ? -1 : (options.resume ?? RESUME_RELAY_FD), timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
-        : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
+      // Both queued at once, in order, on the debugger thread: a launched program's runtime waits for the attach.
+      const configured = native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
+      const attached =
+        options.mode === 'launch'
+          ? native.call('attachAtStartup', { pid: options.pid, resume: options.startupPrepared ? -1 : (options.resume ?? RESUME_RELAY_FD), timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
+          : native.call('attachRunning', { pid: options.pid, timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath });
+      // The program's own symbols are read while the attach is made and its runtime starts, not
+      // before (it would wait for them) nor while it waits in its module load.
+      if (options.entryAssembly) setImmediate(() => loadModuleSymbols(options.entryAssembly!).symbols?.nonUserMethodTokens());
+      return (await Promise.all([configured, attached]))[1];
     });
     this.startup.merge(result.marks);
     // The answer says where the breakpoints bound: wait for the program's module (bounded).
@@ -381,7 +400,10 @@ export class DotnetDebugger implements HostApi {
       for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
       await this.placeEntry(module);
     }
-    if (framework) this.frameworkLibrary ??= path;
+    if (framework && !this.frameworkLibrary) {
+      this.frameworkLibrary = path;
+      if (this.readAheadFiles.has(path)) this.startup.mark('readAheadUsed');
+    }
     if (this.isEntryModule(module)) {
       this.startup.mark('entryModule');
       this.entryLoaded.resolve();

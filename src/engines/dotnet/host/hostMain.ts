@@ -6,7 +6,7 @@
  * IPC channel (hostProtocol.ts).
  */
 import { isDebugError } from '../../../core/errors.js';
-import { NativeError } from '../addon.js';
+import { loadAddon, NativeError } from '../addon.js';
 import type { HostError, HostMessage, HostRequest, ServerAnswer } from '../hostProtocol.js';
 import { DotnetDebugger } from './dotnetDebugger.js';
 import { connectServer, serverAnswered } from './serverCalls.js';
@@ -25,8 +25,19 @@ function toHostError(e: unknown): HostError {
   return { message: e instanceof Error ? e.message : String(e), code: 'INTERNAL', native: false };
 }
 
+const READ_AHEAD_AFTER_MS = 1_000;
+
 connectServer(send);
+// A host is readied before its launch: the addon is loaded now, not while the launched program waits for its debugger.
+try {
+  loadAddon();
+} catch {
+  // The launch reports why (loadAddon remembers the failure).
+}
 const debuggerInstance = new DotnetDebugger((event) => send({ event }));
+// Once the host has waited a while unused: launches back to back never wait behind the read.
+const readAhead = process.argv.slice(2);
+if (readAhead.length > 0) setTimeout(() => debuggerInstance.readAhead(readAhead), READ_AHEAD_AFTER_MS).unref();
 
 async function handle({ id, method, args }: HostRequest): Promise<void> {
   try {

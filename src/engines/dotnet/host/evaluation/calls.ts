@@ -212,7 +212,7 @@ export class Calls {
       name: info.name,
       specialName: view.meta.isSpecialName(info),
       compilerGenerated: view.meta.attributeNames(method.token).includes(COMPILER_GENERATED),
-      constructor,
+      isConstructor: constructor,
       params: params.map(displayType),
     });
     if (effect) throw sideEffectRefusal(effect);

@@ -66,7 +66,7 @@ export interface CalledMethod {
   specialName: boolean;
   /** [CompilerGenerated] on the method or its property. */
   compilerGenerated: boolean;
-  constructor: boolean;
+  isConstructor: boolean;
   /** The parameter types as C# shows them. */
   params: string[];
 }
@@ -74,7 +74,7 @@ export interface CalledMethod {
 /** Why calling the method may change the program (`it calls List.RemoveAll(System.Predicate<string>)`), or undefined. */
 export function callSideEffect(method: CalledMethod): string | undefined {
   const typeName = method.typeFullName.replace(/`\d+$/, '').replace(/^.*[.+]/, '');
-  if (method.constructor) {
+  if (method.isConstructor) {
     return isFrameworkAssembly(method.assembly) || method.compilerGenerated ? undefined : `it runs the constructor of ${typeName}`;
   }
   return isPure(method) ? undefined : `it calls ${typeName}.${method.name}(${method.params.join(', ')})`;

@@ -70,15 +70,17 @@ public sealed class ExpressionCompiler
         var isVoid = valueType?.SpecialType == SpecialType.System_Void;
         // A type another assembly cannot name in a signature is returned as object (boxed when a struct).
         var returnType = isVoid ? "void" : valueType is null || valueType.TypeKind == TypeKind.Error || !FrameTypes.Accessible(valueType) ? "object" : FrameTypes.Source(valueType) ?? "object";
+        // A mirror of an anonymous-type variable is returned as the object it mirrors.
+        var unwrap = AnonymousMirrors.IsMirror(valueType);
         var operation = model.GetOperation(body);
         var byRef = operation is null ? [] : AssignedParameters(operation, method);
         if (!request.SideEffects && operation is not null && PurityCheck.SideEffect(operation, method, request.Pure) is { } effect)
         {
             return new CompileResult(null, 0, [], null, false, [], effect, [.. notes]);
         }
-        var accessed = operation is null ? [] : AccessedAssemblies(operation, first.Parameters.Select(p => p.Symbol));
+        var accessed = operation is null ? [] : AccessedAssemblies(operation, [.. first.Parameters.Select(p => p.Symbol), .. first.Mirrors.PropertyTypes]);
 
-        var final = Bind(empty, usings, request.Namespace, variables, expression, returnType, byRef, accessed);
+        var final = Bind(empty, usings, request.Namespace, variables, expression, returnType, byRef, accessed, unwrap);
         using var image = new MemoryStream();
         var emitted = final.Compilation.Emit(image);
         if (!emitted.Success) return Failed(Describe(emitted.Diagnostics, final, expression), notes);
@@ -87,7 +89,7 @@ public sealed class ExpressionCompiler
             Convert.ToBase64String(bytes),
             MethodToken(bytes),
             [.. final.Parameters.Select(p => new ParameterOutput(p.Name == ExpressionSource.This ? "this" : p.Name, byRef.Contains(p.Name)))],
-            isVoid ? null : valueType?.ToDisplayString(),
+            isVoid || unwrap ? null : valueType?.ToDisplayString(),
             isVoid,
             [],
             null,
@@ -103,7 +105,8 @@ public sealed class ExpressionCompiler
         MethodDeclarationSyntax Body,
         ExpressionSyntax Expression,
         int ExpressionStart,
-        IReadOnlyList<Variable> Parameters);
+        IReadOnlyList<Variable> Parameters,
+        AnonymousMirrors Mirrors);
 
     /** The frame's variables C# can name and type (`this` as `__this`). */
     private static List<Variable> Variables(CompileRequest request, FrameTypes types, List<string> notes)
@@ -135,19 +138,25 @@ public sealed class ExpressionCompiler
         RewrittenExpression expression,
         string returnType,
         IReadOnlySet<string> byRef,
-        IEnumerable<string>? accessed = null)
+        IEnumerable<string>? accessed = null,
+        bool unwrap = false)
     {
         var text = expression.Text;
         var named = ParsedNames(text);
         // Only the variables the expression names become parameters: each is a value read at every call.
         var parameters = variables.Where(v => named.Contains(v.Name)).ToList();
-        var (source, start) = ExpressionSource.Write(
-            usings,
-            ns,
-            [.. parameters.Select(p => new SourceParameter("@" + p.Name, p.Source, byRef.Contains(p.Name), !byRef.Contains(p.Name) && p.Symbol.IsReferenceType && !FrameTypes.Accessible(p.Symbol)))],
-            returnType,
-            text,
-            accessed ?? []);
+        var mirrors = new AnonymousMirrors();
+        SourceParameter Parameter(Variable p)
+        {
+            var hidden = !byRef.Contains(p.Name) && p.Symbol.IsReferenceType && !FrameTypes.Accessible(p.Symbol);
+            var mirror = hidden && AnonymousMirrors.IsAnonymous(p.Symbol) ? mirrors.Mirror((INamedTypeSymbol)p.Symbol) : null;
+            return new SourceParameter("@" + p.Name, p.Source, byRef.Contains(p.Name), hidden, mirror);
+        }
+        var sourceParameters = parameters.Select(Parameter).ToList();
+        // A variable assigned is passed by reference as itself, not mirrored: then nothing to unwrap.
+        var declarations = mirrors.Declarations();
+        unwrap &= declarations.Length > 0;
+        var (source, start) = ExpressionSource.Write(usings, ns, sourceParameters, returnType, text, accessed ?? [], declarations, unwrap);
         var tree = CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Preview));
         var compilation = empty.AddSyntaxTrees(tree);
         var model = compilation.GetSemanticModel(tree, ignoreAccessibility: true);
@@ -156,7 +165,8 @@ public sealed class ExpressionCompiler
         var method = model.GetDeclaredSymbol(declaration)!;
         var statement = declaration.Body!.Statements.Last();
         var expressionNode = statement is ReturnStatementSyntax { Expression: { } returned } ? returned : ((ExpressionStatementSyntax)statement).Expression;
-        return new Bound(compilation, model, method, declaration, expressionNode, start, parameters);
+        if (unwrap) expressionNode = ((InvocationExpressionSyntax)expressionNode).ArgumentList.Arguments[0].Expression;
+        return new Bound(compilation, model, method, declaration, expressionNode, start, parameters, mirrors);
     }
 
     private static HashSet<string> ParsedNames(string text) =>
@@ -302,7 +312,7 @@ public sealed class ExpressionCompiler
                 .Take(MaxDiagnostics)
                 .Select(d => new CompileDiagnostic(
                     d.Diagnostic.Id,
-                    d.Diagnostic.GetMessage().Replace(ExpressionSource.This, "this", StringComparison.Ordinal),
+                    bound.Mirrors.Readable(d.Diagnostic.GetMessage().Replace(ExpressionSource.This, "this", StringComparison.Ordinal)),
                     d.At >= bound.ExpressionStart && d.At <= end ? expression.ToOriginal(d.At - bound.ExpressionStart) + 1 : null)),
         ];
     }

@@ -14,9 +14,10 @@ namespace DebugBridge.Worker.Eval;
  * A parameter of the evaluation method. `Hidden`: its type is not accessible from another assembly (a
  * private nested type, an internal iterator of the framework): the method takes it as object (C#
  * refuses a parameter less accessible than its method) and casts it to its type in a local of the
- * same name.
+ * same name, or, when `Mirror` names the mirror of its anonymous type (AnonymousMirrors), builds
+ * that mirror from it in the local.
  */
-public sealed record SourceParameter(string Name, string Type, bool ByRef, bool Hidden = false);
+public sealed record SourceParameter(string Name, string Type, bool ByRef, bool Hidden = false, string? Mirror = null);
 
 public static class ExpressionSource
 {
@@ -32,7 +33,9 @@ public static class ExpressionSource
         IReadOnlyList<SourceParameter> parameters,
         string returnType,
         string expression,
-        IEnumerable<string> accessedAssemblies)
+        IEnumerable<string> accessedAssemblies,
+        string mirrors = "",
+        bool unwrap = false)
     {
         var text = new StringBuilder();
         // C# wants the usings before any attribute.
@@ -41,14 +44,20 @@ public static class ExpressionSource
         text.Append("namespace System.Runtime.CompilerServices { [System.AttributeUsage(System.AttributeTargets.Assembly, AllowMultiple = true)] internal sealed class IgnoresAccessChecksToAttribute : System.Attribute { public IgnoresAccessChecksToAttribute(string assemblyName) { } } }\n");
         var named = ns.Length > 0;
         if (named) text.Append("namespace ").Append(ns).Append(" {\n");
+        text.Append(mirrors);
         text.Append("internal static class ").Append(ClassName).Append(" {\n");
         text.Append("public static ").Append(returnType).Append(' ').Append(MethodName).Append('(');
         text.Append(string.Join(", ", parameters.Select(p => p.Hidden ? $"object {HiddenName(p.Name)}" : $"{(p.ByRef ? "ref " : "")}{p.Type} {p.Name}")));
         text.Append(") {\n");
-        foreach (var p in parameters.Where(p => p.Hidden)) text.Append(p.Type).Append(' ').Append(p.Name).Append(" = (").Append(p.Type).Append(')').Append(HiddenName(p.Name)).Append(";\n");
-        text.Append(returnType == "void" ? "" : "return ");
+        foreach (var p in parameters.Where(p => p.Hidden))
+        {
+            var value = HiddenName(p.Name);
+            if (p.Mirror is { } mirror) text.Append(mirror).Append(' ').Append(p.Name).Append(" = ").Append(value).Append(" is null ? null : new ").Append(mirror).Append('(').Append(value).Append(");\n");
+            else text.Append(p.Type).Append(' ').Append(p.Name).Append(" = (").Append(p.Type).Append(')').Append(value).Append(";\n");
+        }
+        text.Append(returnType == "void" ? "" : "return ").Append(unwrap ? $"{AnonymousMirrors.Base}.Unwrap(" : "");
         var start = text.Length;
-        text.Append(expression).Append("\n;\n}\n}\n");
+        text.Append(expression).Append(unwrap ? "\n);\n}\n}\n" : "\n;\n}\n}\n");
         if (named) text.Append("}\n");
         return (text.ToString(), start);
     }
@@ -57,12 +66,10 @@ public static class ExpressionSource
 
     private static string HiddenName(string name) => HiddenPrefix + name.TrimStart('@');
 
-    /** The local that holds a hidden parameter under the variable's name: assigning it assigns the frame's variable. */
+    /** The local that holds a hidden parameter (or its mirror) under the variable's name: assigning it assigns the frame's variable. */
     public static bool IsHiddenLocal(ILocalSymbol local) =>
-        local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax() is Microsoft.CodeAnalysis.CSharp.Syntax.VariableDeclaratorSyntax
-        {
-            Initializer.Value: Microsoft.CodeAnalysis.CSharp.Syntax.CastExpressionSyntax { Expression: Microsoft.CodeAnalysis.CSharp.Syntax.IdentifierNameSyntax id },
-        } && id.Identifier.ValueText.StartsWith(HiddenPrefix, StringComparison.Ordinal);
+        local.DeclaringSyntaxReferences.FirstOrDefault()?.GetSyntax() is Microsoft.CodeAnalysis.CSharp.Syntax.VariableDeclaratorSyntax { Initializer.Value: { } value }
+        && value.DescendantNodesAndSelf().OfType<Microsoft.CodeAnalysis.CSharp.Syntax.IdentifierNameSyntax>().Any(id => id.Identifier.ValueText.StartsWith(HiddenPrefix, StringComparison.Ordinal));
 
     /** `using` directives for what the file imports, each kept only when the references resolve it. */
     public static List<string> Usings(ImportsInput imports, CSharpCompilation compilation, FrameTypes types)
