@@ -7,7 +7,7 @@
 import { foldFrames, type StackEntry } from './frameFolding.js';
 import type { ExceptionAutopsy, StopFrame } from './sessionTypes.js';
 import { readSourceWindow } from './sourceReader.js';
-import type { ExceptionInfo, FrameInfo } from './types.js';
+import type { CatchSite, ExceptionInfo, FrameInfo } from './types.js';
 import { capText, summaryText } from './valueText.js';
 
 export const MAX_CAUSES = 5;
@@ -18,7 +18,7 @@ const LISTED_USER_FRAMES = 8;
 const STACK_TEXT_CHARS = 2_000;
 
 export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo[]; totalFrames?: number }, stopped: StopFrame): ExceptionAutopsy {
-  const { path, ...rest } = info;
+  const { path, catchSites, ...rest } = info;
   const autopsy: ExceptionAutopsy = { ...rest };
   // The way it came, then the awaiting callers of where it is now (the thread's own frames are that way, run in reverse).
   if (path?.length) stack = { frames: [...path, ...stack.frames.filter((f) => f.async)] };
@@ -28,7 +28,7 @@ export function exceptionAutopsy(info: ExceptionInfo, stack: { frames: FrameInfo
     autopsy.causes = info.causes.slice(0, MAX_CAUSES).map((c) => ({ ...c, message: c.message === undefined ? undefined : summaryText(c.message, CAUSE_MESSAGE_CHARS) }));
     if (info.causes.length > MAX_CAUSES) autopsy.moreCauses = info.causes.length - MAX_CAUSES;
   }
-  const folded = autopsyStack(stack.frames, stack.totalFrames);
+  const folded = withCatchSites(autopsyStack(stack.frames, stack.totalFrames), catchSites ?? []);
   if (folded.frames.length) {
     autopsy.frames = folded.frames;
     if (folded.moreFrames) autopsy.moreFrames = folded.moreFrames;
@@ -47,4 +47,15 @@ export function autopsyStack(frames: FrameInfo[], totalFrames?: number): { frame
   const cut = entries.flatMap((e, i) => (e.external ? [] : [i]))[LISTED_USER_FRAMES];
   const total = firstChained >= 0 ? own.length : Math.max(totalFrames ?? frames.length, frames.length);
   return cut === undefined ? { frames: entries, moreFrames: total - own.length } : { frames: entries.slice(0, cut), moreFrames: total - entries[cut].index };
+}
+
+/** The awaiting callers that catch the exception marked; the chain ends at the first that surely does (the frames past it never see it). */
+function withCatchSites(folded: { frames: StackEntry[]; moreFrames: number }, sites: CatchSite[]): { frames: StackEntry[]; moreFrames: number } {
+  if (sites.length === 0) return folded;
+  const frames = folded.frames.map((entry) => {
+    const site = entry.async ? sites.find((s) => s.name === entry.name && s.line === entry.line) : undefined;
+    return site ? { ...entry, catches: { ...site.at, ...(site.filter ? { filter: true } : {}) } } : entry;
+  });
+  const end = frames.findIndex((e) => e.catches && !e.catches.filter);
+  return end < 0 ? { frames, moreFrames: folded.moreFrames } : { frames: frames.slice(0, end + 1), moreFrames: 0 };
 }

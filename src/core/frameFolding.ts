@@ -16,6 +16,8 @@ export interface StackEntry {
   external?: number;
   times?: number;
   async?: boolean;
+  /** An awaiting caller's catch that takes the exception (the exception autopsy): the catch's first statement; `filter`: a `when` filter decides. */
+  catches?: { file?: string; line: number; filter?: boolean };
 }
 
 /** Not the user's code: no source, or source the runtime marks as a library's or its own. */

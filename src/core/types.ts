@@ -237,11 +237,21 @@ export interface ExceptionInfo {
    * autopsy's stack starts with them.
    */
   path?: FrameInfo[];
+  /** Awaiting callers (frames marked async, by name and line) whose try around their await catches it, nearest first, up to the first that surely does. */
+  catchSites?: CatchSite[];
   /** A failed assertion's expected and actual values (capped), where known. */
   expected?: string;
   actual?: string;
   /** Expressions that read expected and actual whole, when the values shown are cut or have members. */
   valuesExpression?: { expected: string; actual: string };
+}
+
+/** Where an awaiting caller catches an exception: its frame, and the catch's first statement (`filter`: a `when` filter decides). */
+export interface CatchSite {
+  name: string;
+  line: number;
+  at: { file?: string; line: number };
+  filter?: boolean;
 }
 
 export interface ExceptionCause {

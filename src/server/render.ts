@@ -193,7 +193,12 @@ function frameText(f: { name: string; file?: string; line: number }): string {
 export function renderStackEntry(entry: StackEntry): string {
   const times = (n = 1) => (n > 1 ? ` ×${n}` : '');
   if (entry.external) return `[External Code]${times(entry.external)}`;
-  return `${frameText(entry)}${times(entry.times)}${entry.async ? ' [async]' : ''}`;
+  return `${frameText(entry)}${times(entry.times)}${entry.async ? ' [async]' : ''}${entry.catches ? catchText(entry.catches) : ''}`;
+}
+
+/** An awaiting caller's catch of the exception. */
+function catchText(c: NonNullable<StackEntry['catches']>): string {
+  return ` ${c.filter ? 'may catch it (filter)' : 'catches it'} at ${where(c.file, c.line)}`;
 }
 
 /** An entry as a line of a listed stack. */

@@ -53,7 +53,18 @@ export const exceptionSchema = z.object({
     .optional(),
   moreCauses: z.number().optional(),
   frames: z
-    .array(z.object({ index: z.number(), name: z.string(), file: z.string().optional(), line: z.number(), external: z.number().optional(), times: z.number().optional(), async: z.boolean().optional() }))
+    .array(
+      z.object({
+        index: z.number(),
+        name: z.string(),
+        file: z.string().optional(),
+        line: z.number(),
+        external: z.number().optional(),
+        times: z.number().optional(),
+        async: z.boolean().optional(),
+        catches: z.object({ file: z.string().optional(), line: z.number(), filter: z.boolean().optional() }).optional(),
+      }),
+    )
     .optional(),
   moreFrames: z.number().optional(),
   throwSource: z.array(sourceLineSchema).optional(),

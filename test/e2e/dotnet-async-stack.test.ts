@@ -34,6 +34,7 @@ interface Entry {
   external?: number;
   times?: number;
   async?: boolean;
+  catches?: { file?: string; line: number; filter?: boolean };
 }
 interface Stop {
   reason: string;
@@ -191,20 +192,39 @@ describe.runIf(run)('.NET async: the logical call stack', () => {
   });
 
   describe('exceptions that cross awaits', () => {
-    it('a throw caught in an awaiting caller: the stop at the throw shows the chain up to the catching method', async () => {
-      const { stop } = await launch(['refused'], { exceptions: 'all' });
-      expect(stop).toMatchObject({ reason: 'exception', frame: { name: 'Shipping.RateCard.DistanceAsync', line: rates.line('unknown-city') } });
-      const chain = (stop!.exception!.frames ?? []).filter((e) => e.async).map((e) => [e.name, e.line]);
-      expect(chain).toEqual([
-        ['Shipping.QuoteService.QuoteAsync', quotes.line('distance-await')],
-        ['Shipping.QuoteService.TryQuoteAsync', quotes.line('try-await')],
-        ['Shipping.Program.Main', program.line('refused-await')],
-      ]);
+    it.each([
+      {
+        mode: 'refused',
+        what: 'caught in an awaiting caller: the chain from the throw ends at the awaiting method that catches it, with its catch',
+        chain: () => [
+          ['Shipping.QuoteService.QuoteAsync', quotes.line('distance-await'), undefined],
+          ['Shipping.QuoteService.TryQuoteAsync', quotes.line('try-await'), { file: quotes.path, line: quotes.line('catch-clause') }],
+        ],
+        text: () => `Shipping.QuoteService.TryQuoteAsync (QuoteService.cs:${quotes.line('try-await')}) [async] catches it at QuoteService.cs:${quotes.line('catch-clause')}`,
+      },
+      {
+        mode: 'lost',
+        what: 'unhandled in every awaiting caller: the chain from the throw runs to Main and no caller catches it',
+        chain: () => [
+          ['Shipping.QuoteService.QuoteAsync', quotes.line('distance-await'), undefined],
+          ['Shipping.Program.Main', program.line('lost-await'), undefined],
+        ],
+        text: () => undefined,
+      },
+    ])('a throw $what', async ({ mode, chain, text }) => {
+      const r = await client.call<Wait>('session_launch', { program: shipping, args: [mode], waitForStop: true, timeoutMs: 60_000, exceptions: 'all' });
+      const stop = r.structured.stop;
+      expect(stop, r.text).toMatchObject({ reason: 'exception', frame: { name: 'Shipping.RateCard.DistanceAsync', line: rates.line('unknown-city') } });
+      expect((stop!.exception!.frames ?? []).filter((e) => e.async).map((e) => [e.name, e.line, e.catches]), r.text).toEqual(chain());
+      const marked = text();
+      if (marked) expect(r.text).toContain(marked);
+      else expect(r.text).not.toContain('catches it');
     });
 
     it('unhandled in the awaiting callers: the stop tells where it was thrown and the awaits it came through', async () => {
       const { stop } = await launch(['lost'], {});
-      expect(stop).toMatchObject({ reason: 'exception', exception: { type: 'Shipping.UnknownCityException' } });
+      expect(stop).toMatchObject({ reason: 'exception', exception: { type: 'Shipping.UnknownCityException', kind: expect.stringMatching(/unhandled/i) } });
+      expect((stop!.exception!.frames ?? []).some((e) => e.catches)).toBe(false);
       expect(stop!.exception!.thrownAt).toMatchObject({ file: rates.path, line: rates.line('unknown-city') });
       const path = (stop!.exception!.frames ?? []).filter((e) => e.file).map((e) => [e.name, e.line]);
       expect(path).toEqual([

@@ -27,6 +27,7 @@ import { StartupTimeline } from '../startupTimeline.js';
 import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
 import { AsyncChains } from './asyncChain.js';
+import { asyncCatchSites } from './asyncCatchSites.js';
 import { exceptionPath } from './asyncExceptionPath.js';
 import { AsyncTaskReader } from './asyncTaskReader.js';
 import { PendingTasks, type PendingTaskGraph } from './pendingTasks.js';
@@ -481,6 +482,8 @@ export class DotnetDebugger implements HostApi {
     const causes = await innerExceptions(this.requireNative(), this.inspection.reader, event.threadId, MAX_CAUSES + 1).catch(() => []);
     const info: ExceptionInfo = { type: event.type || undefined, message: event.message || undefined, kind: userUnhandled ? 'userUnhandled' : event.kind, ...(causes.length ? { causes } : {}) };
     Object.assign(info, await this.awaitedFrom(event.threadId));
+    const catchSites = await asyncCatchSites(this.stack, this.modules, event.threadId, event.types).catch(() => []);
+    if (catchSites.length) info.catchSites = catchSites;
     if (userUnhandled) this.userUnhandled = info;
     await this.stepper.cancel();
     this.lastException = info;

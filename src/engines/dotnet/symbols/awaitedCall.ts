@@ -23,14 +23,20 @@ const AWAIT_PLUMBING = new Set(['ConfigureAwait', 'GetAwaiter', 'AsTask', 'WaitA
 
 /** The method called last before the GetAwaiter of the await that suspends at `yieldOffset`. */
 export function awaitedCall(meta: AssemblyMetadata, il: Buffer, yieldOffset: number): CalledMethod | undefined {
+  const calls = calledMethods(meta, il, 0, yieldOffset);
+  const getAwaiter = calls.map((c) => c.name).lastIndexOf('GetAwaiter');
+  return getAwaiter < 0 ? undefined : calls.slice(0, getAwaiter).reverse().find((c) => !AWAIT_PLUMBING.has(c.name));
+}
+
+/** The methods called (call, callvirt) by the instructions in [from, to) of a method's IL, in order. */
+export function calledMethods(meta: AssemblyMetadata, il: Buffer, from: number, to: number): CalledMethod[] {
   const calls: CalledMethod[] = [];
-  for (const { opcode, operand } of instructions(il, Math.min(yieldOffset, il.length))) {
-    if (opcode !== CALL && opcode !== CALLVIRT) continue;
+  for (const { at, opcode, operand } of instructions(il, Math.min(to, il.length))) {
+    if (at < from || (opcode !== CALL && opcode !== CALLVIRT)) continue;
     const called = methodNamed(meta, operand);
     if (called) calls.push(called);
   }
-  const getAwaiter = calls.map((c) => c.name).lastIndexOf('GetAwaiter');
-  return getAwaiter < 0 ? undefined : calls.slice(0, getAwaiter).reverse().find((c) => !AWAIT_PLUMBING.has(c.name));
+  return calls;
 }
 
 /** Operand sizes of the one-byte opcodes that have one (all others have none but `switch`). */
@@ -47,9 +53,10 @@ const TWO_BYTE_OPERANDS = new Map<number, number>([
   [0x12, 1], [0x19, 1],
 ]);
 
-function* instructions(il: Buffer, end: number): Generator<{ opcode: number; operand: number }> {
+function* instructions(il: Buffer, end: number): Generator<{ at: number; opcode: number; operand: number }> {
   let at = 0;
   while (at < end) {
+    const start = at;
     let opcode = il[at++]!;
     let size: number;
     if (opcode === 0xfe) {
@@ -59,7 +66,7 @@ function* instructions(il: Buffer, end: number): Generator<{ opcode: number; ope
       size = 4 + 4 * (at + 4 <= il.length ? il.readUInt32LE(at) : 0);
     } else size = ONE_BYTE_OPERANDS.get(opcode) ?? 0;
     if (at + size > il.length) return;
-    yield { opcode, operand: size === 4 ? il.readUInt32LE(at) : 0 };
+    yield { at: start, opcode, operand: size === 4 ? il.readUInt32LE(at) : 0 };
     at += size;
   }
 }
@@ -75,7 +82,7 @@ function methodNamed(meta: AssemblyMetadata, tok: number): CalledMethod | undefi
     case Table.MemberRef: {
       const row = meta.tables.row(Table.MemberRef, rid);
       const parent = decodeCoded(row.parent!, Coded.MemberRefParent);
-      return { type: parentName(meta, parent.table, parent.rid), name: meta.tables.string(row.name!) };
+      return { type: typeTokenName(meta, parent.table, parent.rid), name: meta.tables.string(row.name!) };
     }
     case Table.MethodSpec: {
       const method = decodeCoded(meta.tables.row(Table.MethodSpec, rid).method!, Coded.MethodDefOrRef);
@@ -86,8 +93,8 @@ function methodNamed(meta: AssemblyMetadata, tok: number): CalledMethod | undefi
   }
 }
 
-/** A member's parent: a type by name, or a generic instantiation's type (a TypeSpec's GENERICINST). */
-function parentName(meta: AssemblyMetadata, table: number, rid: number): string {
+/** A type token's metadata name: a type by name, or a generic instantiation's type (a TypeSpec's GENERICINST). */
+export function typeTokenName(meta: AssemblyMetadata, table: number, rid: number): string {
   if (table === Table.TypeDef || table === Table.TypeRef) return typeFullName(meta, table, rid);
   if (table !== Table.TypeSpec) return '';
   const blob = meta.tables.blob(meta.tables.row(Table.TypeSpec, rid).signature!);

@@ -6,6 +6,8 @@
 import { basename, resolve } from 'node:path';
 import { pathKey } from '../../../core/platformPaths.js';
 import { type AssemblyMetadata, type MethodInfo, typeFullName } from './assemblyMetadata.js';
+import { calledMethods } from './awaitedCall.js';
+import { catchingClause, exceptionClauses, type ExceptionClause } from './exceptionClauses.js';
 import { memberDisplayName, parseGeneratedName, withTypeArguments } from './csharpNames.js';
 import { type Imports, ImportScopes } from './importScopes.js';
 import { resolveLine, type CodeTarget, type LineResolution, type MethodPoints } from './lineResolver.js';
@@ -235,6 +237,25 @@ export class ModuleSymbols {
 
   asyncInfo(methodToken: number): AsyncSteppingInfo | undefined {
     return this.pdb.asyncSteppingInfo(tokenRid(methodToken));
+  }
+
+  /**
+   * Where an async method catches an exception of `types` (its class, then its bases) that its await
+   * at `ilOffset` takes from the awaited task: the first statement of the catch, `filter` when a
+   * `when` filter decides. The compiler's own handler catches nothing: it hands the exception to the
+   * method's task (it calls the builder's SetException; the PDB names it only for async void methods).
+   */
+  asyncCatch(moveNext: number, ilOffset: number, types: string[]): { location: SourceLocation; filter: boolean } | undefined {
+    const method = this.metadata.methodByToken(moveNext);
+    if (!method) return undefined;
+    const il = this.metadata.ilCode(method);
+    const named = this.asyncInfo(moveNext)?.catchHandlerOffset;
+    const compilers = (c: ExceptionClause) =>
+      c.handlerStart === named || (c.kind === 'catch' && calledMethods(this.metadata, il, c.handlerStart, c.handlerEnd).some((m) => m.name === 'SetException'));
+    const caught = catchingClause(this.metadata, exceptionClauses(this.metadata, method), ilOffset, types, compilers);
+    const point = caught && this.pdb.sequencePoints(tokenRid(moveNext)).find((p) => p.ilOffset >= caught.handlerStart && !p.hidden);
+    const location = point && this.location(moveNext, point.ilOffset);
+    return location && { location, filter: caught.filter };
   }
 
   localScopes(methodToken: number, version?: number): LocalScope[] {
