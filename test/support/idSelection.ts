@@ -154,3 +154,14 @@ async function platform(run: DirectLaunch): Promise<CommandResult> {
 function platformRan({ stdout }: CommandResult): string[] {
   return [...stdout.matchAll(/^\s*(?:passed|failed) (.+?) \(\d[^)]*\)\s*$/gm)].map((m) => m[1]);
 }
+
+/**
+ * The ids a .NET listing's round-trip checks: every one with DEBUGBRIDGE_ALL_IDS=1 (npm run
+ * test:ids), else one of each shape — a row the runner cuts, a case by its arguments, a name with quotes, a nested class,
+ * a plain method — since each check is a `dotnet test` run of seconds and CI has 20 minutes.
+ */
+export function idsToCheck(ids: readonly string[]): string[] {
+  if (process.env.DEBUGBRIDGE_ALL_IDS === '1') return [...ids];
+  const shapes: ((id: string) => boolean)[] = [(id) => id.includes('···'), (id) => id.includes('('), (id) => id.includes('"'), (id) => id.includes('+'), (id) => !/[("+]/.test(id)];
+  return ids.filter((id, index) => shapes.some((shape) => shape(id) && ids.findIndex(shape) === index));
+}
