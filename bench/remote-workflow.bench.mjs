@@ -12,15 +12,15 @@
 // target / local, with the load (`uptime`) at the start and at the end.
 //
 // Environment: RUNS (default 3), BENCH_PYTHON (default /usr/bin/python3, with debugpy).
-import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { WORKFLOW_STEPS } from './lib/workflowSteps.mjs';
+import { startSshd } from '../test/support/sshd.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -39,42 +39,6 @@ const median = (xs) => {
   const m = Math.floor(v.length / 2);
   return v.length % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
 };
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-
-/** An sshd of the bench's own on 127.0.0.1, accepting only the key it made; answers the ssh command that reaches it. */
-async function startSshd(dir) {
-  mkdirSync(dir, { recursive: true });
-  const hostKey = join(dir, 'host_ed25519');
-  const clientKey = join(dir, 'client_ed25519');
-  for (const key of [hostKey, clientKey]) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
-  writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${clientKey}.pub`));
-  const port = await freePort();
-  const config = join(dir, 'sshd_config');
-  writeFileSync(
-    config,
-    [`Port ${port}`, 'ListenAddress 127.0.0.1', `HostKey ${hostKey}`, `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`, `PidFile ${join(dir, 'sshd.pid')}`, 'StrictModes no', 'UsePAM no', 'PermitRootLogin prohibit-password', 'PasswordAuthentication no', 'LogLevel ERROR', ''].join('\n'),
-  );
-  const daemon = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', config], { stdio: 'ignore' });
-  for (let i = 0; i < 150; i++) {
-    const open = await new Promise((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
-      socket.on('error', () => resolve(false));
-    });
-    if (open) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  const ssh = ['ssh', '-i', clientKey, '-p', String(port), '-o', 'BatchMode=yes', '-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR', '127.0.0.1'];
-  return { command: (...remote) => [...ssh, ...remote], stop: () => daemon.kill('SIGTERM') };
-}
 
 async function connectServer(env) {
   const transport = new StdioClientTransport({ command: process.execPath, args: [CLI], env: { ...getDefaultEnvironment(), ...process.env, ...env }, stderr: 'ignore' });

@@ -1,94 +1,17 @@
 /**
- * Real targets on this machine for the remote end-to-end tests: an sshd of the test's own on a free
+ * Real targets on this machine for the remote end-to-end tests: an sshd of the test's own (sshd.mjs) on a free
  * port of 127.0.0.1 (its own host key and client key, nothing of the system's configuration used),
  * and a container-like target made with Linux namespaces (own PID and mount namespace, the
  * program's folder bind-mounted at another path inside, so the path map matters).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../src/core/freePort.js';
 
 export const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = join(PACKAGE_ROOT, 'dist/cli.js');
-export const SSHD = '/usr/sbin/sshd';
-
-export interface Sshd {
-  /** The exec command that runs `debugbridge agent` over ssh to this sshd. */
-  command(...remote: string[]): string[];
-  stop(): void;
-}
-
-/** An sshd of the test's own, listening on 127.0.0.1 only, accepting only the key it made. */
-export async function startSshd(dir: string): Promise<Sshd> {
-  mkdirSync(dir, { recursive: true });
-  const hostKey = join(dir, 'host_ed25519');
-  const clientKey = join(dir, 'client_ed25519');
-  for (const key of [hostKey, clientKey]) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
-  writeFileSync(join(dir, 'authorized_keys'), readFileSync(`${clientKey}.pub`));
-  const port = await freePort();
-  const config = join(dir, 'sshd_config');
-  writeFileSync(
-    config,
-    [
-      `Port ${port}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${hostKey}`,
-      `AuthorizedKeysFile ${join(dir, 'authorized_keys')}`,
-      `PidFile ${join(dir, 'sshd.pid')}`,
-      'StrictModes no',
-      'UsePAM no',
-      'PermitRootLogin prohibit-password',
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'LogLevel ERROR',
-      '',
-    ].join('\n'),
-  );
-  const daemon: ChildProcess = spawn(SSHD, ['-D', '-e', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  await waitForPort(port, daemon, () => stderr);
-  return {
-    command: (...remote) => [
-      'ssh',
-      '-i',
-      clientKey,
-      '-p',
-      String(port),
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
-      '-o',
-      'LogLevel=ERROR',
-      '127.0.0.1',
-      ...remote,
-    ],
-    stop: () => daemon.kill('SIGTERM'),
-  };
-}
-
-async function waitForPort(port: number, daemon: ChildProcess, stderr: () => string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    if (daemon.exitCode !== null) throw new Error(`sshd exited with ${daemon.exitCode}: ${stderr()}`);
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on('error', () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`sshd did not listen on ${port}: ${stderr()}`);
-}
+export { SSHD, startSshd, type Sshd } from './sshd.mjs';
 
 /**
  * A container-like target: `debugbridge agent` as PID 1 of a new PID namespace, in a mount
