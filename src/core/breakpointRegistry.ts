@@ -4,6 +4,7 @@
  * pending. Ids are never reused within a session.
  */
 import { DebugError } from './errors.js';
+import { hitConditionParts } from './hitCondition.js';
 import { samePath } from './platformPaths.js';
 import { traceColumns, type TraceItem } from './traceLog.js';
 import type { BreakpointBinding, BreakpointSpec, FunctionBreakpointSpec } from './types.js';
@@ -65,6 +66,7 @@ export function checkBreakpoint(request: BreakpointRequest): void {
   if (request.trace?.length && (request.function !== undefined || request.logMessage !== undefined)) {
     throw new DebugError('INVALID_ARGUMENT', 'A trace goes on a line breakpoint without logMessage.', 'Pass file + line with trace, and no function or logMessage.');
   }
+  if (request.hitCondition?.trim()) hitConditionParts(request.hitCondition);
   if (request.maxHits !== undefined && !request.trace?.length) {
     throw new DebugError('INVALID_ARGUMENT', 'maxHits is how many hits a trace records: it needs trace.', 'Pass trace with it; to stop only at some hits, pass hitCondition (e.g. ">= 5").');
   }

@@ -353,7 +353,8 @@ export class Session {
     this.traceRecorder.arm(record);
     if (this.engineInstance && this.active) await this.sync.send(record);
     this.hooks.changed(this);
-    return this.breakpoints.get(record.id)!;
+    // A call in flight beside this one may have removed it already: answer what was set.
+    return this.breakpoints.get(record.id) ?? record;
   }
 
   /** Changes breakpoint `id` in place; a new trace starts a new table. */

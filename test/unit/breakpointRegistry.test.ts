@@ -70,6 +70,9 @@ describe('one breakpoint, set, edited and checked the same way', () => {
     expect(() => reg.set({ function: 'main', file: '/a.py', line: 1 })).toThrow(/not both/);
     expect(() => reg.add({ file: '/a.py', line: 1, trace: ['x'], logMessage: 'x' })).toThrow(/A trace goes on a line breakpoint without logMessage/);
     expect(() => reg.add({ file: '/a.py', line: 1, maxHits: 3 })).toThrow(/maxHits .* needs trace/);
+    expect(() => reg.set({ function: 'main', hitCondition: 'x' })).toThrow(/"x" is not a hit condition/);
+    const kept = reg.set({ function: 'main', hitCondition: '% 2' });
+    expect(() => reg.edit(kept.id, { hitCondition: 'often' })).toThrow(/not a hit condition/);
   });
 
   it('keeps two breakpoints on one line apart by their columns', () => {

@@ -6,12 +6,10 @@
  * - a logpoint is `console.log(…), false`: it prints through the program's own console (so its
  *   stdout) and never stops.
  */
-import { DebugError } from '../../core/errors.js';
+import { hitConditionParts } from '../../core/hitCondition.js';
 import type { BreakpointSpec } from '../../core/types.js';
 
 export const HIT_COUNTERS_SYMBOL = 'debugbridge.hitCounts';
-
-const HIT_CONDITION = /^\s*(==|===|>=|<=|>|<|!=|%)?\s*(\d+)\s*$/;
 
 export function v8Condition(spec: Pick<BreakpointSpec, 'id' | 'condition' | 'hitCondition' | 'logMessage'>): string | undefined {
   const parts: string[] = [];
@@ -24,11 +22,7 @@ export function v8Condition(spec: Pick<BreakpointSpec, 'id' | 'condition' | 'hit
 
 /** "3" stops on the third hit; ">= 3", "> 3", "< 3", "!= 3" compare; "% 3" stops on every third. */
 function hitCountTest(id: number, hitCondition: string): string {
-  const m = HIT_CONDITION.exec(hitCondition);
-  if (!m) {
-    throw new DebugError('INVALID_ARGUMENT', `"${hitCondition}" is not a hit condition.`, 'Use a number (stop on that hit) or an operator and a number: ">= 3", "% 2".');
-  }
-  const [, op = '==', n] = m;
+  const { op, n } = hitConditionParts(hitCondition);
   const counters = `(globalThis[Symbol.for(${JSON.stringify(HIT_COUNTERS_SYMBOL)})] || (globalThis[Symbol.for(${JSON.stringify(HIT_COUNTERS_SYMBOL)})] = {}))`;
   const test = op === '%' ? `c % ${n} === 0` : `c ${op === '==' ? '===' : op} ${n}`;
   return `((h) => { const c = h[${id}] = (h[${id}] || 0) + 1; return ${test}; })(${counters})`;
