@@ -1,6 +1,7 @@
 // .NET on Windows x64, under Wine: launch → first stop, steps, evaluation and 10,000 false conditions
 // through the server under Windows node.exe, each beside the bare program under Wine in the same run
-// (the DAC's memory page cache that speeds the Linux figures up is Linux-only). The Windows side is
+// (the memory page cache hooks ReadProcessMemory there; DEBUGBRIDGE_DOTNET_MEMORY_CACHE=0 measures
+// without it). The Windows side is
 // bench/lib/dotnetWindowsRun.mjs; the bed (Wine prefix, node.exe, the mingw-built addon, the lab
 // fixture published for win-x64) is the Windows tests' (test/windows/support/bed.mjs). Skipped, with
 // the reason, where Wine is not installed. BENCH_RUNS (default 3 here: Wine is slow to start

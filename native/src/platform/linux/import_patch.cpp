@@ -1,4 +1,4 @@
-#include "import_patch.h"
+#include "../import_patch.h"
 
 #include <elf.h>
 #include <link.h>
