@@ -29,7 +29,7 @@ export interface CreateEngine {
 }
 export interface CreatedEngine {
   capabilities: EngineCapabilities;
-  /** The optional Engine methods this engine has (jump, restartFrame, applyChanges, threadDumps). */
+  /** The optional Engine methods this engine has (jump, restartFrame, applyChanges, threadDumps, pendingTasks). */
   optional: string[];
   /** `textSlice` of the far engine, with SLICE_* in place of its arguments. */
   sliceTemplate: string;
@@ -88,9 +88,10 @@ export const CALLABLE = [
   'restartFrame',
   'applyChanges',
   'threadDumps',
+  'pendingTasks',
 ] as const;
 
-export const OPTIONAL_METHODS = ['jump', 'restartFrame', 'applyChanges', 'threadDumps'] as const;
+export const OPTIONAL_METHODS = ['jump', 'restartFrame', 'applyChanges', 'threadDumps', 'pendingTasks'] as const;
 
 export const SLICE_EXPRESSION = '\u0001EXPR\u0001';
 export const SLICE_START = 1_000_003;

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { PathMap } from '../../src/remote/pathMap.js';
+import { PathMap } from '../../src/core/pathMap.js';
 
 describe('PathMap', () => {
   const map = new PathMap([
