@@ -8,7 +8,8 @@ import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { EngineDiagnostics, EngineEvent, LogLevel } from '../core/engine.js';
 import type { SessionConfig } from '../core/sessionConfig.js';
 import type { Availability, EngineCapabilities } from '../core/types.js';
-import type { DebugTestInput } from '../testing/testRun.js';
+import type { DebugTestInput, ListTestsInput } from '../testing/testRun.js';
+import type { TestListing } from '../testing/types.js';
 
 export interface Hello {
   version: string;
@@ -43,6 +44,8 @@ export interface PreparedTestAnswer {
   config: SessionConfig;
 }
 export const prepareTestRun = new RequestType<DebugTestInput, PreparedTestAnswer, void>('test/prepare');
+/** The tests the framework finds there (test_list; far-side paths). */
+export const listTestsThere = new RequestType<ListTestsInput, TestListing, void>('test/list');
 
 export interface EngineCall {
   engine: number;

@@ -209,6 +209,19 @@ describe.runIf(run)('remote targets', () => {
     });
   });
 
+  it('test_list on the namespace target lists there, in local paths; debug_test of an id unknown there is TEST_NOT_FOUND with the closest ids', async () => {
+    const list = await client.call<{ framework: string; tests: { id: string; file?: string }[] }>('test_list', { path: program('test_pricing.py'), target: 'jail' });
+    expect(list.isError, list.text).toBe(false);
+    expect(list.structured.framework).toBe('pytest');
+    expect(list.structured.tests.map((t) => t.id)).toContainEqual(expect.stringContaining('test_bulk_orders_get_a_discount'));
+    expect(list.text).not.toContain(jailFar);
+
+    const run = await client.call('debug_test', { path: program('test_pricing.py'), test: 'test_bulk_order_discount', target: 'jail' });
+    expect(run.isError).toBe(true);
+    expect(run.text).toMatch(/^TEST_NOT_FOUND: pytest found no test matching "test_bulk_order_discount" in .*Closest: .*test_bulk_orders_get_a_discount/);
+    expect(run.text).not.toContain(jailFar);
+  });
+
   it('attach by pid to a Python process on the far side (ssh): a local breakpoint binds, frames in local paths, detach leaves it running', async () => {
     const worker = spawn('/usr/bin/python3', [join(sshFar, 'worker.py')], { stdio: 'ignore' });
     try {
