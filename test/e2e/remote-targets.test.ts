@@ -222,15 +222,18 @@ describe.runIf(run)('remote targets', () => {
     expect(run.text).not.toContain(jailFar);
   });
 
-  it('attach by pid to a Python process on the far side (ssh): a local breakpoint binds, frames in local paths, detach leaves it running', async () => {
-    const worker = spawn('/usr/bin/python3', [join(sshFar, 'worker.py')], { stdio: 'ignore' });
+  it.each([
+    { language: 'python', runtime: '/usr/bin/python3', name: 'worker.py', evaluated: 'True' },
+    { language: 'node', runtime: process.execPath, name: 'worker.mjs', evaluated: 'true' },
+  ])('attach by pid to a $language process on the far side (ssh): a local breakpoint binds, frames in local paths, detach leaves it running', async ({ language, runtime, name, evaluated }) => {
+    const worker = spawn(runtime, [join(sshFar, name)], { stdio: 'ignore' });
     try {
-      const line = markerLine(program('worker.py'), 'BP:handle');
-      const attach = await client.call<Wait>('session_attach', { language: 'python', pid: worker.pid, target: 'box', breakpoints: [{ file: program('worker.py'), line }], waitForStop: true, timeoutMs: 90_000 });
+      const line = markerLine(program(name), 'BP:handle');
+      const attach = await client.call<Wait>('session_attach', { language, pid: worker.pid, target: 'box', breakpoints: [{ file: program(name), line }], waitForStop: true, timeoutMs: 90_000 });
       expect(attach.isError, attach.text).toBe(false);
-      expect(attach.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'handle', file: program('worker.py'), line } });
+      expect(attach.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'handle', file: program(name), line } });
       const job = await client.call<{ value: string }>('inspect_evaluate', { expression: 'job > 0' });
-      expect(job.structured.value).toBe('True');
+      expect(job.structured.value).toBe(evaluated);
       const stop = await client.call('session_stop', { detach: true });
       expect(stop.isError, stop.text).toBe(false);
       await new Promise((r) => setTimeout(r, 500));
