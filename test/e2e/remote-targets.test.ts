@@ -159,6 +159,28 @@ describe.runIf(run)('remote targets', () => {
       expect(end.structured).toMatchObject({ status: 'exited', exitCode: 7 });
     });
 
+    it('async work no thread runs, read on the far side: the hang report names the chain and what it awaits', async () => {
+      const warehouse = buildFixture('warehouse');
+      const dock = fixtureSource('warehouse', 'LoadingDock.cs');
+      const launch = await client.call<{ sessionId: string }>('session_launch', { program: warehouse, args: ['delivery'], target: 'pidns', timeoutMs: 90_000 });
+      expect(launch.isError, launch.text).toBe(false);
+      const { sessionId } = launch.structured;
+      for (let waited = 0; !(await client.call<{ output: string }>('session_output', { sessionId })).structured.output.includes('waiting for PO-1042'); waited += 100) {
+        expect(waited).toBeLessThan(60_000);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // What it awaits was started just before the line printed: give the awaits a moment to suspend.
+      await new Promise((r) => setTimeout(r, 500));
+      const pause = await client.call<{ hang?: { tasks?: { waitsOn: { kind: string; object?: string }; frames: Frame[] }[] } }>('execution_pause', { sessionId });
+      expect(pause.structured.hang?.tasks, pause.text).toContainEqual(
+        expect.objectContaining({
+          waitsOn: { kind: 'promise', object: 'TaskCompletionSource<int>.Task' },
+          frames: expect.arrayContaining([expect.objectContaining({ name: 'Warehouse.LoadingDock.ReceiveAsync', file: dock.path, line: dock.line('delivery-await') })]),
+        }),
+      );
+      expect(pause.text).toContain('awaits TaskCompletionSource<int>.Task, not completed');
+    }, 300_000);
+
     it("built for another path (the compiler's PathMap, as a container build gives): a breakpoint by local path binds there, frames come back in local paths", async () => {
       // The fixture's sources here, built as if at dotnetFar, where the namespace sees them.
       for (const file of ['Directory.Build.props', 'nuget.config', 'hello/Program.cs', 'hello/hello.csproj']) {
