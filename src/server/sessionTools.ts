@@ -144,7 +144,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Attach to a running program',
       description:
-        'Attaches: dotnet, python or node by pid; to a debug port (python `-m debugpy --listen host:port`, node `--inspect=host:port`), language found from the port. pathMappings: where the program sees the files, when not where they are here.',
+        'Attaches by pid, or to a debug port (`debugpy --listen`, `node --inspect`; language found). pathMappings: folders there.',
       input: {
         language: z.string().optional(),
         pid: z.number().int().positive().optional(),
