@@ -14,6 +14,7 @@
         "native/src/debugger/hit_filter.cpp",
         "native/src/debugger/commands.cpp",
         "native/src/debugger/debug_session.cpp",
+        "native/src/debugger/debug_session_callbacks.cpp",
         "native/src/debugger/heap_commands.cpp",
         "native/src/debugger/managed_callback.cpp",
         "native/src/debugger/module_table.cpp",
@@ -32,6 +33,7 @@
         "native/src/runtime/dbgshim_access.cpp",
         "native/src/runtime/dbi_loader.cpp",
         "native/src/runtime/debuggee_memory_cache.cpp",
+        "native/src/runtime/debuggee_pages.cpp",
         "native/src/util/hresult.cpp",
         "native/src/util/json.cpp",
         "native/src/util/log.cpp",
@@ -55,7 +57,9 @@
         }],
         ["OS=='win'", {
           "sources": [
+            "native/src/platform/windows/debuggee_memory_cache.cpp",
             "native/src/platform/windows/dynlib.cpp",
+            "native/src/platform/windows/import_patch.cpp",
             "native/src/platform/windows/process.cpp",
             "native/src/platform/windows/spawn.cpp",
             "native/src/platform/windows/startup_events.cpp",
