@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { installNodeTestFixture, NODE_TEST_FIXTURE } from '../support/nodeTestFixture.js';
 import { dotnetRuns, project } from '../support/dotnetTestFixtures.js';
 import { hasCommand, requireRuntime } from '../support/runtimes.js';
-import { aliveAfter, commandOf, fixture, isRunning, sleep, startServer, type TestServer } from './support/server.js';
+import { aliveAfter, fixture, sleep, startServer, waitForProcess, type TestServer } from './support/server.js';
 
 type Action = 'server SIGKILL' | 'server SIGTERM' | 'client gone';
 
@@ -61,17 +61,6 @@ const SCENARIOS: Scenario[] = [
   },
 ];
 
-/** Waits for a process of the server's tree that matches, up to `ms`. */
-async function waitForProcess(server: TestServer, matches: (cmd: string) => boolean, ms = 60_000): Promise<number | undefined> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    server.watch.sample();
-    const found = [...server.watch.seen].find((pid) => isRunning(pid) && matches(commandOf(pid)));
-    if (found || Date.now() > deadline) return found;
-    await sleep(15);
-  }
-}
-
 async function act(server: TestServer, action: Action): Promise<void> {
   if (action === 'client gone') await server.client.close();
   else process.kill(server.pid, action === 'server SIGKILL' ? 'SIGKILL' : 'SIGTERM');
@@ -86,7 +75,7 @@ describe('debug_test: the server killed, stopped or left while a run starts', ()
         const run = server.client.call('debug_test', scenario.args, { timeoutMs: 180_000 });
         // The call ends with the connection: that is the point.
         run.catch(() => undefined);
-        const runner = await waitForProcess(server, scenario.moment);
+        const runner = await waitForProcess(server, scenario.moment, 60_000);
         expect(runner, `the runner of ${scenario.runner}`).toBeDefined();
         await sleep(scenario.settleMs);
         server.watch.sample();
