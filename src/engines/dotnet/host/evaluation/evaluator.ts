@@ -29,6 +29,7 @@ import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue
 import type { Calls } from './calls.js';
 import type { Members } from './members.js';
 import type { TypeIndex } from './typeIndex.js';
+import { missingThis } from './missingThis.js';
 import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
@@ -515,7 +516,7 @@ class Run {
 
   private async self(): Promise<EvalValue> {
     const self = this.scope.self ?? (await this.variable('this'));
-    if (!self) throw new DebugError('EVALUATION_FAILED', "'this' is not available in a static method");
+    if (!self) throw new DebugError('EVALUATION_FAILED', missingThis(this.evaluator.parts.modules, this.scope.frame));
     return fromNative(self);
   }
 

@@ -14,6 +14,7 @@ import type { Native } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { FrameLocals } from '../values/frameLocals.js';
 import { KEYWORDS, type NativeValue } from '../values/nativeValue.js';
+import { missingThis } from './missingThis.js';
 import type { CompileRequest, TypeInput } from '../../worker/evalProtocol.js';
 
 export interface FrameShape {
@@ -51,6 +52,7 @@ export class FrameShapes {
     const imports = symbols?.importsOf(frame.methodToken);
     const base = {
       references,
+      noThis: missingThis(this.modules, frame),
       namespace: '',
       imports: {
         namespaces: imports?.namespaces ?? [],

@@ -59,8 +59,9 @@ public sealed class ExpressionCompiler
         }
 
         // Pass one: which names the frame's variables and usings leave unresolved are members of this type.
+        if (self is null && request.NoThis is { } noThis) unavailable[ExpressionSource.This] = noThis;
         var first = Bind(empty, types, usings, request.Namespace, variables, expression, "object", byRef: new HashSet<string>());
-        if (MembersOfThisType(first, expression, (self?.Symbol as INamedTypeSymbol) ?? declaring, self is not null))
+        if (MembersOfThisType(first, expression, (self?.Symbol as INamedTypeSymbol) ?? declaring, self is null ? request.NoThis ?? "'this' is not available here" : null, unavailable))
         {
             first = Bind(empty, types, usings, request.Namespace, variables, expression, "object", byRef: new HashSet<string>());
         }
@@ -178,9 +179,10 @@ public sealed class ExpressionCompiler
     /**
      * A name the expression uses alone that nothing in scope declares, and that is a member of the
      * frame's type (or of its base or outer types): `__this.Name` for an instance member, the type's
-     * full name for a static member or nested type. True when the expression changed.
+     * full name for a static member or nested type. An instance member where the frame has no `this`
+     * is recorded as unavailable, with why. True when the expression changed.
      */
-    private static bool MembersOfThisType(Bound bound, RewrittenExpression expression, INamedTypeSymbol? type, bool hasThis)
+    private static bool MembersOfThisType(Bound bound, RewrittenExpression expression, INamedTypeSymbol? type, string? noThis, Dictionary<string, string> unavailable)
     {
         if (type is null) return false;
         var changed = false;
@@ -197,12 +199,13 @@ public sealed class ExpressionCompiler
             {
                 expression.Replace(at, length, $"{member.ContainingType.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat)}.{name.Identifier.Text}");
             }
-            else if (hasThis)
+            else if (noThis is null)
             {
                 expression.Replace(at, length, $"{ExpressionSource.This}.{name.Identifier.Text}");
             }
             else
             {
+                unavailable[name.Identifier.ValueText] = $"'{name.Identifier.ValueText}' is an instance member of {member.ContainingType.Name}, and {noThis}";
                 continue;
             }
             changed = true;
