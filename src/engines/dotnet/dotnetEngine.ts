@@ -391,9 +391,12 @@ export class DotnetEngine implements Engine {
     if (this.stderrTail.length > 50) this.stderrTail.splice(0, this.stderrTail.length - 50);
   }
 
-  /** At the first stop, after its answer: the worker that compiles C# starts, so the first lambda evaluated does not wait for Roslyn to load. */
+  /**
+   * At the first stop, after its answer: the worker that compiles C# starts, so the first lambda
+   * evaluated does not wait for Roslyn to load (DEBUGBRIDGE_COMPILER_PRESTART=0: on first need only).
+   */
   private prestartCompiler(): void {
-    if (this.compilerPrestarted) return;
+    if (this.compilerPrestarted || process.env.DEBUGBRIDGE_COMPILER_PRESTART === '0') return;
     this.compilerPrestarted = true;
     const dotnet = this.dotnet ?? findDotnet();
     if (dotnet) setTimeout(() => EncWorker.shared().prestart(dotnet), 0).unref();
