@@ -36,20 +36,31 @@ const HANG_TIMEOUT_MS = 4000;
 /** Starts that a kill may leave waiting end within this. */
 const START_TIMEOUT_MS = 5000;
 
-/** Every pair, with both runtimes (full run) or one runtime each, alternating (CI run). */
-function scenarios(): { runtime: Runtime; moment: Moment; action: Action }[] {
-  const out: { runtime: Runtime; moment: Moment; action: Action }[] = [];
-  let turn = 0;
-  for (const moment of MOMENTS) {
-    for (const action of ACTIONS) {
-      const runtimes: Runtime[] = SCALE.killBothRuntimes ? ['python', 'node'] : [turn++ % 2 ? 'node' : 'python'];
-      for (const runtime of runtimes) {
-        // Node has no adapter process: its debuggee is the only one.
-        out.push({ runtime: action === 'adapter SIGKILL' ? 'python' : runtime, moment, action });
-      }
-    }
-  }
-  return out.filter((s, i, all) => all.findIndex((o) => o.runtime === s.runtime && o.moment === s.moment && o.action === s.action) === i);
+interface Scenario {
+  runtime: Runtime;
+  moment: Moment;
+  action: Action;
+}
+
+/**
+ * The CI run's scenarios: one case of each kind — every moment once, every action once, each runtime
+ * both with the server living on and with the server gone. `npm run test:reliability` runs every pair.
+ */
+const CI_SCENARIOS: Scenario[] = [
+  { runtime: 'python', moment: 'starting', action: 'adapter SIGKILL' },
+  { runtime: 'node', moment: 'running', action: 'debuggee SIGKILL' },
+  { runtime: 'node', moment: 'stopped', action: 'client gone' },
+  { runtime: 'node', moment: 'timing out', action: 'server SIGKILL' },
+  { runtime: 'python', moment: 'restarting', action: 'server SIGTERM' },
+];
+
+/** Every pair with both runtimes (full run), or the CI run's cases of each kind. */
+function scenarios(): Scenario[] {
+  if (!SCALE.killEveryPair) return CI_SCENARIOS;
+  // Node has no adapter process: its debuggee is the only one.
+  return MOMENTS.flatMap((moment) =>
+    ACTIONS.flatMap((action) => (action === 'adapter SIGKILL' ? ['python' as const] : (['python', 'node'] as const)).map((runtime) => ({ runtime, moment, action }))),
+  );
 }
 
 /**

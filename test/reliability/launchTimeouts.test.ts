@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FULL } from './support/scale.js';
 import { aliveAfter, commandOf, describe as describeProcesses, fixture, isRunning, leftAfter, readyDebuggee, runPids, sleep, startServer, type TestServer } from './support/server.js';
 
 const spin = fixture('reliability/python/spin.py');
@@ -52,7 +53,8 @@ describe('a launch that times out', () => {
     ['times out', async () => undefined, /^TIMEOUT: /],
     ['is cancelled by session_stop', (s) => s.client.call('session_stop', {}), /^CANCELLED: .*the session was stopped/],
   ];
-  for (const [how, end, answer] of endings) {
+  // The CI run keeps the cancel: the first test is a launch that times out.
+  for (const [how, end, answer] of FULL ? endings : endings.slice(1)) {
     it(`python: a launch that took a ready debuggee and ${how} ends that debuggee's adapter, launcher and program before it answers`, async () => {
       server = await startServer({}, undefined, dirname(spin));
       const ready = await readyDebuggee(server);
@@ -100,7 +102,9 @@ describe('a server that goes away while a launch hangs takes its processes along
     ['sent SIGTERM', (s) => void process.kill(s.pid, 'SIGTERM')],
     ['left by its client', (s) => s.client.close()],
   ];
-  for (const [how, end] of ways) {
+  // The CI run keeps SIGKILL, which no handler of the server sees; killMatrix's CI cases send SIGTERM
+  // and leave the client.
+  for (const [how, end] of FULL ? ways : ways.slice(0, 1)) {
     it(`python, server ${how}`, async () => {
       server = await startServer();
       const pending = server.client.call('session_launch', { program: spin, env: hangingPython, timeoutMs: 60_000 }).catch(() => undefined);

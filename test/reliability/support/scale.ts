@@ -12,8 +12,8 @@ export const SCALE = {
   soakBaseline: FULL ? 100 : 34,
   /** Sessions live at once, half Python, half Node. */
   concurrentSessions: FULL ? 32 : 8,
-  /** Both runtimes for every kill scenario, or one runtime each, alternating. */
-  killBothRuntimes: FULL,
+  /** Every kill scenario (moment × action) with both runtimes, or one case of each kind. */
+  killEveryPair: FULL,
   /** For the tests that run many calls (fuzz, soak, concurrency). */
   longTestTimeoutMs: FULL ? 1_800_000 : 300_000,
 };
