@@ -14,6 +14,7 @@
         "native/src/debugger/hit_filter.cpp",
         "native/src/debugger/commands.cpp",
         "native/src/debugger/debug_session.cpp",
+        "native/src/debugger/debug_session_callbacks.cpp",
         "native/src/debugger/heap_commands.cpp",
         "native/src/debugger/managed_callback.cpp",
         "native/src/debugger/module_table.cpp",

@@ -19,8 +19,8 @@ import type { SessionConfig } from './sessionConfig.js';
 import { ProgramOutput } from './programOutput.js';
 import { SessionStateMachine } from './sessionStateMachine.js';
 import type { SessionEnd, SessionEvent, SessionSnapshot, Stop, WaitOptions, WaitResult } from './sessionTypes.js';
-import { buildStop } from './stopBuilder.js';
 import { StopAnnotator } from './stopAnnotator.js';
+import { StopIntake } from './stopIntake.js';
 import { TraceLog } from './traceLog.js';
 import { TraceRecorder } from './traceRecorder.js';
 import { WatchList, type WatchValue } from './watchList.js';
@@ -72,6 +72,7 @@ export class Session {
   private readonly annotator = new StopAnnotator(this.watches, () => this.engine);
   private readonly sync: BreakpointSync;
   private readonly traceRecorder: TraceRecorder;
+  private readonly stops: StopIntake;
   private readonly timings = new RunTimings();
   private launchNote?: string;
 
@@ -93,6 +94,14 @@ export class Session {
     this.traceRecorder = new TraceRecorder(this.traces, this.breakpoints, {
       engine: () => this.engine,
       resendFile: (file) => (this.active ? this.sync.file(file) : undefined),
+      warn: (message) => this.hooks.log('warning', `[${this.id}] ${message}`),
+    });
+    const { machine, frames, frameStep, annotator, sync, traceRecorder, timings } = this;
+    this.stops = new StopIntake({
+      machine, frames, frameStep, annotator, sync, breakpoints: this.breakpoints, traceRecorder, timings,
+      engine: () => this.engine,
+      record: (event) => this.record(event),
+      notify: (message) => this.hooks.notify(this, 'info', `Session ${this.id} ${message}`),
       warn: (message) => this.hooks.log('warning', `[${this.id}] ${message}`),
     });
   }
@@ -419,21 +428,13 @@ export class Session {
   }
 
   /** After a value changed, the stop's locals summary is stale: rebuild it. */
-  async refreshStop(): Promise<void> {
-    const current = this.stop;
-    if (!current) return;
-    this.frames.clear();
-    const { stop, frames, totalFrames } = await this.annotator.reread(current);
-    this.machine.stopReread(stop);
-    this.frames.seed(stop.threadId, frames, totalFrames);
+  refreshStop(): Promise<void> {
+    return this.stops.reread();
   }
 
   /** The watches' values at the current stop (after watches were added); undefined when not stopped. */
-  async watchValues(): Promise<WatchValue[] | undefined> {
-    if (!this.stop) return undefined;
-    const values = await this.annotator.watchValues();
-    this.machine.stopWatches(values.length ? values : undefined);
-    return values;
+  watchValues(): Promise<WatchValue[] | undefined> {
+    return this.stops.watchValues();
   }
 
   diagnostics() {
@@ -450,7 +451,7 @@ export class Session {
   private onEngineEvent(event: EngineEvent): void {
     switch (event.type) {
       case 'stopped':
-        this.onStopped(event);
+        this.stops.take(event);
         return;
       case 'continued':
         if (this.state === 'stopped') this.machine.resumed();
@@ -485,43 +486,6 @@ export class Session {
         break;
     }
     this.record(describeEvent(event));
-  }
-
-  private onStopped(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
-    if (!this.active) return;
-    // A stop at trace breakpoints alone is no stop for the agent: it is recorded and the program runs on.
-    if (this.traceRecorder.onlyTraces(stopped.hitBreakpointIds)) {
-      void this.traceRecorder.traceAndResume(stopped.threadId, stopped.hitBreakpointIds!);
-      return;
-    }
-    // A step out of the frames above a current frame is no stop either: the step goes on.
-    if (this.frameStep.absorb(stopped, () => this.takeStop(stopped))) return;
-    this.takeStop(stopped);
-  }
-
-  private takeStop(stopped: Extract<EngineEvent, { type: 'stopped' }>): void {
-    if (!this.active) return;
-    this.frames.clear();
-    const seq = this.machine.stopCame(stopped.threadId);
-    if (seq === 1) this.timings.mark('firstStopMs');
-    const event = this.sync.withoutOneShotHits(stopped);
-    this.breakpoints.countHits(event.hitBreakpointIds ?? []);
-    void buildStop(this.engine, event).then(
-      async (built) => {
-        if (!this.machine.isLatest(seq)) return; // the program ran on before the details came back
-        const stop = await this.annotator.annotate(built.stop, built.frames, true);
-        if (!this.machine.isLatest(seq)) return;
-        const frames = built.frames;
-        this.machine.stopRead(seq, stop);
-        this.frames.seed(stop.threadId, frames, built.totalFrames);
-        if (seq === 1) this.timings.mark('firstStopBuiltMs');
-        const where = `${stop.frame.name} (${stop.frame.file ?? '?'}:${stop.frame.line})`;
-        this.record({ type: 'stopped', summary: `Stopped (${stop.reason}) in ${where}, thread ${stop.threadId}`, data: { reason: stop.reason, threadId: stop.threadId, hitBreakpointIds: stop.hitBreakpointIds } });
-        this.hooks.notify(this, 'info', `Session ${this.id} stopped (${stop.reason}) in ${where}.`);
-        this.machine.changed();
-      },
-      (e) => this.hooks.log('warning', `[${this.id}] could not read the stop: ${(e as Error).message}`),
-    );
   }
 
   private fail(message: string): void {

@@ -29,17 +29,15 @@ import { loadAddon, type DotnetAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
 import { Debuggee, type ExitStatus } from './debuggee.js';
 import { applyDotnetChanges } from './dotnetLiveEdit.js';
-import { HostConnection, readyHost, type ServeHost } from './debuggerHost.js';
+import { HostConnection, readyHost } from './debuggerHost.js';
 import type { ConditionStats, HostApi, HostEvent, HostMethod, StartOptions } from './hostProtocol.js';
 import { fromNative, withTimeout } from './nativeErrors.js';
+import { explainLaunchFailure } from './launchFailure.js';
 import { resolveExecutable } from './program.js';
+import { serveHost } from './serveHost.js';
 import { StartupTimeline, wallClock, type StartupTimes } from './startupTimeline.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
 import { EncWorker } from './worker/encWorker.js';
-import type { CompileRequest } from './worker/evalProtocol.js';
-
-/** The worker compiles an expression once it runs (its first start loads Roslyn): the host stops waiting sooner. */
-const COMPILE_TIMEOUT_MS = 120_000;
 
 interface Timeouts {
   startupMs: number;
@@ -80,6 +78,8 @@ export class DotnetEngine implements Engine {
   private dotnet: string | undefined;
   /** This session's Edit and Continue state in the server's worker. */
   private readonly encSession = `enc-${process.pid}-${++encSessions}`;
+  /** What the host asks of the server (expressions compiled by Roslyn). */
+  private readonly serveHost = serveHost(() => this.dotnet);
 
   constructor(private readonly context: EngineContext) {}
 
@@ -139,7 +139,7 @@ export class DotnetEngine implements Engine {
         ...(resumedByHost ? { resume: spawned.resumeThread } : {}),
       });
     } catch (e) {
-      const error = await this.explainLaunchFailure(e, executable.argv);
+      const error = await explainLaunchFailure(e, executable.argv, this.debuggee, this.stderrTail);
       await this.dispose();
       throw error;
     }
@@ -266,18 +266,6 @@ export class DotnetEngine implements Engine {
   }
 
   /** Edit and Continue: Roslyn's deltas from the server's worker, applied by the debugger host. */
-  /** What the host asks of the server: expressions compiled by the server's worker (Roslyn). */
-  private readonly serveHost: ServeHost = async (method, args) => {
-    const dotnet = this.dotnet ?? findDotnet();
-    if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'compiling this C# expression needs the .NET SDK (dotnet) to build the Roslyn worker', 'Install the .NET SDK, or evaluate the parts the expression is made of.');
-    switch (method) {
-      case 'compile':
-        return EncWorker.shared().compile(dotnet, args[0] as CompileRequest, COMPILE_TIMEOUT_MS) as never;
-      case 'warmCompiler':
-        return EncWorker.shared().warm(dotnet) as never;
-    }
-  };
-
   applyChanges(request: LiveEditRequest): Promise<LiveEditResult> {
     const dotnet = this.dotnet ?? findDotnet();
     if (!dotnet) throw new DebugError('ENGINE_UNAVAILABLE', 'applying C# edits needs the .NET SDK (dotnet) to build its Roslyn worker', 'Install the .NET SDK, or session_restart to run the edited program.');
@@ -495,23 +483,5 @@ export class DotnetEngine implements Engine {
     const host = this.host;
     this.host = undefined;
     await host?.close(now);
-  }
-
-  private async explainLaunchFailure(e: unknown, argv: string[]): Promise<DebugError> {
-    const error = fromNative(e, 'LAUNCH_FAILED');
-    const status = this.debuggee ? await withTimeout(this.debuggee.exited, 1_000, 'exit').catch(() => undefined) : undefined;
-    if (status?.execErrno !== undefined && status.execErrno > 0) {
-      return new DebugError('LAUNCH_FAILED', `cannot start ${argv[0]}: errno ${status.execErrno}`, 'Check that the program path is executable.');
-    }
-    if (status && (status.exitCode !== undefined || status.signal)) {
-      const tail = this.stderrTail.slice(-5).join('\n');
-      return new DebugError(
-        error.code,
-        `${error.message}; the program ended with ${status.signal ?? `exit code ${status.exitCode}`}${tail ? `:\n${tail}` : ''}`,
-        error.hint,
-        error.details,
-      );
-    }
-    return error;
   }
 }

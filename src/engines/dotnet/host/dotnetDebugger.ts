@@ -4,9 +4,7 @@
  * (a breakpoint of the user's, the entry, a step, an exception of a chosen type) and answers the
  * server's requests. Native events and state-changing requests run one at a time, in order.
  */
-import { basename } from 'node:path';
 import { DebugError } from '../../../core/errors.js';
-import { MAX_CAUSES } from '../../../core/exceptionAutopsy.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
@@ -27,13 +25,13 @@ import { StartupTimeline } from '../startupTimeline.js';
 import { loadModuleSymbols } from '../symbols/symbolLoader.js';
 import { AsyncAwaiters } from './asyncAwaiter.js';
 import { AsyncChains } from './asyncChain.js';
-import { asyncCatchSites } from './asyncCatchSites.js';
-import { exceptionPath } from './asyncExceptionPath.js';
 import { AsyncTaskReader } from './asyncTaskReader.js';
 import { PendingTasks, type PendingTaskGraph } from './pendingTasks.js';
 import { BreakpointBook } from './breakpointBook.js';
 import { BreakpointRules } from './breakpointRules.js';
-import { ModuleRegistry, type LoadedModule } from './moduleRegistry.js';
+import { ExceptionStops, type ExceptionEvent } from './exceptionStops.js';
+import { ModuleLoads, ENTRY } from './moduleLoads.js';
+import { ModuleRegistry } from './moduleRegistry.js';
 import type { NativeEvent } from './nativeEvents.js';
 import { Native } from './nativeSession.js';
 import { Inspection } from './inspection.js';
@@ -42,9 +40,7 @@ import type { ModuleDelta } from '../worker/encProtocol.js';
 import { StackReader } from './stackReader.js';
 import { threadWait } from './threadWaits.js';
 import { asyncResumeTag, awaiterResumeTag, Stepper } from './stepper.js';
-import { innerExceptions } from './values/innerExceptions.js';
 
-const ENTRY = 'entry';
 /** How long a launch answer waits for the program's own module to load and its breakpoints to bind. */
 const ENTRY_MODULE_WAIT_MS = 15_000;
 const RESUME_RELAY_FD = 3;
@@ -70,24 +66,26 @@ export class DotnetDebugger implements HostApi {
   private readonly enc = new EditAndContinue(() => this.native, this.modules, this.stack, () => this.inspection.funcEval);
   /** The program was stopped for an edit, not by a stop the session knows of. */
   private pausedForEdit = false;
-  private exceptions: ExceptionBreakpointConfig = { filters: ['uncaught'] };
+  private readonly exceptions = new ExceptionStops(() => this.requireNative(), this.modules, this.stack, this.inspection, this.asyncChains);
   private options?: StartOptions;
   private pid = 0;
-  private entryPlaced = false;
   private lastException?: ExceptionInfo;
-  /** The last exception stopped on as unhandled in the user's code (an async method's). */
-  private userUnhandled?: ExceptionInfo;
   private serial: Promise<unknown> = Promise.resolve();
-  private entryLoaded = deferred();
   private exited = false;
   /** A stop was reported and the program has not been resumed since. */
   private reportedStop = false;
   private stopThread = 0;
   private readonly startup = new StartupTimeline();
-  /** The first framework module: System.Private.CoreLib. */
-  private frameworkLibrary?: string;
-  /** Assemblies read before the launch (readAhead). */
-  private readonly readAheadFiles = new Set<string>();
+  private readonly loads = new ModuleLoads({
+    native: () => this.native,
+    requireNative: () => this.requireNative(),
+    options: () => this.options,
+    modules: this.modules,
+    breakpoints: this.breakpoints,
+    enc: this.enc,
+    startup: this.startup,
+    emit: (event) => this.emit(event),
+  });
 
   constructor(private readonly emit: (event: HostEvent) => void) {
     this.stack.followAwaiters(this.asyncChains);
@@ -100,9 +98,7 @@ export class DotnetDebugger implements HostApi {
   readAhead(files: string[]): void {
     // Its launch came first (the host had no time): the launched program would wait for this read.
     if (this.options) return;
-    for (const file of files) {
-      if (loadModuleSymbols(file).metadata) this.readAheadFiles.add(file);
-    }
+    this.loads.readAhead(files);
     this.startup.mark('readAhead');
   }
 
@@ -112,7 +108,7 @@ export class DotnetDebugger implements HostApi {
     this.startup.mark('hostStart');
     this.options = options;
     this.pid = options.pid;
-    this.exceptions = options.exceptions;
+    this.exceptions.config = options.exceptions;
     this.enc.launched = options.mode === 'launch';
     const native = new Native((event) => this.onNative(event));
     this.native = native;
@@ -122,7 +118,7 @@ export class DotnetDebugger implements HostApi {
       for (const [file, specs] of byFile) await this.breakpoints.setLines(file, specs);
       await this.breakpoints.setFunctions(options.functionBreakpoints);
       // Both queued at once, in order, on the debugger thread: a launched program's runtime waits for the attach.
-      const configured = native.call('configure', { holdModuleLoads: true, ...this.exceptionFlags() });
+      const configured = native.call('configure', { holdModuleLoads: true, ...this.exceptions.flags() });
       const attached =
         options.mode === 'launch'
           ? native.call('attachAtStartup', { pid: options.pid, resume: options.startupPrepared ? -1 : (options.resume ?? RESUME_RELAY_FD), timeoutMs: options.timeoutMs, dbgshimPath: options.dbgshimPath })
@@ -134,7 +130,7 @@ export class DotnetDebugger implements HostApi {
     });
     this.startup.merge(result.marks);
     // The answer says where the breakpoints bound: wait for the program's module (bounded).
-    await Promise.race([this.entryLoaded.promise, sleep(options.mode === 'launch' ? ENTRY_MODULE_WAIT_MS : 2_000)]);
+    await Promise.race([this.loads.entryLoaded.promise, sleep(options.mode === 'launch' ? ENTRY_MODULE_WAIT_MS : 2_000)]);
     return { access: result.access, breakpoints: this.breakpoints.bindings(), startup: this.startup.current };
   }
 
@@ -147,8 +143,8 @@ export class DotnetDebugger implements HostApi {
   }
 
   async setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void> {
-    this.exceptions = config;
-    await this.inOrder(() => this.requireNative().call('configure', this.exceptionFlags()));
+    this.exceptions.config = config;
+    await this.inOrder(() => this.requireNative().call('configure', this.exceptions.flags()));
   }
 
   continue(): Promise<void> {
@@ -336,7 +332,7 @@ export class DotnetDebugger implements HostApi {
         this.emit({ type: 'process', pid: event.pid });
         return;
       case 'module':
-        if (event.reason === 'load') return this.moduleLoaded(event);
+        if (event.reason === 'load') return this.loads.loaded(event);
         this.breakpoints.moduleUnloaded(event.handle);
         this.enc.moduleUnloaded(event.handle);
         this.emit({ type: 'module', reason: 'removed', name: this.modules.remove(event.handle)?.name ?? `module ${event.handle}` });
@@ -366,7 +362,7 @@ export class DotnetDebugger implements HostApi {
         return;
       case 'exited':
         this.exited = true;
-        this.entryLoaded.resolve();
+        this.loads.entryLoaded.resolve();
         this.emitConditionStats();
         this.emit({ type: 'runtimeExited' });
         return;
@@ -374,57 +370,6 @@ export class DotnetDebugger implements HostApi {
         this.emit({ type: 'error', message: `the .NET debugger reported an internal error (HRESULT 0x${(event.hr >>> 0).toString(16)}, code ${event.code})` });
         return;
     }
-  }
-
-  private async moduleLoaded({ handle, path, held, framework }: Extract<NativeEvent, { event: 'module'; reason: 'load' }>): Promise<void> {
-    try {
-      const prepare = () => this.prepareModule(handle, path, framework);
-      await (held ? this.startup.heldLoad(prepare) : prepare());
-    } finally {
-      // Whatever failed, the program must not stay held in LoadModule.
-      if (held) await this.native?.call('release', {}).catch(() => undefined);
-    }
-  }
-
-  private async prepareModule(handle: number, path: string, framework: boolean): Promise<void> {
-    const module = this.modules.add(handle, path, framework);
-    this.emit({ type: 'module', reason: 'new', name: module.name, path });
-    if (module.symbols) {
-      await this.requireNative().call('setUserCode', {
-        module: handle,
-        user: true,
-        nonUserTokens: module.symbols.nonUserMethodTokens(),
-        disableOptimizations: true,
-      });
-      await this.enc.moduleLoaded(module);
-      for (const binding of await this.breakpoints.moduleLoaded(module)) this.emit({ type: 'breakpoint', binding });
-      await this.placeEntry(module);
-    }
-    if (framework && !this.frameworkLibrary) {
-      this.frameworkLibrary = path;
-      if (this.readAheadFiles.has(path)) this.startup.mark('readAheadUsed');
-    }
-    if (this.isEntryModule(module)) {
-      this.startup.mark('entryModule');
-      this.entryLoaded.resolve();
-      // System.Private.CoreLib's metadata names the framework's values (decimal, DateTime, List…) at
-      // the first stop: it is read while the program runs there, not while the stop is built.
-      const library = this.frameworkLibrary;
-      if (library) setImmediate(() => this.modules.metadata(library));
-    }
-  }
-
-  private isEntryModule(module: LoadedModule): boolean {
-    const entry = this.options?.entryAssembly;
-    return entry ? basename(entry) === module.name : !!module.symbols;
-  }
-
-  private async placeEntry(module: LoadedModule): Promise<void> {
-    if (!this.options?.stopOnEntry || this.entryPlaced || !this.isEntryModule(module)) return;
-    const target = module.symbols?.entryStatement();
-    if (!target) return;
-    await this.breakpoints.placeInternal(ENTRY, module.handle, target);
-    this.entryPlaced = true;
   }
 
   private async breakpointHit(nativeId: number, threadId: number): Promise<void> {
@@ -467,24 +412,19 @@ export class DotnetDebugger implements HostApi {
     await this.requireNative().call('release', {});
   }
 
-  private async exception(event: Extract<NativeEvent, { event: 'exception' }>): Promise<void> {
+  private async exception(event: ExceptionEvent): Promise<void> {
     if (!event.held) {
       if (event.kind === 'firstChance') {
         this.emit({ type: 'output', category: 'console', text: `Exception thrown: '${event.type}'${event.message ? `: ${event.message}` : ''}\n` });
       }
       return;
     }
-    if (!(await this.stopsFor(event))) {
+    if (!(await this.exceptions.stopsFor(event))) {
       await this.requireNative().call('release', {});
       return;
     }
     const userUnhandled = event.kind === 'catchHandlerFound';
-    const causes = await innerExceptions(this.requireNative(), this.inspection.reader, event.threadId, MAX_CAUSES + 1).catch(() => []);
-    const info: ExceptionInfo = { type: event.type || undefined, message: event.message || undefined, kind: userUnhandled ? 'userUnhandled' : event.kind, ...(causes.length ? { causes } : {}) };
-    Object.assign(info, await this.awaitedFrom(event.threadId));
-    const catchSites = await asyncCatchSites(this.stack, this.modules, event.threadId, event.types).catch(() => []);
-    if (catchSites.length) info.catchSites = catchSites;
-    if (userUnhandled) this.userUnhandled = info;
+    const info = await this.exceptions.describe(event);
     await this.stepper.cancel();
     this.lastException = info;
     const what = event.kind === 'userFirstChance' ? 'Exception thrown' : userUnhandled ? 'Exception unhandled in your code' : 'Unhandled exception';
@@ -492,56 +432,6 @@ export class DotnetDebugger implements HostApi {
       exception: info,
       description: `${what}: ${event.type}${event.message ? `: ${event.message}` : ''}`,
     });
-  }
-
-  /**
-   * An exception an async method took from a task it awaited was thrown elsewhere, in methods that
-   * have returned since: where, and the way it came (its stack trace), when that is not here.
-   */
-  private async awaitedFrom(threadId: number): Promise<Pick<ExceptionInfo, 'path' | 'thrownAt'>> {
-    // Taken from a task, it is thrown again by the runtime's awaiter (external code) inside the
-    // awaiting method; thrown by the user's code itself, it is where it was thrown.
-    const { frames } = await this.stack.frames(threadId, 0, 20).catch(() => ({ frames: [] as FrameInfo[] }));
-    if (!frames[0] || frames[0].id > 0) return {};
-    const top = frames.find((f) => f.id > 0 && !f.async);
-    const handle = top && this.stack.handle(top.id);
-    if (!top || !handle || !this.asyncChains.isAsyncBody(handle.module, handle.methodToken)) return {};
-    const { reader, funcEval } = this.inspection;
-    const path = await exceptionPath(this.requireNative(), reader, funcEval, threadId).catch(() => []);
-    const thrown = path.find((f) => f.file);
-    if (!thrown || (thrown.file === top.file && thrown.line === top.line)) return {};
-    return { path, thrownAt: { file: thrown.file, line: thrown.line } };
-  }
-
-  /** Whether a held exception event is a stop the user asked for. */
-  private async stopsFor(event: Extract<NativeEvent, { event: 'exception' }>): Promise<boolean> {
-    switch (event.kind) {
-      case 'userFirstChance':
-        return this.matchesTypeFilter(event.types);
-      case 'catchHandlerFound': {
-        // Caught by the compiler's handler that hands an async method's exception to its task: it
-        // leaves the user's code unhandled, and the throw site is still on the stack.
-        const handler = event.handler;
-        const symbols = handler ? this.modules.get(handler.module)?.symbols : undefined;
-        return !!handler && symbols?.asyncInfo(handler.token)?.catchHandlerOffset === handler.ilOffset;
-      }
-      case 'unhandled': {
-        // The framework rethrowing an exception already stopped on as unhandled in the user's code.
-        const seen = this.userUnhandled;
-        this.userUnhandled = undefined;
-        if (seen && seen.type === event.type && (seen.message ?? '') === event.message) return (await this.stack.top(event.threadId)) !== undefined;
-        return true;
-      }
-      default:
-        return false;
-    }
-  }
-
-  /** `exceptionTypes` match the thrown type or any base type, by full or simple name. */
-  private matchesTypeFilter(types: string[]): boolean {
-    const wanted = this.exceptions.typeNames ?? [];
-    if (wanted.length === 0) return true;
-    return types.some((t) => wanted.some((w) => w === t || w === t.split('.').pop()));
   }
 
   private stopped(reason: string, threadId: number, extra: { hitBreakpointIds?: number[]; description?: string; exception?: ExceptionInfo }): void {
@@ -570,14 +460,6 @@ export class DotnetDebugger implements HostApi {
     this.inspection.clear();
   }
 
-  private exceptionFlags(): { stopOnUnhandled: boolean; stopOnFirstChance: boolean } {
-    const filters = this.exceptions.filters;
-    return {
-      stopOnUnhandled: filters.includes('uncaught') || filters.includes('unhandled'),
-      stopOnFirstChance: filters.includes('all') || filters.includes('raised'),
-    };
-  }
-
   private requireNative(): Native {
     if (!this.native || this.exited) throw new DebugError('INVALID_STATE', 'the .NET program is not being debugged any more');
     return this.native;
@@ -589,12 +471,6 @@ export class DotnetDebugger implements HostApi {
     this.serial = run.catch(() => undefined);
     return run;
   }
-}
-
-function deferred(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((r) => (resolve = r));
-  return { promise, resolve };
 }
 
 function sleep(ms: number): Promise<void> {
