@@ -124,7 +124,7 @@ export class PythonEngine implements Engine {
     const client = this.connect(adapter.client);
     const processStarted = client.once('process');
     if (ready) this.program = config.program;
-    // A program launched the normal way ends its debug session as soon as its code is done (sessionEnd.ts); the ready launcher does that itself.
+    // Launched the normal way: the debugger's objects frozen and the session's end as the program's code ends (sessionEnd.ts); the ready launcher ends it itself.
     const start = { ...this.starting(client, signal), prelude: ready ? undefined : BEFORE_PROGRAM };
     const result = ready ? await startReadyDebuggee(start, ready, config) : await startDebugpy(start, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config);
     this.started = true;

@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { END_SESSION, FREEZE_DEBUGGER } from './sessionEnd.js';
+import { END_SESSION } from './sessionEnd.js';
 
 const READY_LAUNCHER = String.raw`# debugbridge: a ready debuggee becomes the user's program here (see readyLauncher.ts).
 def _debugbridge_become_program(scope):
@@ -56,8 +56,6 @@ def _debugbridge_become_program(scope):
     end_session = scope.pop("_debugbridge_end_session")
     if "pydevd" in sys.modules:
         sys.modules["pydevd"]._debugbridge_end_session = end_session
-    # What exists now is the debugger's (see sessionEnd.ts).
-    ${FREEZE_DEBUGGER}
     return code
 
 

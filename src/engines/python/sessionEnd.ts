@@ -9,10 +9,13 @@
  * the way pydevd would, without the polls. `FREEZE_DEBUGGER` moves every object made so far (the
  * debugger's, before the program runs) out of the garbage collector's reach, as gc.freeze() is meant
  * for: the exit's collections then look at the program's own objects only, as in a bare run.
- * The ready launcher (readyLauncher.ts) does both around the program file it runs; a program
- * launched the normal way gets them from `BEFORE_PROGRAM`, evaluated before configurationDone lets
- * it run, with END_SESSION as a threading exit hook (run when the main thread's code is done, before
- * the interpreter joins the remaining threads), and its own command line untouched.
+ * A program launched the normal way gets both from `BEFORE_PROGRAM`, answered before configurationDone
+ * lets it run (frozen later, the program's first objects, its `__main__` globals among them, would
+ * never be collected: a cycle's finalizer would not run at its exit), END_SESSION as a threading
+ * exit hook (run when the main thread's code is done, before the interpreter joins the remaining
+ * threads), its own command line untouched. The ready launcher (readyLauncher.ts) ends the session
+ * itself after the program file has run; it does not freeze: there the program's globals were still
+ * frozen with the debugger's and its garbage cycle not finalized (test/e2e/python-ready.test.ts).
  */
 
 /** Python source: `_debugbridge_end_session()`. */
@@ -45,7 +48,7 @@ def _debugbridge_end_session():
 `;
 
 /** Python statement: the debugger's objects out of the collector's reach (made before the program's). */
-export const FREEZE_DEBUGGER = '__import__("gc").freeze()';
+const FREEZE_DEBUGGER = '__import__("gc").freeze()';
 
 /**
  * An expression for debugpy's `evaluate` (pydevd runs it on its own thread) before the program runs:

@@ -26,7 +26,7 @@ export interface Starting {
   stderrHint(): string | undefined;
   /** debugpy answered `initialize`: what it can do decides what the configuration sends. */
   capabilitiesKnown(capabilities: DebugProtocol.Capabilities | undefined): void;
-  /** An expression evaluated in the debuggee before its program runs (sent before configurationDone; its failure is ignored). */
+  /** An expression evaluated in the debuggee before its program runs (answered before configurationDone goes; its failure is ignored). */
   prelude?: string;
 }
 
@@ -90,7 +90,8 @@ async function configureAndRun({ engine, client, steps, prelude }: Starting, sta
   const bound: Promise<BreakpointBinding[]>[] = [...byFile].map(([file, specs]) => engine.setBreakpoints(file, specs));
   if (config.functionBreakpoints.length) bound.push(engine.setFunctionBreakpoints(config.functionBreakpoints));
   const configured = Promise.all([Promise.all(bound), engine.setExceptionBreakpoints(config.exceptions)]);
-  if (prelude) client.request('evaluate', { expression: prelude, context: 'watch' }).catch(() => {});
+  // pydevd runs a frameless evaluate on a thread of its own: its answer comes before the program may run.
+  if (prelude) await guard(client.request('evaluate', { expression: prelude, context: 'watch' }).catch(() => undefined));
   const done = client.request('configurationDone', undefined);
   configured.catch(() => {});
   done.catch(() => {});
