@@ -11,6 +11,8 @@ import type { EngineFactory } from './engine.js';
 import type { EngineRegistry } from './engineRegistry.js';
 import { DebugError } from './errors.js';
 import { describeExit } from './eventSummary.js';
+import { PathMap } from './pathMap.js';
+import { pathMappedFactory } from './pathMappedEngine.js';
 import type { PathPolicy } from './pathPolicy.js';
 import { Session } from './session.js';
 import type { SessionConfig } from './sessionConfig.js';
@@ -94,8 +96,7 @@ export class SessionManager {
    * target it is the target's engine already (a test run planned there), used as it is.
    */
   async create(config: SessionConfig, breakpoints: BreakpointRequest[], reuseId?: string, stored?: BreakpointRecord[], engineFactory?: EngineFactory): Promise<Session> {
-    const factory =
-      engineFactory ?? (config.target ? await this.pool.targets.factory(config.target, await this.registry.load(config.language)) : await this.registry.load(config.language));
+    const factory = engineFactory ?? (await this.engineFactory(config));
     const client = this.client;
     this.pool.requireRoomForOneMore((e) => this.owns(e));
     const id = reuseId ?? this.pool.nextId(config.language, client);
@@ -115,6 +116,13 @@ export class SessionManager {
     // A test run is one request's run (debug_test), not a program to bring back after the server.
     this.pool.add(session, client, { recoverable: !engineFactory });
     return session;
+  }
+
+  /** The language's engine: on the config's target, or here behind its path map, or here as it is. */
+  private async engineFactory(config: SessionConfig): Promise<EngineFactory> {
+    const local = await this.registry.load(config.language);
+    if (config.target) return this.pool.targets.factory(config.target, local);
+    return config.pathMappings ? pathMappedFactory(local, new PathMap(config.pathMappings)) : local;
   }
 
   /** This client's live sessions (starting, running or stopped). */

@@ -28,6 +28,19 @@ export class SocketTransport extends StreamTransport {
     });
   }
 
+  /** DAP over a connection made already (a port probe's, engines/debugPort.ts). */
+  static adopt(socket: Socket, description: string): SocketTransport {
+    socket.setNoDelay(true);
+    // The probe paused it; it flows again once the reader listens, so no byte is read with no one to take it.
+    const resumeForReader = (event: string | symbol) => {
+      if (event !== 'data') return;
+      socket.off('newListener', resumeForReader);
+      queueMicrotask(() => socket.resume());
+    };
+    socket.on('newListener', resumeForReader);
+    return new SocketTransport(socket, description);
+  }
+
   /** Connects, retrying while nothing listens yet (a just-started or injected adapter opens its port late). */
   static async connectWhenListening(host: string, port: number, timeoutMs: number): Promise<SocketTransport> {
     const deadline = Date.now() + timeoutMs;

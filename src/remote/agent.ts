@@ -10,7 +10,7 @@ import type { Engine } from '../core/engine.js';
 import { EngineRegistry } from '../core/engineRegistry.js';
 import { isDebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
-import { prepareTest } from '../testing/testRun.js';
+import { listTests, prepareTest } from '../testing/testRun.js';
 import { VERSION } from '../version.js';
 import {
   CALLABLE,
@@ -22,6 +22,7 @@ import {
   engineEvent,
   engineLog,
   hello,
+  listTestsThere,
   OPTIONAL_METHODS,
   prepareTestRun,
   SLICE_END,
@@ -66,6 +67,7 @@ class Agent {
         return { framework: plan.framework, commandLine: plan.commandLine, config };
       }),
     );
+    c.onRequest(listTestsThere, (input, token) => guarded(() => listTests(input, abortSignalOf(token))));
     c.onRequest(createEngine, ({ engine: id, language, test }) =>
       guarded(async () => {
         const factory = test ? (await prepareTest(this.registry, test)).factory : await this.registry.load(language);

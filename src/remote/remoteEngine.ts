@@ -1,11 +1,13 @@
 /**
  * An Engine whose runtime is on a target: every call goes over the target's connection to the same
- * engine run by `debugbridge agent` there, and every path crosses the target's path map, local to
- * remote on the way out, remote to local on the way back. The core and every tool above it see an
- * ordinary engine.
+ * engine run by `debugbridge agent` there. It speaks the far side's paths; the factory puts it behind
+ * the target's path map (core/pathMappedEngine.ts), so the core and every tool above it see an
+ * ordinary engine in local paths.
  */
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, EngineFactory, LiveEditRequest, LiveEditResult } from '../core/engine.js';
 import { DebugError } from '../core/errors.js';
+import { pathMappedFactory } from '../core/pathMappedEngine.js';
+import type { PathMap } from '../core/pathMap.js';
 import type {
   AttachConfig,
   BreakpointBinding,
@@ -18,6 +20,7 @@ import type {
   FunctionBreakpointSpec,
   LaunchConfig,
   LaunchResult,
+  PendingTaskReport,
   ScopeInfo,
   StepKind,
   ThreadDump,
@@ -25,7 +28,6 @@ import type {
   VariableInfo,
 } from '../core/types.js';
 import type { DebugTestInput } from '../testing/testRun.js';
-import type { PathMap } from './pathMap.js';
 import { createEngine, disposeEngine, engineCall, engineDiagnostics, SLICE_END, SLICE_EXPRESSION, SLICE_START, sourceLines, type CreatedEngine } from './remoteProtocol.js';
 import type { TargetConnection } from './targetConnection.js';
 
@@ -43,8 +45,15 @@ export interface RemoteTarget {
   connect(): Promise<TargetConnection>;
 }
 
-/** The language's engine on a target, as the core asks for an engine; with `test`, a test run's engine planned there (debug_test). */
+/**
+ * The language's engine on a target, as the core asks for an engine, in local paths; with `test`
+ * (far-side paths), a test run's engine planned there (debug_test).
+ */
 export function remoteEngineFactory(local: EngineFactory, target: RemoteTarget, test?: DebugTestInput): EngineFactory {
+  return pathMappedFactory(farEngineFactory(local, target, test), target.paths);
+}
+
+function farEngineFactory(local: EngineFactory, target: RemoteTarget, test?: DebugTestInput): EngineFactory {
   return {
     language: local.language,
     displayName: `${local.displayName} on ${target.name}`,
@@ -63,6 +72,7 @@ export class RemoteEngine implements Engine {
   restartFrame?: (threadId: number, frameId: number) => Promise<void>;
   applyChanges?: (request: LiveEditRequest) => Promise<LiveEditResult>;
   threadDumps?: (levels: number) => Promise<ThreadDump[]>;
+  pendingTasks?: (levels: number) => Promise<PendingTaskReport>;
 
   private readonly id = nextEngineId++;
   private connection?: TargetConnection;
@@ -83,28 +93,20 @@ export class RemoteEngine implements Engine {
 
   async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
     await this.open();
-    const paths = this.target.paths;
-    const remote: LaunchConfig = {
-      ...config,
-      program: paths.toRemote(config.program),
-      cwd: paths.toRemote(config.cwd),
-      breakpoints: config.breakpoints.map((b) => this.specOut(b)),
-    };
-    return this.started(await this.call<LaunchResult>('launch', [remote], signal));
+    return this.started(await this.call<LaunchResult>('launch', [config], signal));
   }
 
   async attach(config: AttachConfig, signal?: AbortSignal): Promise<LaunchResult> {
     await this.open();
-    return this.started(await this.call<LaunchResult>('attach', [{ ...config, breakpoints: config.breakpoints.map((b) => this.specOut(b)) }], signal));
+    return this.started(await this.call<LaunchResult>('attach', [config], signal));
   }
 
-  async setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
-    const bindings = await this.call<BreakpointBinding[]>('setBreakpoints', [this.target.paths.toRemote(file), specs.map((s) => this.specOut(s))]);
-    return bindings.map((b) => this.target.paths.binding(b));
+  setBreakpoints(file: string, specs: BreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.call('setBreakpoints', [file, specs]);
   }
 
-  async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
-    return (await this.call<BreakpointBinding[]>('setFunctionBreakpoints', [specs])).map((b) => this.target.paths.binding(b));
+  setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
+    return this.call('setFunctionBreakpoints', [specs]);
   }
 
   setExceptionBreakpoints(config: ExceptionBreakpointConfig): Promise<void> {
@@ -127,9 +129,8 @@ export class RemoteEngine implements Engine {
     return this.call('threads', []);
   }
 
-  async stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
-    const trace = await this.call<{ frames: FrameInfo[]; totalFrames?: number }>('stackTrace', [threadId, startFrame, levels]);
-    return { ...trace, frames: trace.frames.map((f) => this.target.paths.frame(f)) };
+  stackTrace(threadId: number, startFrame: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames?: number }> {
+    return this.call('stackTrace', [threadId, startFrame, levels]);
   }
 
   scopes(frameId: number): Promise<ScopeInfo[]> {
@@ -140,8 +141,8 @@ export class RemoteEngine implements Engine {
     return this.call('variables', [ref, start, count]);
   }
 
-  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover'): Promise<EvaluateResult> {
-    return this.call('evaluate', [expression, frameId, context]);
+  evaluate(expression: string, frameId: number | undefined, context: 'repl' | 'watch' | 'hover', options?: { sideEffects?: boolean }): Promise<EvaluateResult> {
+    return this.call('evaluate', [expression, frameId, context, options]);
   }
 
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
@@ -157,13 +158,13 @@ export class RemoteEngine implements Engine {
       .replace(String(SLICE_END), String(end));
   }
 
-  async exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
-    return this.target.paths.exception(await this.call<ExceptionInfo | undefined>('exceptionInfo', [threadId]));
+  exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
+    return this.call('exceptionInfo', [threadId]);
   }
 
   async sourceLines(file: string): Promise<string[] | undefined> {
     if (!this.connection || this.connection.closed) return undefined;
-    return (await this.connection.request(sourceLines, { path: this.target.paths.toRemote(file) }, SOURCE_TIMEOUT_MS)) ?? undefined;
+    return (await this.connection.request(sourceLines, { path: file }, SOURCE_TIMEOUT_MS)) ?? undefined;
   }
 
   terminate(): Promise<void> {
@@ -217,27 +218,16 @@ export class RemoteEngine implements Engine {
     this.capabilities = created.capabilities;
     this.sliceTemplate = created.sliceTemplate;
     const optional = new Set(created.optional);
-    if (optional.has('jump')) this.jump = (threadId, file, line) => this.call('jump', [threadId, this.target.paths.toRemote(file), line]);
+    if (optional.has('jump')) this.jump = (threadId, file, line) => this.call('jump', [threadId, file, line]);
     if (optional.has('restartFrame')) this.restartFrame = (threadId, frameId) => this.call('restartFrame', [threadId, frameId]);
-    if (optional.has('threadDumps')) {
-      this.threadDumps = async (levels) => (await this.call<ThreadDump[]>('threadDumps', [levels])).map((d) => this.target.paths.dump(d));
-    }
-    if (optional.has('applyChanges')) this.applyChanges = (request) => this.applyRemoteChanges(request);
-  }
-
-  private async applyRemoteChanges(request: LiveEditRequest): Promise<LiveEditResult> {
-    const paths = this.target.paths;
-    const result = await this.call<LiveEditResult>('applyChanges', [{ files: request.files?.map((f) => paths.toRemote(f)) }]);
-    return {
-      ...result,
-      changes: result.changes.map((c) => ({ ...c, file: paths.toLocal(c.file) })),
-      staleFrames: result.staleFrames.map((f) => ({ ...f, file: paths.toLocal(f.file) })),
-    };
+    if (optional.has('threadDumps')) this.threadDumps = (levels) => this.call('threadDumps', [levels]);
+    if (optional.has('pendingTasks')) this.pendingTasks = (levels) => this.call('pendingTasks', [levels]);
+    if (optional.has('applyChanges')) this.applyChanges = (request) => this.call('applyChanges', [request]);
   }
 
   private started(result: LaunchResult): LaunchResult {
     void this.refreshDiagnostics();
-    return { ...result, breakpoints: result.breakpoints.map((b) => this.target.paths.binding(b)) };
+    return result;
   }
 
   private async call<T>(method: string, args: unknown[], signal?: AbortSignal): Promise<T> {
@@ -248,28 +238,9 @@ export class RemoteEngine implements Engine {
   }
 
   private onEvent(event: EngineEvent): void {
-    const paths = this.target.paths;
-    switch (event.type) {
-      case 'stopped':
-        void this.refreshDiagnostics();
-        this.context.emit(event.exception ? { ...event, exception: paths.exception(event.exception) } : event);
-        return;
-      case 'breakpoint':
-        this.context.emit({ ...event, binding: paths.binding(event.binding) });
-        return;
-      case 'module':
-        this.context.emit({ ...event, path: paths.toLocal(event.path) });
-        return;
-      case 'verdict':
-        this.context.emit({ ...event, verdict: { ...event.verdict, failureSummary: paths.textToLocal(event.verdict.failureSummary) } });
-        return;
-      case 'process':
-        if (event.pid !== undefined) this.pid ??= event.pid;
-        this.context.emit(event);
-        return;
-      default:
-        this.context.emit(event);
-    }
+    if (event.type === 'stopped') void this.refreshDiagnostics();
+    if (event.type === 'process' && event.pid !== undefined) this.pid ??= event.pid;
+    this.context.emit(event);
   }
 
   /** The far engine's diagnostics, kept for `diagnostics()`, which must answer at once. */
@@ -279,9 +250,5 @@ export class RemoteEngine implements Engine {
     } catch {
       // Diagnostics are a courtesy; the next stop tries again.
     }
-  }
-
-  private specOut(spec: BreakpointSpec): BreakpointSpec {
-    return { ...spec, file: this.target.paths.toRemote(spec.file) };
   }
 }

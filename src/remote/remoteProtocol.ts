@@ -8,7 +8,8 @@ import { NotificationType, RequestType } from 'vscode-jsonrpc';
 import type { EngineDiagnostics, EngineEvent, LogLevel } from '../core/engine.js';
 import type { SessionConfig } from '../core/sessionConfig.js';
 import type { Availability, EngineCapabilities } from '../core/types.js';
-import type { DebugTestInput } from '../testing/testRun.js';
+import type { DebugTestInput, ListTestsInput } from '../testing/testRun.js';
+import type { TestListing } from '../testing/types.js';
 
 export interface Hello {
   version: string;
@@ -29,7 +30,7 @@ export interface CreateEngine {
 }
 export interface CreatedEngine {
   capabilities: EngineCapabilities;
-  /** The optional Engine methods this engine has (jump, restartFrame, applyChanges, threadDumps). */
+  /** The optional Engine methods this engine has (jump, restartFrame, applyChanges, threadDumps, pendingTasks). */
   optional: string[];
   /** `textSlice` of the far engine, with SLICE_* in place of its arguments. */
   sliceTemplate: string;
@@ -43,6 +44,8 @@ export interface PreparedTestAnswer {
   config: SessionConfig;
 }
 export const prepareTestRun = new RequestType<DebugTestInput, PreparedTestAnswer, void>('test/prepare');
+/** The tests the framework finds there (test_list; far-side paths). */
+export const listTestsThere = new RequestType<ListTestsInput, TestListing, void>('test/list');
 
 export interface EngineCall {
   engine: number;
@@ -88,9 +91,10 @@ export const CALLABLE = [
   'restartFrame',
   'applyChanges',
   'threadDumps',
+  'pendingTasks',
 ] as const;
 
-export const OPTIONAL_METHODS = ['jump', 'restartFrame', 'applyChanges', 'threadDumps'] as const;
+export const OPTIONAL_METHODS = ['jump', 'restartFrame', 'applyChanges', 'threadDumps', 'pendingTasks'] as const;
 
 export const SLICE_EXPRESSION = '\u0001EXPR\u0001';
 export const SLICE_START = 1_000_003;

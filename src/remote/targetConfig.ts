@@ -8,10 +8,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
+import { mappingsFrom } from '../core/pathMap.js';
+
+/** A path map's shape, for a target and for a port attach alike. */
+export const pathMappingsShape = z.array(z.strictObject({ local: z.string().min(1), remote: z.string().min(1) }));
 
 const targetShape = z.strictObject({
   command: z.array(z.string().min(1)).min(1),
-  pathMappings: z.array(z.strictObject({ local: z.string().min(1), remote: z.string().min(1) })).optional(),
+  pathMappings: pathMappingsShape.optional(),
 });
 const targetsShape = z.record(z.string().regex(/^[A-Za-z0-9][\w.-]*$/), targetShape);
 /** A config file holds other settings too, later: only `targets` is read here. */
@@ -55,7 +59,7 @@ function readFile(file: string): TargetSource {
   const source = parse(file, text, fileShape, (f) => f.targets ?? {});
   // The file's own folder for a relative local path ("." is the project the file sits in).
   for (const definition of Object.values(source.definitions)) {
-    definition.pathMappings = definition.pathMappings?.map((m) => ({ ...m, local: m.local.startsWith('~') ? m.local : resolve(dirname(file), m.local) }));
+    if (definition.pathMappings) definition.pathMappings = mappingsFrom(dirname(file), definition.pathMappings);
   }
   return source;
 }

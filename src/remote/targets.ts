@@ -5,7 +5,7 @@
  */
 import type { EngineFactory } from '../core/engine.js';
 import { DebugError } from '../core/errors.js';
-import { PathMap } from './pathMap.js';
+import { PathMap } from '../core/pathMap.js';
 import type { RemoteTarget } from './remoteEngine.js';
 import { PROJECT_CONFIG, readTargetSources, userConfigPath, type TargetDefinition, type TargetSource } from './targetConfig.js';
 import type { TargetConnection } from './targetConnection.js';

@@ -2,6 +2,9 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { BUILT_IN_LANGUAGES } from '../core/engineRegistry.js';
+import { mappingsFrom } from '../core/pathMap.js';
+import { probeDebugPort } from '../engines/debugPort.js';
+import { pathMappingsShape } from '../remote/targetConfig.js';
 import { DebugError } from '../core/errors.js';
 import { describeExit } from '../core/eventSummary.js';
 import type { Session } from '../core/session.js';
@@ -66,6 +69,20 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
   };
 }
 
+/**
+ * Which runtime an attach is to, and what the session calls the program: without a language, a
+ * port here is asked what listens (engines/debugPort.ts), and the answer says what it found; a pid,
+ * or a port on a target's far side, needs the language.
+ */
+async function attachedRuntime(language: string | undefined, pid: number | undefined, host: string | undefined, port: number | undefined, target: string | undefined): Promise<{ language: string; program: string }> {
+  if (language) return { language, program: pid !== undefined ? `pid ${pid}` : `${host}:${port}` };
+  if (port === undefined || host === undefined || target) {
+    throw new DebugError('INVALID_ARGUMENT', `Attach ${target ? 'on a target' : 'by pid'} needs the language.`, 'Pass language: dotnet, python or node.');
+  }
+  const found = await probeDebugPort(host, port);
+  return { language: found.language, program: `${found.runtime} at ${host}:${port}` };
+}
+
 export function registerSessionTools(server: McpServer, manager: SessionManager): void {
   defineTool(
     server,
@@ -127,12 +144,13 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Attach to a running program',
       description:
-        'Attaches: dotnet by pid; python to `-m debugpy --listen port`; node to `--inspect=port`.',
+        'Attaches by pid, or to a debug port (`debugpy --listen`, `node --inspect`; language found). pathMappings: folders there.',
       input: {
-        language: z.string(),
+        language: z.string().optional(),
         pid: z.number().int().positive().optional(),
         host: z.string().optional(),
         port: z.number().int().min(1).max(65535).optional(),
+        pathMappings: pathMappingsShape.optional(),
         cwd: z.string().optional(),
         breakpoints: z.array(breakpointInput).optional(),
         exceptions: exceptionModeInput,
@@ -146,24 +164,29 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     async (args, ctx) => {
       if (args.target) manager.targets.definition(args.target);
       if (args.pid === undefined && args.port === undefined) {
-        throw new DebugError('INVALID_ARGUMENT', 'Attach needs a pid or a port.', 'Pass pid (dotnet) or host + port (python, node).');
+        throw new DebugError('INVALID_ARGUMENT', 'Attach needs a pid or a port.', 'Pass pid (dotnet, python, node) or host + port (python, node).');
+      }
+      if (args.target && args.pathMappings) {
+        throw new DebugError('INVALID_ARGUMENT', `Target "${args.target}" has its own path map; pathMappings is for a port attach without a target.`, 'Leave out pathMappings, or change the target\'s pathMappings where it is named.');
       }
       const deadline = Date.now() + (args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS);
       const cwd = resolveCwd(manager, args.cwd);
-      await requireKnownOptions(manager, args.language, args.options ?? {});
-      const target = args.pid !== undefined ? `pid ${args.pid}` : `${args.host ?? '127.0.0.1'}:${args.port}`;
+      const host = args.host ?? (args.port !== undefined ? '127.0.0.1' : undefined);
+      const { language, program } = await attachedRuntime(args.language, args.pid, host, args.port, args.target);
+      await requireKnownOptions(manager, language, args.options ?? {});
       const session = await manager.create(
         {
-          language: args.language,
-          program: target,
+          language,
+          program,
           args: [],
           cwd,
           env: {},
           stopOnEntry: false,
           exceptions: exceptionConfig(args.exceptions),
           options: args.options ?? {},
-          attach: { pid: args.pid, host: args.host ?? (args.port !== undefined ? '127.0.0.1' : undefined), port: args.port },
+          attach: { pid: args.pid, host, port: args.port },
           ...(args.target ? { target: args.target } : {}),
+          ...(args.pathMappings ? { pathMappings: mappingsFrom(cwd, args.pathMappings) } : {}),
         },
         breakpointRequests(manager, args, cwd),
       );

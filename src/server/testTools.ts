@@ -20,7 +20,6 @@ const DEFAULT_LIST_LIMIT = 100;
 
 /** The runners' code (some twenty modules, the .NET addon's loader among them) loads with the first test call, not with the server. */
 const testRun = () => import('../testing/testRun.js');
-const frameworks = () => import('../testing/frameworks.js');
 const remoteTests = () => import('../remote/remoteTests.js');
 
 const frameworkInput = z.enum(FRAMEWORKS).optional().describe('Default: from path.');
@@ -56,6 +55,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         limit: z.number().int().min(1).max(2000).optional().describe(`Default ${DEFAULT_LIST_LIMIT}.`),
         cwd: z.string().optional().describe('Default: project root.'),
         timeoutMs: timeoutInput.describe('More time for a project the runner builds first (.NET).'),
+        target: targetInput,
       },
       output: {
         framework: z.string(),
@@ -66,11 +66,10 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
       annotations: { readOnlyHint: true },
     },
     async (args, ctx) => {
-      const [{ testRequest }, { pickDriver }] = await Promise.all([testRun(), frameworks()]);
-      const { request, cwdGiven } = testRequest(agentPath(manager, args.path, args.cwd), undefined, args.cwd);
-      const driver = await pickDriver(request, args.framework);
-      if (!cwdGiven) request.cwd = driver.root(request.path);
-      const listing = await driver.list(request, ctx.signal);
+      // On a target the tests are the far side's: listed there, from the paths mapped.
+      const listing = args.target
+        ? await (await remoteTests()).listRemoteTests(manager.targets, args.target, { framework: args.framework, ...targetPaths(manager, args.path, args.cwd) }, ctx.signal)
+        : await (await testRun()).listTests({ path: agentPath(manager, args.path, args.cwd), framework: args.framework, cwd: args.cwd }, ctx.signal);
       const needle = args.filter?.toLowerCase();
       const matching = needle ? listing.tests.filter((t) => t.id.toLowerCase().includes(needle)) : listing.tests;
       const shown = matching.slice(0, args.limit ?? DEFAULT_LIST_LIMIT);
@@ -146,6 +145,9 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
       }
       if (wait.status === 'exited') {
         const ended = await finished(session, prepared, ctx.signal);
+        if (args.target && args.test && ended.outcome.status === 'no tests') {
+          throw await (await remoteTests()).remoteTestNotFound(manager.targets, args.target, run.framework, { ...input, ...targetPaths(manager, args.path, args.cwd) }, ctx.signal);
+        }
         const outputTail = session.output.tail();
         return {
           text: renderFinished(session.id, head, ended, outputTail),
@@ -171,7 +173,7 @@ function targetPaths(manager: SessionManager, path: string, cwd: string | undefi
   return { path: manager.paths.resolve(path, base ?? process.cwd(), 'path'), cwd: base };
 }
 
-/** The run is over: its result, or the closest names when a named test was not found (here; a target's run answers "no tests"). */
+/** The run is over: its result, or the closest names when a named test was not found here. */
 async function finished(session: Session, prepared: PreparedTest | undefined, signal: AbortSignal): Promise<FinishedRun> {
   const { finishedRun, testNotFound } = await testRun();
   const run = finishedRun(session);

@@ -17,7 +17,7 @@ import { pickDriver } from './frameworks.js';
 import { launcherPath } from './python.js';
 import { testEngineFactory } from './testEngine.js';
 import { cappedVerdict } from './verdict.js';
-import type { FrameworkDriver, FrameworkName, TestOutcome, TestPlan, TestRequest } from './types.js';
+import type { FrameworkDriver, FrameworkName, TestListing, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 export interface DebugTestInput {
   path: string;
@@ -128,12 +128,32 @@ export function endedEarly(plan: TestPlan, output: string, exitCode: number | un
 export async function testNotFound(prepared: PreparedTest, signal: AbortSignal): Promise<DebugError> {
   const { request, driver } = prepared;
   const listing = await driver.list({ ...request, test: undefined }, signal).catch(() => undefined);
-  const ids = listing?.tests.map((t) => t.id) ?? [];
-  const closest = closestNames(request.test ?? '', ids);
+  return noSuchTest(driver.name, request.test ?? '', request.path, listing?.tests.map((t) => t.id) ?? []);
+}
+
+/** TEST_NOT_FOUND for `test` under `path`, with the closest of the ids the framework lists there. */
+export function noSuchTest(framework: string, test: string, path: string, ids: string[]): DebugError {
+  const closest = closestNames(test, ids);
   return new DebugError(
     'TEST_NOT_FOUND',
-    `${driver.name} found no test matching "${request.test}" in ${request.path}.${closest.length ? ` Closest: ${closest.join(', ')}.` : ids.length ? '' : ' It found no tests there at all.'}`,
+    `${framework} found no test matching "${test}" in ${path}.${closest.length ? ` Closest: ${closest.join(', ')}.` : ids.length ? '' : ' It found no tests there at all.'}`,
     closest.length ? `Pass one of these as test (test_list shows them all).` : 'Check the path and the name with test_list.',
     { closest },
   );
+}
+
+// ── listing ──────────────────────────────────────────────────────────────────────────────────
+
+export interface ListTestsInput {
+  path: string;
+  framework?: FrameworkName;
+  cwd?: string;
+}
+
+/** The tests the framework finds under the path (test_list; the agent's for a target). */
+export async function listTests(input: ListTestsInput, signal: AbortSignal): Promise<TestListing> {
+  const { request, cwdGiven } = testRequest(input.path, undefined, input.cwd);
+  const driver = await pickDriver(request, input.framework);
+  if (!cwdGiven) request.cwd = driver.root(request.path);
+  return driver.list(request, signal);
 }

@@ -4,7 +4,7 @@
  */
 import { homedir } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { PathMap } from '../../src/remote/pathMap.js';
+import { PathMap } from '../../src/core/pathMap.js';
 
 describe('PathMap', () => {
   const map = new PathMap([
@@ -42,5 +42,10 @@ describe('PathMap', () => {
       thrownAt: { file: '/home/ann/code/shop/app.py' },
       causes: [{ thrownAt: { file: '/home/ann/code/shop/vendor/v.py' } }],
     });
+  });
+  it("maps the frames of pending async chains and of deadlocks (a .NET hang report's)", () => {
+    const frame = { id: 0, name: 'Shop.Cart.SaveAsync', file: '/src/Cart.cs', line: 12, column: 1, async: true };
+    const report = map.pendingTasks({ tasks: [{ frames: [frame], waitsOn: { kind: 'delay' } }], deadlocks: [{ kind: 'cycle', frames: [frame] }], omitted: 2 });
+    expect(report).toMatchObject({ tasks: [{ frames: [{ file: '/home/ann/code/shop/Cart.cs' }] }], deadlocks: [{ frames: [{ file: '/home/ann/code/shop/Cart.cs' }] }], omitted: 2 });
   });
 });

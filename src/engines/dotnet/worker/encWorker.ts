@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { DebugError } from '../../../core/errors.js';
 import type { UpdateRequest, UpdateResult } from './encProtocol.js';
 import type { CompileRequest, CompileResult } from './evalProtocol.js';
-import { ensureWorkerBuilt } from './workerBuild.js';
+import { ensureWorkerBuilt, isWorkerBuilt } from './workerBuild.js';
 
 const STDERR_LINES = 40;
 /** How long an apply waits for the worker's first build before answering that it is under way (a tool call has 60 s). */
@@ -67,6 +67,15 @@ export class EncWorker {
   /** Starts the worker and has Roslyn compile once, so the first real compile is fast. */
   async warm(dotnet: string): Promise<void> {
     await this.request(dotnet, 'eval.warm', {}, 120_000, false);
+  }
+
+  /**
+   * Starts and warms the worker ahead of need (a .NET program stopped: an evaluation may follow),
+   * when it is built already: building it is left to the first real need.
+   */
+  prestart(dotnet: string): void {
+    if (this.running || this.starting || !isWorkerBuilt()) return;
+    this.warm(dotnet).catch(() => undefined);
   }
 
   async commit(dotnet: string, session: string): Promise<void> {
@@ -138,7 +147,7 @@ export class EncWorker {
     const started = Date.now();
     const child = spawn(dotnet, [dll], {
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_TieredPGO: '1', DOTNET_TC_QuickJitForLoops: '1' },
+      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_TieredPGO: '0', DOTNET_TC_QuickJitForLoops: '1' },
     });
     child.on('error', () => undefined);
     // An idle worker must not keep the server alive; its stdin closing (the server gone) ends it.

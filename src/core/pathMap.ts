@@ -1,15 +1,21 @@
 /**
- * A target's path map: the same files under one folder here and another there (`~/code/shop` here
- * is `/src` in the container). Paths cross the remote seam in both directions through it; a path
- * under no mapping crosses unchanged (a file that exists only on the far side keeps its own path).
+ * A path map: the same files under one folder here and another where the program runs
+ * (`~/code/shop` here is `/src` in the container). Paths cross between the two in both directions
+ * through it (pathMappedEngine.ts, for a target and for a port attach alike); a path under no
+ * mapping crosses unchanged (a file that exists only on the far side keeps its own path).
  */
 import { homedir } from 'node:os';
 import { posix, resolve } from 'node:path';
-import type { BreakpointBinding, ExceptionInfo, FrameInfo, ThreadDump } from '../core/types.js';
+import type { BreakpointBinding, ExceptionInfo, FrameInfo, PendingTaskReport, ThreadDump } from './types.js';
 
 export interface PathMapping {
   local: string;
   remote: string;
+}
+
+/** The mappings with each relative local path made absolute against `folder` (`~` stays: the map expands it). */
+export function mappingsFrom(folder: string, mappings: PathMapping[]): PathMapping[] {
+  return mappings.map((m) => ({ ...m, local: m.local.startsWith('~') ? m.local : resolve(folder, m.local) }));
 }
 
 type Prefixes = { from: string; to: string }[];
@@ -61,6 +67,16 @@ export class PathMap {
       thrownAt: at(e.thrownAt),
       causes: e.causes?.map((c) => ({ ...c, thrownAt: at(c.thrownAt) })),
     };
+  }
+
+  /** Whether any path changes: an empty map needs no mapping at all. */
+  get empty(): boolean {
+    return this.toLocalPrefixes.length === 0;
+  }
+
+  pendingTasks(r: PendingTaskReport): PendingTaskReport {
+    const frames = (fs: FrameInfo[]) => fs.map((f) => this.frame(f));
+    return { ...r, tasks: r.tasks.map((t) => ({ ...t, frames: frames(t.frames) })), deadlocks: r.deadlocks.map((d) => ({ ...d, frames: frames(d.frames) })) };
   }
 
   dump(d: ThreadDump): ThreadDump {
