@@ -222,12 +222,14 @@ export class NodeEngine implements Engine {
     this.targets.main?.cdp.close();
     // The processes the program started do not outlive it.
     await this.endChildren();
-    await this.hub?.close();
     this.markGone();
-    if (this.exitReported) return;
-    this.exitReported = true;
-    this.emit({ type: 'exited', exitCode: code ?? undefined, signal: signal ?? undefined });
-    this.emit({ type: 'terminated' });
+    if (!this.exitReported) {
+      this.exitReported = true;
+      this.emit({ type: 'exited', exitCode: code ?? undefined, signal: signal ?? undefined });
+      this.emit({ type: 'terminated' });
+    }
+    // Its reports folder goes after the exit is told (removing it took up to 0.15 s under load).
+    await this.hub?.close();
   }
 
   private connectionClosed(): void {
