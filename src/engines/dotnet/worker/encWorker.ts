@@ -40,8 +40,7 @@ export class EncWorker {
   /** The build of the worker, which goes on when an apply stops waiting for it. */
   private building?: Promise<string>;
   private nextId = 1;
-  /** The next start is a prestart (idle priority); `lowered`: the running worker still is. */
-  private startLow = false;
+  /** Started by a prestart at idle priority, and not yet given a real request. */
   private lowered = false;
   readonly timings: WorkerTimings = {};
 
@@ -79,7 +78,6 @@ export class EncWorker {
    */
   prestart(dotnet: string): void {
     if (this.running || this.starting || !isWorkerBuilt() || !canRestorePriority()) return;
-    this.startLow = true;
     this.warm(dotnet).catch(() => undefined);
   }
 
@@ -160,9 +158,8 @@ export class EncWorker {
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_TieredPGO: '0', DOTNET_TC_QuickJitForLoops: '1' },
       });
-    const low = this.startLow;
-    this.startLow = false;
-    const { started: child, lowered } = low ? startAtLowPriority(spawnWorker) : { started: spawnWorker(), lowered: false };
+    // Only a prestart warms: a worker started for it runs at idle priority until a real need.
+    const { started: child, lowered } = method === 'eval.warm' ? startAtLowPriority(spawnWorker) : { started: spawnWorker(), lowered: false };
     this.lowered = lowered;
     child.on('error', () => undefined);
     // An idle worker must not keep the server alive; its stdin closing (the server gone) ends it.
