@@ -143,7 +143,7 @@ export class NodeEngine implements Engine {
       if (config.pid === undefined) {
         throw new DebugError('INVALID_ARGUMENT', 'Attaching to node needs a port (or a pid).', 'Give the port the program listens on with `node --inspect=PORT`.');
       }
-      openInspectorOf(config.pid);
+      await openInspectorOf(config.pid, signal);
       [host, port] = ['127.0.0.1', DEFAULT_INSPECTOR_PORT];
     }
     const url = await findDebuggerUrl(host, port, ATTACH_TIMEOUT_MS, signal);
