@@ -12,6 +12,7 @@
         "native/src/addon.cpp",
         "native/src/debugger/breakpoint_table.cpp",
         "native/src/debugger/hit_filter.cpp",
+        "native/src/debugger/hit_filter_memory.cpp",
         "native/src/debugger/commands.cpp",
         "native/src/debugger/debug_session.cpp",
         "native/src/debugger/debug_session_callbacks.cpp",

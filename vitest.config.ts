@@ -12,5 +12,7 @@ export default defineConfig({
     // Integration tests start real runtimes; two cores is all a CI machine has.
     maxWorkers: 2,
     globalSetup: ['test/support/globalSetup.ts'],
+    // Each test's server would start a Roslyn worker at its first .NET stop: dozens of them, none used.
+    env: { DEBUGBRIDGE_COMPILER_PRESTART: '0' },
   },
 });

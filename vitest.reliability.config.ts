@@ -10,7 +10,7 @@ export default defineConfig({
   test: {
     ...base.test,
     include: ['test/reliability/**/*.test.ts'],
-    env: { DEBUGBRIDGE_RELIABILITY: 'full' },
+    env: { ...base.test?.env, DEBUGBRIDGE_RELIABILITY: 'full' },
     testTimeout: 1_800_000,
   },
 });

@@ -25,7 +25,7 @@ const root = join(here, '..');
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 5));
 const PYTHON = process.env.BENCH_PYTHON ?? '/usr/bin/python3';
 const THINK_MS = Number(process.env.BENCH_THINK_MS ?? 2500);
-const CLI = join(root, 'dist', 'cli.js');
+const CLI = join(root, 'dist', 'cli.cjs');
 const { McpTestClient } = await import(pathToFileURL(join(root, 'dist', 'demo', 'mcpClient.js')).href);
 
 const median = (xs) => {

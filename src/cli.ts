@@ -3,6 +3,7 @@
  * debugbridge — the MCP server on stdio, plus `demo`, `doctor`, `reload`, and `call` / `daemon` for shells.
  * Nothing but protocol frames may reach stdout when serving: the subcommands print, the server does not.
  */
+import { runStdioServer } from './server/stdioServer.js';
 import { VERSION } from './version.js';
 
 const HELP = `debugbridge ${VERSION} — debug real .NET, Python and Node.js programs from an AI agent (MCP)
@@ -45,7 +46,6 @@ async function main(argv: string[]): Promise<number | undefined> {
   switch (command) {
     case undefined:
     case 'serve': {
-      const { runStdioServer } = await import('./server/stdioServer.js');
       await runStdioServer(VERSION);
       return undefined; // keeps running until the client goes away
     }

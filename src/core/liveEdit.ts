@@ -56,11 +56,14 @@ export async function applyLiveEdit(host: LiveEditHost, request: LiveEditRequest
   const result = await engine.applyChanges(request);
   const applied = result.changes.filter((c) => c.status === 'applied').map((c) => c.file);
   for (const file of applied) forgetSource(file);
-  for (const file of applied) if (host.breakpoints.lineSpecs(file).length) await host.sync.file(file);
   if (applied.length) {
     host.record({ type: 'changes applied', summary: `Applied changes to ${applied.length} file${applied.length === 1 ? '' : 's'}`, data: { files: applied } });
-    if (machine.stopCount > seen) await machine.waitForStopAfter(seen, { timeoutMs: RESTARTED_STOP_WAIT_MS, signal });
-    else if (wasStopped && machine.state === 'stopped') await host.refreshStop();
+    // The breakpoints go to the runtime again while the stop is read again: neither waits for the other.
+    const resync = (async () => {
+      for (const file of applied) if (host.breakpoints.lineSpecs(file).length) await host.sync.file(file);
+    })();
+    const restop = machine.stopCount > seen ? machine.waitForStopAfter(seen, { timeoutMs: RESTARTED_STOP_WAIT_MS, signal }) : wasStopped && machine.state === 'stopped' ? host.refreshStop() : undefined;
+    await Promise.all([resync, restop]);
   }
   return { result, state: machine.state, stop: machine.stop };
 }

@@ -18,15 +18,15 @@ export interface ToolCallResult<T = Record<string, unknown>> {
 export interface ServerOptions {
   /** Extra environment for the server (merged over the default safe set and this process's env). */
   env?: Record<string, string>;
-  /** Command to run instead of `node dist/cli.js`. */
+  /** Command to run instead of `node dist/cli.cjs`. */
   command?: string;
   args?: string[];
   cwd?: string;
   stderr?: 'inherit' | 'pipe' | 'ignore';
 }
 
-/** dist/cli.js, also when this file runs from its TypeScript source (in tests). */
-export const CLI_PATH = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../dist/cli.js' : '../cli.js', import.meta.url));
+/** dist/cli.cjs, the command's entry point, also when this file runs from its TypeScript source (in tests). */
+export const CLI_PATH = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../dist/cli.cjs' : '../cli.cjs', import.meta.url));
 
 export class McpTestClient<T extends Transport = StdioClientTransport> {
   readonly logs: LoggingMessageNotification['params'][] = [];

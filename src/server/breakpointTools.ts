@@ -19,7 +19,7 @@ export function registerBreakpointTools(server: McpServer, manager: SessionManag
     {
       title: 'Set a breakpoint',
       description:
-        'Line (file + line) or function breakpoint; with id, edits that one (an empty value clears a field). hitCondition: "3", ">= 3", "% 2". logMessage logs {expr}. ' +
+        'Line (file + line) or function breakpoint; with id, edits it (an empty value clears a field). hitCondition: "3", ">= 3", "% 2". logMessage logs {expr}. ' +
         `trace records values per hit without stopping (breakpoint_trace; maxHits default ${DEFAULT_TRACE_HITS}): expressions, {frameIndex, expression} in a caller (frames with source counted), "$CALLER".`,
       input: { sessionId: sessionIdInput, id: z.number().int().optional(), ...breakpointFields },
       output: { ...sessionScoped, breakpoint: breakpointViewSchema },

@@ -142,7 +142,7 @@ export function registerInspectionTools(server: McpServer, manager: SessionManag
     'inspect_evaluate',
     {
       title: 'Evaluate',
-      description: 'Evaluates an expression, or several (expressions), in a frame (dotnet: C#, lambdas and LINQ included).',
+      description: 'Evaluates an expression (or expressions) in a frame (dotnet: C#, lambdas and LINQ included).',
       input: {
         sessionId: sessionIdInput,
         expression: z.string().min(1).optional(),

@@ -24,7 +24,7 @@ export function registerLiveEditTool(server: McpServer, manager: SessionManager)
     'session_apply_changes',
     {
       title: 'Apply source edits to the running program',
-      description: 'Live edit: applies source edits made on disk to the program, stopped or running, without a restart. Per file: applied, refused (the runtime\'s reason) or unchanged.',
+      description: 'Live edit: applies edits made on disk to the program, stopped or running, with no restart. Per file: applied, refused (the runtime\'s reason) or unchanged.',
       input: {
         sessionId: sessionIdInput,
         files: z.array(z.string()).optional().describe('Default: every loaded source changed since its load or the last apply.'),

@@ -34,7 +34,7 @@ export function registerProbeTool(server: McpServer, manager: SessionManager): v
     {
       title: 'Probe a run',
       description:
-        `Launches (as session_launch), evaluates expressions at each hit until maxHits (default ${DEFAULT_MAX_HITS}) or the exit; answers a table, a row per hit (locals: true adds the locals).`,
+        `Launches (as session_launch), evaluates expressions at each hit until maxHits (default ${DEFAULT_MAX_HITS}) or the exit; answers a row per hit (locals: true adds the locals).`,
       input: {
         ...probeLaunchInput,
         breakpoints: launchInput.breakpoints.unwrap().min(1),

@@ -144,7 +144,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
     {
       title: 'Attach to a running program',
       description:
-        'Attaches by pid, or to a debug port (`debugpy --listen`, `node --inspect`; language found). pathMappings: folders there.',
+        'Attaches by pid, or to a debug port (debugpy --listen, node --inspect). pathMappings: folders there.',
       input: {
         language: z.string().optional(),
         pid: z.number().int().positive().optional(),

@@ -4,7 +4,6 @@
  * A fingerprint of the compiled server files guards against a stale catalog: when it does not match,
  * the server simply answers through the SDK.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
@@ -22,14 +21,32 @@ export const CATALOG_FILE = fileURLToPath(new URL('./toolCatalog.json', import.m
 
 /**
  * The contents of every compiled file of the MCP layer: any change of a tool changes it. (Contents,
- * not modification times: an npm install sets new times on every file. Hashing ~250 KB costs ~1 ms.)
+ * not modification times: an npm install sets new times on every file.) A plain-JavaScript hash, as
+ * loading node:crypto alone took longer than the rest of a cold start.
  */
 export function serverFingerprint(version: string): string {
-  const hash = createHash('sha256').update(version);
-  for (const name of readdirSync(SERVER_DIR).filter((n) => n.endsWith('.js')).sort()) {
-    hash.update(`${name}\n`).update(readFileSync(`${SERVER_DIR}${name}`));
+  const names = readdirSync(SERVER_DIR)
+    .filter((n) => n.endsWith('.js'))
+    .sort();
+  const header = Buffer.from(`${version}\n${names.join('\n')}\n`);
+  return wordHash(Buffer.concat([header, ...names.map((name) => readFileSync(`${SERVER_DIR}${name}`))]));
+}
+
+/**
+ * FNV-1a over 32-bit words in two lanes (64 bits): enough to tell a rebuilt file, a quarter of the
+ * steps of a byte-wise loop (~0.5 ms for the ~150 KB of the MCP layer).
+ */
+function wordHash(bytes: Buffer): string {
+  const aligned = bytes.byteOffset % 4 === 0 ? bytes : Buffer.from(bytes);
+  const words = new Int32Array(aligned.buffer, aligned.byteOffset, aligned.length >> 2);
+  let low = 0x811c9dc5 ^ bytes.length;
+  let high = 0x050c5d1f;
+  for (let i = 0; i < words.length; i++) {
+    low = Math.imul(low ^ words[i]!, 0x01000193);
+    high = Math.imul(high ^ words[i]!, 0x01000193) ^ (low >>> 15);
   }
-  return hash.digest('hex').slice(0, 16);
+  for (let i = words.length * 4; i < bytes.length; i++) low = Math.imul(low ^ bytes[i]!, 0x01000193);
+  return [high, low].map((n) => (n >>> 0).toString(16).padStart(8, '0')).join('');
 }
 
 export function loadCatalog(version: string): ToolCatalog | undefined {

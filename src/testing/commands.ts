@@ -1,33 +1,7 @@
-/** Helpers the framework drivers share: running a short command, finding a project's root folder. */
-import { execFile } from 'node:child_process';
+/** Helpers the framework drivers share: finding a project's root folder, command lines, listing errors. */
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DebugError } from '../core/errors.js';
-
-export interface CommandResult {
-  code: number | undefined;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs a command to its end (listing tests, probing a runner); never throws for a non-zero exit. */
-export function runCommand(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: Record<string, string>; timeoutMs?: number; signal?: AbortSignal },
-): Promise<CommandResult> {
-  return new Promise((resolvePromise) => {
-    execFile(
-      command,
-      args,
-      { cwd: options.cwd, env: { ...process.env, ...options.env }, timeout: options.timeoutMs ?? 60_000, signal: options.signal, maxBuffer: 32 * 1024 * 1024, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : undefined) : 0;
-        resolvePromise({ code, stdout: String(stdout), stderr: String(stderr || (error && typeof error.code !== 'number' ? error.message : '')) });
-      },
-    );
-  });
-}
 
 export function isDirectory(path: string): boolean {
   try {

@@ -10,7 +10,8 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { listFailed, runCommand } from './commands.js';
+import { runCommand } from '../core/processGroup.js';
+import { listFailed } from './commands.js';
 import { ownFile } from './ownFiles.js';
 import { discoverPlatformTests, isDiscoveryFailure } from './testingPlatform.js';
 import type { ListedTest } from './types.js';

@@ -1,9 +1,10 @@
 /**
- * A test runner that runs beside the debugger (`dotnet test`, vitest's main process): our child in
- * a process group of its own, so ending it ends what it started too; killed by the kernel if we die.
+ * A test runner that runs beside the debugger (`dotnet test`, vitest's main process): our child
+ * leading a guarded process group (core/processGroup.ts), so ending it ends what it started too
+ * (the test host, workers, build nodes), and so does our death, however we die.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { killedWithUs } from '../engines/node/parentDeathSignal.js';
+import type { ChildProcess } from 'node:child_process';
+import { signalGroup, spawnGroup } from '../core/processGroup.js';
 
 export interface RunnerSpec {
   command: string;
@@ -42,14 +43,7 @@ export class RunnerProcess {
   }
 
   static start(spec: RunnerSpec, onOutput: (category: 'stdout' | 'stderr', text: string) => void): RunnerProcess {
-    const { command, args } = killedWithUs(spec.command, spec.args);
-    const child = spawn(command, args, {
-      cwd: spec.cwd,
-      env: { ...process.env, ...spec.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    const child = spawnGroup(spec.command, spec.args, { cwd: spec.cwd, env: { ...process.env, ...spec.env } });
     return new RunnerProcess(child, onOutput);
   }
 
@@ -94,20 +88,11 @@ export class RunnerProcess {
   /** SIGTERM to the whole group, SIGKILL after a grace period; resolves when the runner is gone. */
   async end(): Promise<void> {
     if (!this.running || !this.child.pid) return;
-    this.signalGroup('SIGTERM');
+    signalGroup(this.child, 'SIGTERM');
     const gone = await Promise.race([this.exited.then(() => true), sleep(GRACE_MS).then(() => false)]);
     if (!gone) {
-      this.signalGroup('SIGKILL');
+      signalGroup(this.child, 'SIGKILL');
       await Promise.race([this.exited, sleep(3000)]);
-    }
-  }
-
-  private signalGroup(sig: NodeJS.Signals): void {
-    try {
-      if (process.platform === 'win32') this.child.kill(sig);
-      else process.kill(-this.child.pid!, sig);
-    } catch {
-      // Already gone.
     }
   }
 }

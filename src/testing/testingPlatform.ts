@@ -5,11 +5,10 @@
  * node per test with its uid (what `--filter-uid` runs), display name, type and source place. Unlike
  * `--list-tests` (display names only) it tells each case of a parametrised test apart by a uid.
  */
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { createServer, type Socket } from 'node:net';
 import { createMessageConnection, SocketMessageReader, SocketMessageWriter } from 'vscode-jsonrpc/node';
-import { killedWithUs } from '../engines/node/parentDeathSignal.js';
+import { signalGroup, spawnGroup } from '../core/processGroup.js';
 
 export interface PlatformTest {
   uid: string;
@@ -39,8 +38,8 @@ export async function discoverPlatformTests(command: string, args: string[], cwd
   const server = createServer();
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
   const port = (server.address() as { port: number }).port;
-  const run = killedWithUs(command, [...args, '--server', '--client-port', String(port)]);
-  const child = spawn(run.command, run.args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+  // The program `dotnet run` builds and starts is in its group: it ends with it.
+  const child = spawnGroup(command, [...args, '--server', '--client-port', String(port)], { cwd, env: { ...process.env, ...env } });
   let output = '';
   const keep = (chunk: Buffer) => (output = (output + chunk.toString('utf8')).slice(-OUTPUT_KEPT_CHARS));
   child.stdout!.on('data', keep);
@@ -49,8 +48,8 @@ export async function discoverPlatformTests(command: string, args: string[], cwd
   const ended = exited.then((exitCode) => Promise.reject<never>({ exitCode, output } satisfies DiscoveryFailure));
   ended.catch(() => {});
   let socket: Socket | undefined;
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-  const abort = () => child.kill('SIGKILL');
+  const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), timeoutMs);
+  const abort = () => signalGroup(child, 'SIGKILL');
   signal?.addEventListener('abort', abort, { once: true });
   try {
     socket = await Promise.race([new Promise<Socket>((resolve) => server.once('connection', resolve)), ended]);
@@ -78,7 +77,7 @@ export async function discoverPlatformTests(command: string, args: string[], cwd
     server.close();
     if (child.exitCode === null && child.signalCode === null) {
       const gone = await Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 2000).unref())]);
-      if (!gone) child.kill('SIGKILL');
+      if (!gone) signalGroup(child, 'SIGKILL');
     }
   }
 }

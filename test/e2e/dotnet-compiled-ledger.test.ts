@@ -4,8 +4,9 @@
  * program sees them when it runs on), evaluations without side effects refused alike by the
  * hand-written evaluator and the compiled one, watches and probes of lambdas and LINQ, a lambda
  * condition on a breakpoint hit a thousand times, and frames whose variables C# cannot name (an async
- * state machine's, a closure's, an anonymous type's, an iterator's), and members of anonymous-type
- * variables (nested ones, one holding an internal record).
+ * state machine's, a closure's, an anonymous type's, an iterator's), members of anonymous-type
+ * variables (nested ones, one holding an internal record), and variables whose types C# cannot spell
+ * (a list, a dictionary, a tuple and an array of anonymous objects, a struct closure's counter).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -278,6 +279,72 @@ describe.runIf(run)('.NET compiled evaluation on the ledger: writes, side effect
       expect(output).toContain('main: { Count = 1000, Large = 100 } 11350.0');
       expect(output).toContain('balance 11350.0 posted 1000');
     }, 60_000);
+  });
+
+  describe('variables whose types C# cannot spell: generic types over anonymous ones, a tuple of one, a struct closure', () => {
+    const statement = fixtureSource('ledger', 'Statement.cs');
+    let sessionId: string;
+
+    beforeAll(async () => {
+      sessionId = (await launchToIn(client, ledger, statement.path, statement.line('statement'))).sessionId;
+      await warm(sessionId);
+    }, 180_000);
+    afterAll(async () => {
+      await client.call('session_stop', { sessionId });
+    });
+
+    // groups: List<anonymous>, top: (anonymous Best, int Rank), byAccount: Dictionary<string, anonymous>,
+    // large: a local function's captured counter (a field of a struct the compiler generated).
+    it.each([
+      ['groups.Where(g => g.Total > 10).Count()', '2'],
+      ['groups[0].Account', '"bank"'],
+      ['groups.Sum(g => g.Count)', '12'],
+      ['groups.OrderByDescending(g => g.Total).Select(g => g.Account).First()', '"bank"'],
+      ['top.Best.Total + top.Rank', '71.0'],
+      ['top.Best.Account == groups.MaxBy(g => g.Total).Account', 'true'],
+      ['byAccount["cash"].Count', '4'],
+      ['byAccount.Values.Sum(v => v.Total)', '120.0'],
+      ['large + groups.Count', '7'],
+      ['groups.Single(g => g.Account == "cash")', '{ Account = "cash", Total = 50.0, Count = 4 }'],
+      ['groups[0]', '{ Account = "bank", Total = 70.0, Count = 8 }'],
+    ])('%s = %s', async (expression, value) => {
+      const r = await evaluate(sessionId, expression);
+      expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value, error: undefined });
+    }, 60_000);
+
+    it('writes the list itself, not a copy: the program runs on with the list assigned', async () => {
+      expect((await evaluate(sessionId, 'groups = groups.Where(g => g.Account == "cash").ToList()')).value).toBe('Count = 1');
+      expect((await evaluate(sessionId, 'groups.Count')).value).toBe('1');
+      await client.call('breakpoint_remove', { sessionId, all: true });
+      const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 30_000 });
+      expect(end.structured.exitCode, end.text).toBe(0);
+      const output = (await client.call<{ output: string }>('session_output', { sessionId })).structured.output;
+      expect(output).toContain('november: cash 50.0; top bank; large 5 (2 accounts)');
+    }, 60_000);
+  });
+
+  describe('state machines: an array of anonymous objects in an async method, an anonymous one in a static iterator', () => {
+    const statement = fixtureSource('ledger', 'Statement.cs');
+
+    it("evaluates LINQ over the async method's hoisted array of anonymous objects", async () => {
+      const { sessionId } = await launchToIn(client, ledger, statement.path, statement.line('reconcile'));
+      await warm(sessionId);
+      expect((await evaluate(sessionId, 'pairs.Where(p => p.Signed < 0).Sum(p => p.Signed)')).value).toBe('-22.5');
+      expect((await evaluate(sessionId, 'pairs.Select(p => p.Id).Max() + pairs[1].Id')).value).toBe('8');
+      expect((await evaluate(sessionId, 'Title.Length + pairs.Length')).value).toBe('14');
+      await client.call('session_stop', { sessionId });
+    }, 180_000);
+
+    it("evaluates the static iterator's anonymous variable, and says why it has no this", async () => {
+      const { sessionId } = await launchToIn(client, ledger, statement.path, statement.line('lines'));
+      await warm(sessionId);
+      expect((await evaluate(sessionId, 'new[] { chunk }.Sum(c => c.Ids.Sum() + c.Number)')).value).toBe('4');
+      expect((await evaluate(sessionId, 'this')).text.split('\n')[0]).toBe("EVALUATION_FAILED: 'this' is not available in a static method");
+      expect((await evaluate(sessionId, 'new[] { 1 }.Select(x => this).First()')).text.split('\n')[0]).toBe(
+        "EVALUATION_FAILED: CS0103 'this' is not available in a static method (column 25)",
+      );
+      await client.call('session_stop', { sessionId });
+    }, 180_000);
   });
 
   it('stops a breakpoint hit 1,000 times at the exact hit where its lambda condition turns true', async () => {

@@ -60,7 +60,18 @@ async function factsUnderDebugger(client: McpTestClient, out: string, launch: Re
   const r = await client.call<Started>('session_launch', { program: facts, args: [out, 'x y', 'z'], waitForStop: true, ...launch });
   expect(r.isError, r.text).toBe(false);
   const way = await startedAs(client, r.structured.sessionId);
-  return { ...r.structured, way, facts: JSON.parse(readFileSync(out, 'utf8')) as Facts };
+  return { ...r.structured, way, facts: JSON.parse(readFileSync(out, 'utf8')) as Facts, finalized: takeFinalized(out) };
+}
+
+/** What facts.py's object in a reference cycle wrote when the collector freed it at the exit. */
+function takeFinalized(out: string): string | undefined {
+  try {
+    return readFileSync(`${out}.end`, 'utf8');
+  } catch {
+    return undefined;
+  } finally {
+    rmSync(`${out}.end`, { force: true });
+  }
 }
 
 function comparable(env: Record<string, string>): Record<string, string> {
@@ -95,8 +106,9 @@ describe.runIf(run)('python ready debuggee end to end', () => {
     const env = { ...getDefaultEnvironment(), ...(process.env as Record<string, string>), ...serverEnv() };
     const plainRun = spawnSync(PYTHON, [facts, out, 'x y', 'z'], { cwd: scratch, env, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     const plain = JSON.parse(readFileSync(out, 'utf8')) as Facts;
+    const plainFinalized = takeFinalized(out);
 
-    for (const key of ['argv', 'file', 'name', 'cwd', 'path0', 'main_file', 'stdin', 'streams', 'argv0_at_exit']) {
+    for (const key of ['argv', 'file', 'name', 'cwd', 'path0', 'main_file', 'stdin', 'streams', 'argv0_at_exit', 'worker_done_before_atexit']) {
       expect(ready.facts[key], key).toEqual(plain[key]);
     }
     expect(comparable(ready.facts.env)).toEqual(comparable(plain.env));
@@ -116,6 +128,13 @@ describe.runIf(run)('python ready debuggee end to end', () => {
     expect(comparable(ready.facts.env)).toEqual(comparable(normal.facts.env));
     expect(DEBUGGER_ADDED.map((k) => ready.facts.env[k])).toEqual(DEBUGGER_ADDED.map((k) => normal.facts.env[k]));
     expect(normal.exitCode).toBe(3);
+
+    // The end as in a plain run, though the debug session ends as the program's code does and the
+    // debugger's objects are out of the collector's reach (sessionEnd.ts): a thread that outlives
+    // the main code finishes before the exit handlers, and the program's own garbage is collected.
+    for (const run of [plain, ready.facts, normal.facts]) expect(run.worker_done_before_atexit).toBe(true);
+    expect([ready.finalized, normal.finalized]).toEqual([plainFinalized, plainFinalized]);
+    expect(plainFinalized).toBe('cycle finalized\n');
   });
 
   it('prints a crash traceback without a frame of its own, as debugpy does when it runs the program itself', async () => {

@@ -17,6 +17,7 @@ import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { VERSION } from '../../src/version.js';
 import { buildFixture, fixturesDir } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
+import { withDefaultInspectorPort } from '../support/defaultInspectorPort.js';
 import { commandLine, descendants, isAlive, waitGone } from '../support/processTree.js';
 import { CLI, namespaceCommand, namespacesWork, packageOfVersion, pidNamespaceCommand, processesMentioning, SSHD, startSshd, type Sshd } from '../support/remoteTargets.js';
 import { startNetHost, netnsWorks, type NetHost } from '../support/netns.js';
@@ -248,21 +249,24 @@ describe.runIf(run)('remote targets', () => {
     { language: 'python', runtime: '/usr/bin/python3', name: 'worker.py', evaluated: 'True' },
     { language: 'node', runtime: process.execPath, name: 'worker.mjs', evaluated: 'true' },
   ])('attach by pid to a $language process on the far side (ssh): a local breakpoint binds, frames in local paths, detach leaves it running', async ({ language, runtime, name, evaluated }) => {
-    const worker = spawn(runtime, [join(sshFar, name)], { stdio: 'ignore' });
-    try {
-      const line = markerLine(program(name), 'BP:handle');
-      const attach = await client.call<Wait>('session_attach', { language, pid: worker.pid, target: 'box', breakpoints: [{ file: program(name), line }], waitForStop: true, timeoutMs: 90_000 });
-      expect(attach.isError, attach.text).toBe(false);
-      expect(attach.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'handle', file: program(name), line } });
-      const job = await client.call<{ value: string }>('inspect_evaluate', { expression: 'job > 0' });
-      expect(job.structured.value).toBe(evaluated);
-      const stop = await client.call('session_stop', { detach: true });
-      expect(stop.isError, stop.text).toBe(false);
-      await new Promise((r) => setTimeout(r, 500));
-      expect(worker.exitCode).toBe(null);
-    } finally {
-      worker.kill('SIGKILL');
-    }
+    // Node opens the inspector on 9229, which other test files use too.
+    await withDefaultInspectorPort(async () => {
+      const worker = spawn(runtime, [join(sshFar, name)], { stdio: 'ignore' });
+      try {
+        const line = markerLine(program(name), 'BP:handle');
+        const attach = await client.call<Wait>('session_attach', { language, pid: worker.pid, target: 'box', breakpoints: [{ file: program(name), line }], waitForStop: true, timeoutMs: 90_000 });
+        expect(attach.isError, attach.text).toBe(false);
+        expect(attach.structured.stop).toMatchObject({ reason: 'breakpoint', frame: { name: 'handle', file: program(name), line } });
+        const job = await client.call<{ value: string }>('inspect_evaluate', { expression: 'job > 0' });
+        expect(job.structured.value).toBe(evaluated);
+        const stop = await client.call('session_stop', { detach: true });
+        expect(stop.isError, stop.text).toBe(false);
+        await new Promise((r) => setTimeout(r, 500));
+        expect(worker.exitCode).toBe(null);
+      } finally {
+        worker.kill('SIGKILL');
+      }
+    });
   });
 
   describe('attach to a debug port on a host of its own (a network and mount namespace, the files at another path there), no agent', () => {

@@ -1,6 +1,7 @@
 /** The Node.js engine and processes: pause, attach, detach, and nothing left behind. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { withDefaultInspectorPort } from '../support/defaultInspectorPort.js';
 import { breakpointAt, createRun, disposeAll, fixture, lateWaitSnapshot, launchConfig, lineOf, processAlive } from './nodeHarness.js';
 
 const busy = fixture('busy.js');
@@ -119,17 +120,29 @@ describe('node engine: processes', () => {
   });
 
   it('attaches by pid through the inspector the process opens on 9229', async () => {
-    const child = spawn(process.execPath, [busy], { stdio: 'ignore' });
-    started.push(child);
-    await new Promise((r) => setTimeout(r, 200));
-    const { engine, recorder } = createRun();
-    const tick = breakpointAt(busy, 'tick');
-    const result = await engine.attach({ pid: child.pid, breakpoints: [tick], functionBreakpoints: [], exceptions: { filters: [] }, options: {} });
-    expect(result.pid).toBe(child.pid);
-    expect((await recorder.next('stopped', 1)).hitBreakpointIds).toEqual([tick.id]);
-    await engine.terminate();
-    expect(await waitGone(child.pid!)).toBe(true);
+    await withDefaultInspectorPort(async () => {
+      const child = spawn(process.execPath, [busy], { stdio: 'ignore' });
+      started.push(child);
+      const { engine, recorder } = createRun();
+      const tick = breakpointAt(busy, 'tick');
+      const result = await engine.attach({ pid: child.pid, breakpoints: [tick], functionBreakpoints: [], exceptions: { filters: [] }, options: {} });
+      expect(result.pid).toBe(child.pid);
+      expect((await recorder.next('stopped', 1)).hitBreakpointIds).toEqual([tick.id]);
+      await engine.terminate();
+      expect(await waitGone(child.pid!)).toBe(true);
+    });
   });
+
+  it('does not signal a process that would die of SIGUSR1: attach by pid to a non-node process is refused and leaves it running', async () => {
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    started.push(child);
+    const { engine } = createRun();
+    await expect(engine.attach({ pid: child.pid, breakpoints: [], functionBreakpoints: [], exceptions: { filters: [] }, options: {} })).rejects.toMatchObject({
+      code: 'ATTACH_FAILED',
+      message: expect.stringContaining('does not handle SIGUSR1'),
+    });
+    expect(processAlive(child.pid!)).toBe(true);
+  }, 20_000);
 
   it('says why attaching to a port without an inspector fails', async () => {
     const { engine } = createRun();

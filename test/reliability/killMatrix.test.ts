@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { descendants } from '../support/processTree.js';
 import { SCALE } from './support/scale.js';
-import { aliveAfter, commandOf, fixture, isRunning, leftAfter, line, runPids, sleep, startServer, type RunPids, type TestServer } from './support/server.js';
+import { aliveAfter, commandOf, fixture, isRunning, leftAfter, line, runPids, sleep, startServer, waitForProcess, type RunPids, type TestServer } from './support/server.js';
 
 type Runtime = 'python' | 'node';
 type Moment = 'starting' | 'running' | 'stopped' | 'timing out' | 'restarting';
@@ -61,17 +61,6 @@ function scenarios(): Scenario[] {
   return MOMENTS.flatMap((moment) =>
     ACTIONS.flatMap((action) => (action === 'adapter SIGKILL' ? ['python' as const] : (['python', 'node'] as const)).map((runtime) => ({ runtime, moment, action }))),
   );
-}
-
-/** Waits for a process of the server's tree that matches, up to `ms`. */
-async function waitForProcess(server: TestServer, matches: (cmd: string) => boolean, ms = 15_000): Promise<number | undefined> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    server.watch.sample();
-    const found = [...server.watch.seen].find((pid) => isRunning(pid) && matches(commandOf(pid)));
-    if (found || Date.now() > deadline) return found;
-    await sleep(15);
-  }
 }
 
 /**

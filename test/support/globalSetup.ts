@@ -8,17 +8,19 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 
-/** End-to-end tests spawn dist/cli.js: make sure it is built from the current sources. */
+/** End-to-end tests spawn dist/cli.cjs (and dist/cli.js): make sure both are built from the current sources. */
 export default function setup(): void {
   compileTypeScriptFixtures();
-  const cli = join(root, 'dist', 'cli.js');
+  const cli = join(root, 'dist', 'cli.cjs');
   if (process.env.DEBUGBRIDGE_SKIP_BUILD === '1' && existsSync(cli)) return;
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
     stdio: 'inherit',
   });
+  // The entry point bundled as npm run build does it (scripts/bundle-cli.mjs).
+  execFileSync(process.execPath, [join(root, 'scripts', 'bundle-cli.mjs')], { stdio: 'inherit' });
   // The build also writes the tool catalog the server answers tools/list from at cold start.
   execFileSync(process.execPath, [join(root, 'dist', 'server', 'writeToolCatalog.js')], { stdio: 'inherit' });
-  if (!statSync(cli).isFile()) throw new Error('build produced no dist/cli.js');
+  if (!statSync(cli).isFile()) throw new Error('build produced no dist/cli.cjs');
 }
 
 /**

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { buildProject } from '../../src/engines/dotnet/program.js';
 import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { findInterpreter } from '../../src/engines/python/interpreter.js';
-import { runCommand, type CommandResult } from '../../src/testing/commands.js';
+import { runCommand, type CommandResult } from '../../src/core/processGroup.js';
 import { frameworkOf } from '../../src/testing/dotnetTests.js';
 import { pickDriver } from '../../src/testing/frameworks.js';
 import { ID_SEPARATOR } from '../../src/testing/jsTestNames.js';

@@ -282,18 +282,56 @@ Status HitFilter::Parse(const Args& program, const ModuleTable& modules, HitFilt
   }
   if (out.ops_.empty()) return Status::Fail("BAD_FILTER", "an empty hit filter");
   out.readsFrame_ = std::any_of(out.ops_.begin(), out.ops_.end(), [](const Op& op) { return op.code == Op::Code::Var; });
+  out.readsMemory_ = out.readsFrame_ && std::all_of(out.ops_.begin(), out.ops_.end(), [](const Op& op) {
+                       bool reads = op.code == Op::Code::Var || op.code == Op::Code::Field;
+                       return op.code != Op::Code::Length && (!reads || StoredSize(op.et) != 0);
+                     });
+  out.places_.clear();
+  out.learnedIp_ = 0;
   return Status::Success();
 }
 
-FilterValue HitFilter::Read(ICorDebugILFrame* frame, const Op& op) const {
-  ComPtr<ICorDebugValue> value;
-  HRESULT hr = op.local ? frame->GetLocalVariable(op.index, value.Out()) : frame->GetArgument(op.index, value.Out());
-  if (Failed(hr) || !value) return {};
-  return Classify(value, op.et);
+FilterValue HitFilter::FromMemory(Reading& reading, uint64_t address, CorElementType et) const {
+  uint8_t bytes[8] = {};
+  if (!ReadTarget(reading.process, address, bytes, StoredSize(et))) {
+    reading.strayed = true;
+    return {};
+  }
+  if (et != ELEMENT_TYPE_CLASS) return Primitive(et, bytes);
+  FilterValue out;
+  out.kind = Kind::Object;
+  std::memcpy(&out.address, bytes, sizeof out.address);
+  return out;
 }
 
-FilterValue HitFilter::Field(const FilterValue& object, const Op& op, const ModuleTable& modules) const {
+FilterValue HitFilter::Read(Reading& reading, size_t index) const {
+  const Op& op = ops_[index];
+  if (!reading.frame) return FromMemory(reading, reading.at.sp + places_[index].offset, op.et);
+  ComPtr<ICorDebugValue> value;
+  HRESULT hr = op.local ? reading.frame->GetLocalVariable(op.index, value.Out()) : reading.frame->GetArgument(op.index, value.Out());
+  if (Failed(hr) || !value) return {};
+  FilterValue out = Classify(value, op.et);
+  if (reading.learning && out.kind != Kind::Unknown) {
+    Place& place = (*reading.learning)[index];
+    place.known = LearnSlot(reading.process, value.Get(), op.et, reading.at, place.offset);
+  }
+  return out;
+}
+
+FilterValue HitFilter::Field(Reading& reading, const FilterValue& object, size_t index, const ModuleTable& modules) const {
+  const Op& op = ops_[index];
   if (object.kind != Kind::Object) return {};
+  if (!reading.frame) {
+    if (object.object) return reading.strayed = true, FilterValue{};
+    if (object.address == 0) return {};  // null: C# throws, the host reports it
+    const Place& place = places_[index];
+    uint64_t methodTable = 0;
+    // Another exact type may lay its fields out otherwise (or be another class): the frame decides.
+    if (!ReadTarget(reading.process, object.address, &methodTable, sizeof methodTable) || methodTable != place.methodTable) {
+      return reading.strayed = true, FilterValue{};
+    }
+    return FromMemory(reading, object.address + place.offset, op.et);
+  }
   ComPtr<ICorDebugValue> target = Target(object.object);
   ComPtr<ICorDebugObjectValue> instance;
   ComPtr<ICorDebugClass> cls;
@@ -307,37 +345,77 @@ FilterValue HitFilter::Field(const FilterValue& object, const Op& op, const Modu
   if (type != op.guardType || modules.HandleOf(module.Get()) != op.guardModule) return {};
   ComPtr<ICorDebugValue> value;
   if (Failed(instance->GetFieldValue(op.declaring.Get(), op.field, value.Out())) || !value) return {};
-  return Classify(value, op.et);
+  FilterValue out = Classify(value, op.et);
+  if (reading.learning && out.kind != Kind::Unknown) {
+    Place& place = (*reading.learning)[index];
+    place.known = LearnField(reading.process, object.object.Get(), value.Get(), op.et, place.methodTable, place.offset);
+  }
+  return out;
 }
 
 bool HitFilter::CertainlyFalse(ICorDebugThread* thread, const ModuleTable& modules) const {
   try {
-    ComPtr<ICorDebugILFrame> frame;
-    if (readsFrame_) {
-      auto top = FrameAt(thread, 0);
-      if (!top || Failed(top.As(IID_ICorDebugILFrame, frame))) return false;
+    if (!readsFrame_) {
+      Reading constant;
+      return Evaluate(constant, modules);
     }
-    return Evaluate(frame.Get(), modules);
+    ComPtr<ICorDebugProcess> process;
+    StopPoint at;
+    bool located = readsMemory_ && !Failed(thread->GetProcess(process.Out())) && process && ReadStopPoint(thread, process.Get(), at);
+    if (located && at.ip == learnedIp_) {
+      Reading memory;
+      memory.process = process.Get();
+      memory.at = at;
+      bool certainlyFalse = Evaluate(memory, modules);
+      if (!memory.strayed) return certainlyFalse;
+    }
+    return ReadFrame(thread, process.Get(), located ? &at : nullptr, modules);
   } catch (...) {
     return false;
   }
 }
 
-bool HitFilter::Evaluate(ICorDebugILFrame* frame, const ModuleTable& modules) const {
+bool HitFilter::ReadFrame(ICorDebugThread* thread, ICorDebugProcess* process, const StopPoint* at, const ModuleTable& modules) const {
+  auto top = FrameAt(thread, 0);
+  ComPtr<ICorDebugILFrame> frame;
+  if (!top || Failed(top.As(IID_ICorDebugILFrame, frame))) return false;
+  Reading reading;
+  reading.process = process;
+  reading.frame = frame.Get();
+  std::vector<Place> learned;
+  if (at && FrameIsAt(top.Get(), *at)) {
+    learned.resize(ops_.size());
+    reading.at = *at;
+    reading.learning = &learned;
+  }
+  bool certainlyFalse = Evaluate(reading, modules);
+  if (reading.learning) {
+    bool all = true;
+    for (size_t i = 0; i < ops_.size(); ++i) {
+      if (ops_[i].code == Op::Code::Var || ops_[i].code == Op::Code::Field) all = all && learned[i].known;
+    }
+    places_ = all ? std::move(learned) : std::vector<Place>();
+    learnedIp_ = all ? at->ip : 0;
+  }
+  return certainlyFalse;
+}
+
+bool HitFilter::Evaluate(Reading& reading, const ModuleTable& modules) const {
   std::vector<FilterValue> stack;
   auto pop = [&stack] {
     FilterValue top = std::move(stack.back());
     stack.pop_back();
     return top;
   };
-  for (const Op& op : ops_) {
+  for (size_t index = 0; index < ops_.size(); ++index) {
+    const Op& op = ops_[index];
     size_t needs = op.code == Op::Code::Var || op.code == Op::Code::Const ? 0
                    : op.code == Op::Code::Binary || op.code == Op::Code::Compare || op.code == Op::Code::And || op.code == Op::Code::Or ? 2
                                                                                                                                   : 1;
     if (stack.size() < needs) return false;
     switch (op.code) {
-      case Op::Code::Var: stack.push_back(frame ? Read(frame, op) : FilterValue{}); break;
-      case Op::Code::Field: stack.push_back(Field(pop(), op, modules)); break;
+      case Op::Code::Var: stack.push_back(Read(reading, index)); break;
+      case Op::Code::Field: stack.push_back(Field(reading, pop(), index, modules)); break;
       case Op::Code::Length: stack.push_back(Length(pop())); break;
       case Op::Code::Const: stack.push_back(op.value); break;
       case Op::Code::Convert: stack.push_back(Convert(pop(), op.value)); break;

@@ -17,6 +17,7 @@
 #include "../cordebug/cordebug.h"
 #include "../runtime/status.h"
 #include "../util/args.h"
+#include "hit_filter_memory.h"
 #include "module_table.h"
 
 namespace dbg {
@@ -34,6 +35,8 @@ struct FilterValue {
   std::u16string s;
   /** Object: a class instance, struct or array, for a field or length to be read from. */
   ComPtr<ICorDebugValue> object;
+  /** Object read from memory (no `object`): the object's address, 0 for null. */
+  uint64_t address = 0;
 };
 
 class HitFilter {
@@ -67,11 +70,37 @@ class HitFilter {
     std::string name;
   };
 
-  bool Evaluate(ICorDebugILFrame* frame, const ModuleTable& modules) const;
-  FilterValue Read(ICorDebugILFrame* frame, const Op& op) const;
-  FilterValue Field(const FilterValue& object, const Op& op, const ModuleTable& modules) const;
+  /** Where an op's value lies (see hit_filter_memory.h), learned at a hit read through the frame. */
+  struct Place {
+    bool known = false;
+    /** Var: the variable's address minus the stack pointer. Field: the field's offset in its object. */
+    int64_t offset = 0;
+    /** Field: the exact type of the object it was learned on. */
+    uint64_t methodTable = 0;
+  };
+  /** What one evaluation reads with: the frame (learning places as it goes), or memory at the learned places. */
+  struct Reading {
+    ICorDebugProcess* process = nullptr;
+    ICorDebugILFrame* frame = nullptr;
+    StopPoint at;
+    /** Reading the frame: the places learned so far (empty: not learning). */
+    std::vector<Place>* learning = nullptr;
+    /** Reading memory: set when something was not as learned, so the hit goes back to the frame. */
+    bool strayed = false;
+  };
+
+  bool Evaluate(Reading& reading, const ModuleTable& modules) const;
+  bool ReadFrame(ICorDebugThread* thread, ICorDebugProcess* process, const StopPoint* at, const ModuleTable& modules) const;
+  FilterValue Read(Reading& reading, size_t index) const;
+  FilterValue Field(Reading& reading, const FilterValue& object, size_t index, const ModuleTable& modules) const;
+  FilterValue FromMemory(Reading& reading, uint64_t address, CorElementType et) const;
   std::vector<Op> ops_;
   bool readsFrame_ = false;
+  /** Whether every value the filter reads can be read from memory (primitives, and fields of objects). */
+  bool readsMemory_ = false;
+  /** Learned at the last hit read through the frame, valid at that instruction (learnedIp_) only. */
+  mutable std::vector<Place> places_;
+  mutable uint64_t learnedIp_ = 0;
 };
 
 }  // namespace dbg

@@ -15,6 +15,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DebugError, isDebugError, type ErrorCode } from '../../core/errors.js';
 import { restorePriority, startAtLowPriority } from '../../core/processPriority.js';
+import { killedWithUs } from '../node/parentDeathSignal.js';
 import { NativeError } from './addon.js';
 import type { HostApi, HostCall, HostEvent, HostMessage, HostMethod, ServerAnswer, ServerApi } from './hostProtocol.js';
 import { newestCoreLibrary } from './runtimeEnv.js';
@@ -31,7 +32,9 @@ let spare: { host: ChildProcess; lowered: boolean } | undefined;
 
 /** `readAhead`: files the host reads while it waits for its launch (host/hostMain.ts). */
 function startHost(readAhead: string[] = []): ChildProcess {
-  const host = spawn(process.execPath, [HOST_MAIN, ...readAhead], { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ipc'] });
+  // Killed by the kernel when we die: a host busy reading ahead would notice the IPC disconnect late.
+  const { command, args } = killedWithUs(process.execPath, [HOST_MAIN, ...readAhead]);
+  const host = spawn(command, args, { stdio: ['ignore', 'ignore', 'inherit', 'pipe', 'ipc'] });
   // A waiting host must not keep this process alive; it exits when we do (IPC disconnect).
   host.unref();
   host.channel?.unref();

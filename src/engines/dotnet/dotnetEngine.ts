@@ -61,6 +61,7 @@ export class DotnetEngine implements Engine {
   private modules = 0;
   private timeouts: Timeouts = { startupMs: 30_000, commandMs: 10_000, exitGraceMs: 2_000 };
   private stopped = false;
+  private compilerPrestarted = false;
   private finished = false;
   private runtimeExited = false;
   private detached = false;
@@ -378,6 +379,17 @@ export class DotnetEngine implements Engine {
     if (this.stderrTail.length > 50) this.stderrTail.splice(0, this.stderrTail.length - 50);
   }
 
+  /**
+   * At the first stop, after its answer: the worker that compiles C# starts, so the first lambda
+   * evaluated does not wait for Roslyn to load (DEBUGBRIDGE_COMPILER_PRESTART=0: on first need only).
+   */
+  private prestartCompiler(): void {
+    if (this.compilerPrestarted || process.env.DEBUGBRIDGE_COMPILER_PRESTART === '0') return;
+    this.compilerPrestarted = true;
+    const dotnet = this.dotnet ?? findDotnet();
+    if (dotnet) setTimeout(() => EncWorker.shared().prestart(dotnet), 0).unref();
+  }
+
   private onHostEvent(event: HostEvent): void {
     switch (event.type) {
       case 'runtimeExited':
@@ -388,6 +400,7 @@ export class DotnetEngine implements Engine {
       case 'stopped':
         this.stopped = true;
         this.startup.mark('firstStop');
+        this.prestartCompiler();
         break;
       case 'conditionStats':
         this.conditions = { filters: event.filters, evaluatedInHost: event.evaluatedInHost };

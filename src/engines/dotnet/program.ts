@@ -2,10 +2,10 @@
  * What to execute for a .NET program: a .dll runs under the `dotnet` host, an apphost runs itself, and a
  * project (.csproj or a folder holding one) is built first with `dotnet build -c Debug`.
  */
-import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, resolve } from 'node:path';
 import { DebugError } from '../../core/errors.js';
+import { runCommand } from '../../core/processGroup.js';
 
 export interface Executable {
   /** Absolute path handed to execve. */
@@ -68,40 +68,25 @@ export function describeBuildFailure(output: string): string {
   return unique.length > 0 ? unique.slice(0, 20).join('\n') : output.trim().split(/\r?\n/).slice(-15).join('\n');
 }
 
-/** Builds a project in Debug and answers the path of the built assembly. */
-export function buildProject(dotnet: string, project: string, signal?: AbortSignal, timeoutMs = 300_000): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(
-      dotnet,
-      ['build', project, '-c', 'Debug', '-nologo', '-p:GenerateFullPaths=true'],
-      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, signal, env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' } },
-      (error, stdout, stderr) => {
-        const output = `${stdout}\n${stderr}`;
-        if (error) {
-          const timedOut = (error as NodeJS.ErrnoException & { killed?: boolean }).killed;
-          reject(
-            timedOut
-              ? new DebugError('TIMEOUT', `dotnet build of ${project} took longer than ${timeoutMs} ms`)
-              : new DebugError(
-                  'LAUNCH_BUILD_FAILED',
-                  `dotnet build failed for ${project}:\n${describeBuildFailure(output)}`,
-                  'Fix the compile errors above, then launch again.',
-                ),
-          );
-          return;
-        }
-        // "  name -> /abs/path/bin/Debug/net10.0/name.dll"
-        const outputs = [...output.matchAll(/^\s*\S+ -> (.+\.dll)\s*$/gm)].map((m) => m[1]!.trim());
-        const name = basename(project, '.csproj');
-        const assembly = outputs.find((p) => basename(p) === `${name}.dll`) ?? outputs.at(-1);
-        if (!assembly) {
-          reject(new DebugError('LAUNCH_BUILD_FAILED', `dotnet build of ${project} succeeded but named no output assembly`));
-          return;
-        }
-        resolvePromise(assembly);
-      },
-    );
+/** Builds a project in Debug and answers the path of the built assembly; the build and what it starts end with us. */
+export async function buildProject(dotnet: string, project: string, signal?: AbortSignal, timeoutMs = 300_000): Promise<string> {
+  const r = await runCommand(dotnet, ['build', project, '-c', 'Debug', '-nologo', '-p:GenerateFullPaths=true'], {
+    cwd: process.cwd(),
+    env: { DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' },
+    timeoutMs,
+    signal,
   });
+  if (r.timedOut) throw new DebugError('TIMEOUT', `dotnet build of ${project} took longer than ${timeoutMs} ms`);
+  const output = `${r.stdout}\n${r.stderr}`;
+  if (r.code !== 0) {
+    throw new DebugError('LAUNCH_BUILD_FAILED', `dotnet build failed for ${project}:\n${describeBuildFailure(output)}`, 'Fix the compile errors above, then launch again.');
+  }
+  // "  name -> /abs/path/bin/Debug/net10.0/name.dll"
+  const outputs = [...output.matchAll(/^\s*\S+ -> (.+\.dll)\s*$/gm)].map((m) => m[1]!.trim());
+  const name = basename(project, '.csproj');
+  const assembly = outputs.find((p) => basename(p) === `${name}.dll`) ?? outputs.at(-1);
+  if (!assembly) throw new DebugError('LAUNCH_BUILD_FAILED', `dotnet build of ${project} succeeded but named no output assembly`);
+  return assembly;
 }
 
 /** Turns the program the agent named into what to execute (building a project first). */

@@ -143,7 +143,7 @@ export class NodeEngine implements Engine {
       if (config.pid === undefined) {
         throw new DebugError('INVALID_ARGUMENT', 'Attaching to node needs a port (or a pid).', 'Give the port the program listens on with `node --inspect=PORT`.');
       }
-      openInspectorOf(config.pid);
+      await openInspectorOf(config.pid, signal);
       [host, port] = ['127.0.0.1', DEFAULT_INSPECTOR_PORT];
     }
     const url = await findDebuggerUrl(host, port, ATTACH_TIMEOUT_MS, signal);
@@ -222,12 +222,14 @@ export class NodeEngine implements Engine {
     this.targets.main?.cdp.close();
     // The processes the program started do not outlive it.
     await this.endChildren();
-    await this.hub?.close();
     this.markGone();
-    if (this.exitReported) return;
-    this.exitReported = true;
-    this.emit({ type: 'exited', exitCode: code ?? undefined, signal: signal ?? undefined });
-    this.emit({ type: 'terminated' });
+    if (!this.exitReported) {
+      this.exitReported = true;
+      this.emit({ type: 'exited', exitCode: code ?? undefined, signal: signal ?? undefined });
+      this.emit({ type: 'terminated' });
+    }
+    // Its reports folder goes after the exit is told (removing it took up to 0.15 s under load).
+    await this.hub?.close();
   }
 
   private connectionClosed(): void {

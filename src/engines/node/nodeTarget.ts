@@ -34,7 +34,7 @@ import { ScriptRegistry } from './scriptRegistry.js';
 import type { LoadedMap, SourceMapCache } from './sourceMaps.js';
 import { StackFrames } from './stackFrames.js';
 import { stepAgain, type StepOrigin } from './stepFilter.js';
-import { ValueHandles, type CallFrame, type HandleCounter, type ValueHandle } from './valueHandles.js';
+import { ValueHandles, type CallFrame, type HandleCounter } from './valueHandles.js';
 import { ValueReader } from './valueReader.js';
 
 export type TargetKind = 'main' | 'process' | 'worker';
@@ -312,7 +312,7 @@ export class NodeTarget {
   }
 
   ownsValue(ref: number): boolean {
-    return !!this.handles.get(ref);
+    return this.handles.has(ref);
   }
 
   async stackTrace(start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }> {
@@ -325,7 +325,7 @@ export class NodeTarget {
   }
 
   variables(ref: number, start?: number, count?: number): Promise<VariableInfo[]> {
-    return this.values.variables(this.valueHandle(ref), start, count);
+    return this.values.variables(this.handles.get(ref), start, count);
   }
 
   async evaluate(expression: string, frameId: number | undefined): Promise<EvaluateResult> {
@@ -335,15 +335,8 @@ export class NodeTarget {
   }
 
   setVariable(containerRef: number, name: string, value: string): Promise<EvaluateResult> {
-    return this.values.setVariable(this.valueHandle(containerRef), name, value, this.current?.callFrames[0]);
+    return this.values.setVariable(this.handles.get(containerRef), name, value, this.current?.callFrames[0]);
   }
-  /** A value of an earlier stop is gone once the program ran on. */
-  private valueHandle(ref: number): ValueHandle {
-    const handle = this.handles.get(ref);
-    if (handle) return handle;
-    throw new DebugError('VARIABLE_NOT_FOUND', `Value ${ref} belongs to an earlier stop.`, 'Read the values again at this stop (inspect_variables).');
-  }
-
 
   /** The pid of the process this isolate runs in, as it says. */
   async remotePid(): Promise<number | undefined> {

@@ -5,6 +5,7 @@
  * one is "not found" rather than some other value.
  */
 import type { Protocol } from 'devtools-protocol';
+import { DebugError } from '../../core/errors.js';
 
 export type CallFrame = Protocol.Debugger.CallFrame;
 
@@ -51,8 +52,15 @@ export class ValueHandles {
     return id;
   }
 
-  get(id: number): ValueHandle | undefined {
-    return this.values.get(id);
+  has(id: number): boolean {
+    return this.values.has(id);
+  }
+
+  /** A value of an earlier stop is gone once the program ran on: VARIABLE_NOT_FOUND. */
+  get(id: number): ValueHandle {
+    const handle = this.values.get(id);
+    if (handle) return handle;
+    throw new DebugError('VARIABLE_NOT_FOUND', `Value ${id} belongs to an earlier stop.`, 'Read the values again at this stop (inspect_variables).');
   }
 
   clear(): void {

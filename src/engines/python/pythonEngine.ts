@@ -49,6 +49,7 @@ import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
 import { delay, rejectOnAbort, startCancelled, startDebugpy, startReadyDebuggee, type Starting } from './startSequence.js';
 import { prepareSpareAdapter, takeSpareAdapter } from './spareAdapter.js';
+import { BEFORE_PROGRAM } from './sessionEnd.js';
 import { StopReader } from './stopReader.js';
 import { withWaits } from './threadWaits.js';
 
@@ -123,7 +124,8 @@ export class PythonEngine implements Engine {
     const client = this.connect(adapter.client);
     const processStarted = client.once('process');
     if (ready) this.program = config.program;
-    const start = this.starting(client, signal);
+    // Launched the normal way: the debugger's objects frozen and the session's end as the program's code ends (sessionEnd.ts); the ready launcher ends it itself.
+    const start = { ...this.starting(client, signal), prelude: ready ? undefined : BEFORE_PROGRAM };
     const result = ready ? await startReadyDebuggee(start, ready, config) : await startDebugpy(start, adapter.capabilities, 'launch', launchArguments(config, interpreter.executable), config);
     this.started = true;
     // debugpy names the debuggee's pid just after answering `launch`.

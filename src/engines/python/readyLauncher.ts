@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { END_SESSION } from './sessionEnd.js';
 
 const READY_LAUNCHER = String.raw`# debugbridge: a ready debuggee becomes the user's program here (see readyLauncher.ts).
 def _debugbridge_become_program(scope):
@@ -58,28 +59,7 @@ def _debugbridge_become_program(scope):
     return code
 
 
-def _debugbridge_end_session():
-    # The program's code is done and, once its other threads are, so is the debug session: end it
-    # now. pydevd would notice at its next 0.3 s poll and then wait up to 0.5 s for its own threads
-    # (a program run bare exits at once). Its last messages are sent first; atexit handlers run
-    # untraced.
-    import threading
-
-    main = threading.main_thread()
-    for thread in threading.enumerate():
-        if thread is not main and not thread.daemon:
-            thread.join()
-    try:
-        import pydevd
-
-        debugger = pydevd.get_global_debugger()
-        if debugger is not None:
-            # Sends what is queued, then stops pydevd's threads without waiting for them; the second
-            # call bounds the wait that its exit handler would make (up to 0.5 s) to 50 ms.
-            debugger.dispose_and_kill_all_pydevd_threads(wait=False)
-            debugger.dispose_and_kill_all_pydevd_threads(wait=True, timeout=0.05)
-    except Exception:
-        pass
+${END_SESSION.trim()}
 
 
 try:

@@ -26,6 +26,8 @@ export interface Starting {
   stderrHint(): string | undefined;
   /** debugpy answered `initialize`: what it can do decides what the configuration sends. */
   capabilitiesKnown(capabilities: DebugProtocol.Capabilities | undefined): void;
+  /** An expression evaluated in the debuggee before its program runs (answered before configurationDone goes; its failure is ignored). */
+  prelude?: string;
 }
 
 /** initialize → launch/attach → (initialized) breakpoints, filters → configurationDone → answer. */
@@ -45,7 +47,7 @@ export function startDebugpy(
     started.catch(() => {}); // awaited below; an early failure also ends the wait for `initialized`
     await guard(Promise.race([initialized, started]));
     steps?.mark('initialized');
-    return configureAndRun(start.engine, client, started, config, guard, steps);
+    return configureAndRun(start, started, config, guard);
   });
 }
 
@@ -54,7 +56,7 @@ export function startReadyDebuggee(start: Starting, debuggee: ReadyDebuggee, con
   writeLaunchSpec(debuggee.specPath, { program: config.program, args: config.args, cwd: config.cwd });
   return guardedStart(start.client, 'launch', start.signal, start.stderrHint, async (guard) => {
     start.capabilitiesKnown(await guard(debuggee.adapter.capabilities));
-    return configureAndRun(start.engine, start.client, debuggee.launched, config, guard, start.steps);
+    return configureAndRun(start, debuggee.launched, config, guard);
   });
 }
 
@@ -78,23 +80,18 @@ async function guardedStart<T>(
 }
 
 /**
- * Breakpoints, filters and configurationDone go out back to back, every request before the first
- * answer: debugpy handles them in order, so they are armed before the program runs. Then the
- * answer to the launch (or attach) that `started` waits for.
+ * Breakpoints, filters, the prelude and configurationDone go out back to back, every request before
+ * the first answer: debugpy handles them in order, so they are armed before the program runs. Then
+ * the answer to the launch (or attach) that `started` waits for.
  */
-async function configureAndRun(
-  engine: Configurable,
-  client: DapClient,
-  started: Promise<unknown>,
-  config: LaunchConfig | AttachConfig,
-  guard: Guard,
-  steps?: LaunchSteps,
-): Promise<LaunchResult> {
+async function configureAndRun({ engine, client, steps, prelude }: Starting, started: Promise<unknown>, config: LaunchConfig | AttachConfig, guard: Guard): Promise<LaunchResult> {
   const byFile = new Map<string, BreakpointSpec[]>();
   for (const spec of config.breakpoints) byFile.set(spec.file, [...(byFile.get(spec.file) ?? []), spec]);
   const bound: Promise<BreakpointBinding[]>[] = [...byFile].map(([file, specs]) => engine.setBreakpoints(file, specs));
   if (config.functionBreakpoints.length) bound.push(engine.setFunctionBreakpoints(config.functionBreakpoints));
   const configured = Promise.all([Promise.all(bound), engine.setExceptionBreakpoints(config.exceptions)]);
+  // pydevd runs a frameless evaluate on a thread of its own: its answer comes before the program may run.
+  if (prelude) await guard(client.request('evaluate', { expression: prelude, context: 'watch' }).catch(() => undefined));
   const done = client.request('configurationDone', undefined);
   configured.catch(() => {});
   done.catch(() => {});

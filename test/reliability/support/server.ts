@@ -160,3 +160,14 @@ export async function readyDebuggee(server: TestServer, ms = 20_000): Promise<{ 
     await sleep(20);
   }
 }
+
+/** Waits for a process of the server's tree that matches, up to `ms`. */
+export async function waitForProcess(server: TestServer, matches: (cmd: string) => boolean, ms = 15_000): Promise<number | undefined> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    server.watch.sample();
+    const found = [...server.watch.seen].find((pid) => isRunning(pid) && matches(commandOf(pid)));
+    if (found || Date.now() > deadline) return found;
+    await sleep(15);
+  }
+}

@@ -7,9 +7,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { DebugError } from '../../../core/errors.js';
+import { canRestorePriority, restorePriority, startAtLowPriority } from '../../../core/processPriority.js';
 import type { UpdateRequest, UpdateResult } from './encProtocol.js';
 import type { CompileRequest, CompileResult } from './evalProtocol.js';
-import { ensureWorkerBuilt } from './workerBuild.js';
+import { ensureWorkerBuilt, isWorkerBuilt } from './workerBuild.js';
 
 const STDERR_LINES = 40;
 /** How long an apply waits for the worker's first build before answering that it is under way (a tool call has 60 s). */
@@ -39,6 +40,8 @@ export class EncWorker {
   /** The build of the worker, which goes on when an apply stops waiting for it. */
   private building?: Promise<string>;
   private nextId = 1;
+  /** Started by a prestart at idle priority, and not yet given a real request. */
+  private lowered = false;
   readonly timings: WorkerTimings = {};
 
   /** The server's one worker. */
@@ -69,6 +72,15 @@ export class EncWorker {
     await this.request(dotnet, 'eval.warm', {}, 120_000, false);
   }
 
+  /**
+   * Starts and warms the worker ahead of need (a .NET program stopped: an evaluation may follow),
+   * when it is built already: building it is left to the first real need.
+   */
+  prestart(dotnet: string): void {
+    if (this.running || this.starting || !isWorkerBuilt() || !canRestorePriority()) return;
+    this.warm(dotnet).catch(() => undefined);
+  }
+
   async commit(dotnet: string, session: string): Promise<void> {
     await this.request(dotnet, 'enc.commit', { session }, 30_000);
   }
@@ -85,6 +97,11 @@ export class EncWorker {
 
   private async request(dotnet: string, method: string, params: unknown, timeoutMs: number, killOnTimeout = true): Promise<unknown> {
     const child = await this.start(dotnet, method);
+    // Prestarted at idle priority: a real need gets the server's priority back.
+    if (this.lowered && method !== 'eval.warm' && child.pid) {
+      this.lowered = false;
+      restorePriority([child.pid]);
+    }
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -136,10 +153,14 @@ export class EncWorker {
       }),
     ]).finally(() => clearTimeout(waited));
     const started = Date.now();
-    const child = spawn(dotnet, [dll], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_TieredPGO: '1', DOTNET_TC_QuickJitForLoops: '1' },
-    });
+    const spawnWorker = () =>
+      spawn(dotnet, [dll], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_TieredPGO: '0', DOTNET_TC_QuickJitForLoops: '1' },
+      });
+    // Only a prestart warms: a worker started for it runs at idle priority until a real need.
+    const { started: child, lowered } = method === 'eval.warm' ? startAtLowPriority(spawnWorker) : { started: spawnWorker(), lowered: false };
+    this.lowered = lowered;
     child.on('error', () => undefined);
     // An idle worker must not keep the server alive; its stdin closing (the server gone) ends it.
     child.unref();

@@ -22,6 +22,8 @@ export interface CompileRequest {
   /** The namespace of the type whose method the frame runs. */
   namespace: string;
   declaringType?: TypeInput;
+  /** Why the frame would have no `this`, said when it has none (host/evaluation/missingThis.ts). */
+  noThis?: string;
   /** The frame's variables (`this` included), as declared. */
   variables: { name: string; type: TypeInput }[];
   imports: { namespaces: string[]; staticTypes: string[]; aliases: { name: string; namespace?: string; type?: string }[] };

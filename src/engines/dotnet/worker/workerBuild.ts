@@ -41,6 +41,11 @@ export function workerSourceHash(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** Whether this version of the worker's sources is built on this machine. */
+export function isWorkerBuilt(): boolean {
+  return existsSync(join(workerCacheRoot(), workerSourceHash(), 'bin', '.complete'));
+}
+
 /** The built worker's dll, building it first when this version of its sources has no build yet. */
 export async function ensureWorkerBuilt(dotnet: string, signal?: AbortSignal): Promise<string> {
   const folder = join(workerCacheRoot(), workerSourceHash());

@@ -16,9 +16,8 @@ import {
   type CsType,
   type CsValue,
 } from '../../expressions/numeric.js';
-import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE } from '../../expressions/clrType.js';
+import { type ClrType, displayType } from '../../expressions/clrType.js';
 import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
-import { typeFullName } from '../../symbols/assemblyMetadata.js';
 import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
@@ -27,8 +26,11 @@ import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
 import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
 import type { Calls } from './calls.js';
+import { applyFormat, pad } from './formatSpecifiers.js';
+import { clrTypeOf, declaringTypeOf, namesOf, predefinedType, staticImportsOf, typeSyntaxName } from './frameNames.js';
 import type { Members } from './members.js';
 import type { TypeIndex } from './typeIndex.js';
+import { missingThis } from './missingThis.js';
 import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
@@ -41,11 +43,6 @@ export interface Scope {
   /** False: refuse calls that may change the program (conditions, watches). */
   sideEffects?: boolean;
 }
-
-const PREDEFINED_CLR: Record<string, string> = {
-  bool: 'Boolean', byte: 'Byte', sbyte: 'SByte', short: 'Int16', ushort: 'UInt16', int: 'Int32', uint: 'UInt32', long: 'Int64',
-  ulong: 'UInt64', char: 'Char', float: 'Single', double: 'Double', decimal: 'Decimal', string: 'String', object: 'Object', nint: 'IntPtr', nuint: 'UIntPtr',
-};
 
 export class Evaluator {
   private readonly parsed = new Map<string, Expr>();
@@ -128,7 +125,7 @@ class Run {
       case 'base':
         return this.self();
       case 'predefinedType':
-        return { kind: 'type', type: this.predefined(e.name) };
+        return { kind: 'type', type: predefinedType(this.evaluator.parts.types, e.name) };
       case 'memberAccess':
         return this.member(await this.eval(e.target), e.name);
       case 'memberBinding':
@@ -162,12 +159,12 @@ class Run {
       case 'is':
         return boolEval(await this.matches(await this.eval(e.operand), e.pattern));
       case 'typeof':
-        return stringEval(this.typeName(e.type));
+        return stringEval(typeSyntaxName(e.type));
       case 'default':
         return this.defaultOf(e.type);
       case 'sizeof': {
         const size = e.type.kind === 'predefinedType' ? SIZEOF[e.type.name as CsType] : undefined;
-        if (size === undefined) throw new DebugError('EVALUATION_FAILED', `sizeof(${this.typeName(e.type)}) is not a constant`);
+        if (size === undefined) throw new DebugError('EVALUATION_FAILED', `sizeof(${typeSyntaxName(e.type)}) is not a constant`);
         return { kind: 'value', value: { type: 'int', value: BigInt(size) } };
       }
       case 'nameof':
@@ -214,27 +211,8 @@ class Run {
     return fromNative(await calls.array(elem, items, this.place));
   }
 
-  /** A type as the program knows it, named as the source file sees it. */
   private clrType(type: TypeSyntax): ClrType {
-    switch (type.kind) {
-      case 'predefinedType': {
-        const name = KEYWORD_TYPES[type.name];
-        if (!name) throw new DebugError('EVALUATION_FAILED', `'${type.name}' is not a type that can be used here`);
-        return named(name);
-      }
-      case 'arrayType':
-        return { kind: 'array', elem: this.clrType(type.elementType), rank: type.rank };
-      case 'nullableType':
-        return named(NULLABLE, [this.clrType(type.underlyingType)]);
-      case 'namedType': {
-        if (type.segments.slice(0, -1).some((s) => s.typeArguments.length)) throw unsupported('nested types of generic types', 'a type nested in a generic type cannot be named here');
-        const last = type.segments.at(-1)!;
-        const ref = this.evaluator.parts.types.find(type.segments.map((s) => s.name).join('.'), last.typeArguments.length, this.place.names!);
-        const meta = ref && this.evaluator.parts.modules.metadata(ref.module);
-        if (!ref || !meta) throw new DebugError('EVALUATION_FAILED', `The type or namespace name '${this.typeName(type)}' could not be found in the program's loaded modules`);
-        return named(typeFullName(meta, 0x02, tokenRid(ref.token)), last.typeArguments.map((t) => this.clrType(t)));
-      }
-    }
+    return clrTypeOf(this.evaluator.parts.types, this.evaluator.parts.modules, this.place.names!, type);
   }
 
   private async name(name: string): Promise<EvalValue> {
@@ -256,7 +234,7 @@ class Run {
         if (!(e instanceof DebugError) || !/has no static member/.test(e.message)) throw e;
       }
     }
-    for (const owner of this.staticImports()) {
+    for (const owner of staticImportsOf(this.evaluator.parts.types, this.place.names)) {
       try {
         return await this.evaluator.parts.members.static(owner, name, this.place);
       } catch (e) {
@@ -346,7 +324,7 @@ class Run {
     if (receiver.kind === 'object') owners.push(receiver.value);
     const declaring = this.declaringType();
     if (declaring) owners.push(declaring);
-    owners.push(...this.staticImports());
+    owners.push(...staticImportsOf(this.evaluator.parts.types, this.place.names));
     let first: unknown;
     for (const owner of owners) {
       try {
@@ -474,7 +452,7 @@ class Run {
     if (isNullValue(v)) return nullEval();
     if (await this.isOfType(v, type)) return v;
     if (!throwing) return nullEval();
-    throw new DebugError('EVALUATION_FAILED', `InvalidCastException: the value is not a ${this.typeName(type)}`);
+    throw new DebugError('EVALUATION_FAILED', `InvalidCastException: the value is not a ${typeSyntaxName(type)}`);
   }
 
   private async matches(v: EvalValue, pattern: Pattern): Promise<boolean> {
@@ -494,7 +472,7 @@ class Run {
   }
 
   private async isOfType(v: EvalValue, type: TypeSyntax): Promise<boolean> {
-    const wanted = this.typeName(type).replace(/\?$/, '');
+    const wanted = typeSyntaxName(type).replace(/\?$/, '');
     if (v.kind === 'value') return v.value.type === wanted || (wanted === 'object' && v.value.type !== 'null');
     if (v.kind !== 'object') return false;
     if (wanted === 'object') return true;
@@ -515,7 +493,7 @@ class Run {
 
   private async self(): Promise<EvalValue> {
     const self = this.scope.self ?? (await this.variable('this'));
-    if (!self) throw new DebugError('EVALUATION_FAILED', "'this' is not available in a static method");
+    if (!self) throw new DebugError('EVALUATION_FAILED', missingThis(this.evaluator.parts.modules, this.scope.frame));
     return fromNative(self);
   }
 
@@ -532,84 +510,15 @@ class Run {
     return this.variables.get(name);
   }
 
-  /** The type whose method the frame runs (its static members are in scope). */
   private declaringType(): TypeRef | undefined {
-    const symbols = this.evaluator.parts.modules.get(this.scope.frame.module)?.symbols;
-    const method = symbols?.metadata.methodByToken(this.scope.frame.methodToken);
-    if (!symbols || !method) return undefined;
-    let rid = method.declaringType;
-    // Lambdas and state machines run in compiler classes nested in the type the user wrote.
-    while (symbols.metadata.type(rid).name.startsWith('<') && symbols.metadata.type(rid).enclosing) rid = symbols.metadata.type(rid).enclosing!;
-    return { module: this.scope.frame.module, token: 0x02000000 | rid, path: this.evaluator.parts.modules.get(this.scope.frame.module)?.path, name: symbols.typeName(rid), args: [] };
-  }
-
-  private namespace(): string {
-    const declaring = this.declaringType();
-    const meta = declaring && this.evaluator.parts.modules.metadata(declaring.module);
-    return meta ? meta.type(tokenRid(declaring!.token)).namespace : '';
+    return declaringTypeOf(this.evaluator.parts.modules, this.scope.frame);
   }
 
   /** The names the frame's source file sees: its namespace, its `using` directives and aliases. */
   names(): NameContext {
-    const symbols = this.evaluator.parts.modules.get(this.scope.frame.module)?.symbols;
-    return { namespace: this.namespace(), imports: symbols?.importsOf(this.scope.frame.methodToken) };
-  }
-
-  /** The types of the file's `using static` directives. */
-  private staticImports(): TypeRef[] {
-    const names = this.place.names?.imports?.staticTypes ?? [];
-    return names.flatMap((n) => {
-      const type = this.evaluator.parts.types.find(n.replace(/`\d+/g, '').replace(/\+/g, '.'), 0, '');
-      return type ? [type] : [];
-    });
-  }
-
-  private predefined(name: string): TypeRef {
-    const type = this.evaluator.parts.types.find(`System.${PREDEFINED_CLR[name] ?? name}`, 0, '');
-    if (!type) throw new DebugError('EVALUATION_FAILED', `the type ${name} is not loaded`);
-    return type;
-  }
-
-  private typeName(type: TypeSyntax): string {
-    switch (type.kind) {
-      case 'predefinedType':
-        return type.name;
-      case 'namedType':
-        return type.segments.map((s) => (s.typeArguments.length ? `${s.name}<${s.typeArguments.map((t) => this.typeName(t)).join(', ')}>` : s.name)).join('.');
-      case 'arrayType':
-        return `${this.typeName(type.elementType)}[${','.repeat(type.rank - 1)}]`;
-      case 'nullableType':
-        return `${this.typeName(type.underlyingType)}?`;
-    }
+    return namesOf(this.evaluator.parts.modules, this.scope.frame);
   }
 }
 
 const isString = (v: EvalValue) => (v.kind === 'value' && v.value.type === 'string') || (v.kind === 'object' && v.value.et === ElementType.string);
 const isValueLike = (v: NativeValue) => v.et === ElementType.valuetype || !!v.boxed;
-
-function pad(text: string, alignment?: number): string {
-  if (!alignment) return text;
-  return alignment > 0 ? text.padStart(alignment) : text.padEnd(-alignment);
-}
-
-/** The standard numeric formats interpolation holes use most (F, N, D, X, P); others print plainly. */
-function applyFormat(value: CsValue, format: string): string {
-  const m = /^([FfNnDdXxPp])(\d*)$/.exec(format);
-  if (!m || (typeof value.value !== 'bigint' && typeof value.value !== 'number')) return formatValue(value);
-  const n = Number(value.value);
-  const digits = m[2] ? Number(m[2]) : undefined;
-  switch (m[1]!.toUpperCase()) {
-    case 'F':
-      return n.toFixed(digits ?? 2);
-    case 'N':
-      return n.toLocaleString('en-US', { minimumFractionDigits: digits ?? 2, maximumFractionDigits: digits ?? 2 });
-    case 'D':
-      return String(value.value).padStart(digits ?? 0, '0');
-    case 'X': {
-      const hex = BigInt.asUintN(64, BigInt(value.value as bigint)).toString(16);
-      return (m[1] === 'X' ? hex.toUpperCase() : hex).padStart(digits ?? 0, '0');
-    }
-    default:
-      return `${(n * 100).toFixed(digits ?? 2)} %`;
-  }
-}

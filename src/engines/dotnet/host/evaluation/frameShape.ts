@@ -14,6 +14,8 @@ import type { Native } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { FrameLocals } from '../values/frameLocals.js';
 import { KEYWORDS, type NativeValue } from '../values/nativeValue.js';
+import { userTypeRid } from './frameNames.js';
+import { missingThis } from './missingThis.js';
 import type { CompileRequest, TypeInput } from '../../worker/evalProtocol.js';
 
 export interface FrameShape {
@@ -51,6 +53,7 @@ export class FrameShapes {
     const imports = symbols?.importsOf(frame.methodToken);
     const base = {
       references,
+      noThis: missingThis(this.modules, frame),
       namespace: '',
       imports: {
         namespaces: imports?.namespaces ?? [],
@@ -61,9 +64,7 @@ export class FrameShapes {
     const method = symbols?.metadata.methodByToken(frame.methodToken);
     if (!module || !symbols || !method) return base;
     const meta = symbols.metadata;
-    let rid = method.declaringType;
-    // Lambdas and state machines run in compiler classes nested in the type the user wrote.
-    while (meta.type(rid).name.startsWith('<') && meta.type(rid).enclosing) rid = meta.type(rid).enclosing!;
+    const rid = userTypeRid(meta, method.declaringType);
     let outer = rid;
     while (meta.type(outer).enclosing) outer = meta.type(outer).enclosing!;
     return { ...base, namespace: meta.type(outer).namespace, declaringType: { kind: 'named', assembly: module.path, name: meta.typeNameOf(Table.TypeDef, rid) } };

@@ -16,6 +16,7 @@ import type { ValueReader } from '../values/valueReader.js';
 import type { Calls } from './calls.js';
 import { fromNative, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import type { TypeIndex } from './typeIndex.js';
+import { unsupported } from './unsupported.js';
 
 
 const PRIMITIVE_SIG: Record<number, CsType | undefined> = NUMERIC_KEYWORDS;
@@ -44,6 +45,8 @@ export class Members {
     if (field) return fromNative(field);
     const getter = this.property(object.chain ?? [], name, false);
     if (getter) return this.result(await this.funcEval.call(place.threadId, getter, object, [], `${this.catalog.name(object.chain?.[0])}.${name}`));
+    // A tuple's element names live in the PDB of the code that declared it, not in the value: the compiled path reads them.
+    if (this.catalog.name(object.chain?.[0] ?? object.type).startsWith('System.ValueTuple<')) throw unsupported('tuple element names', `'${name}' may name an element of a tuple`);
     throw new DebugError('EVALUATION_FAILED', `'${this.catalog.name(object.chain?.[0] ?? object.type)}' has no member named '${name}'`);
   }
 

@@ -205,22 +205,31 @@ export class ValueReader {
     return value ? (await this.describe(value, context, true)).value : '?';
   }
 
-  /** `{expr}` holes evaluated with the object as `this`; `,nq` drops a string's quotes. */
+  /**
+   * `{expr}` holes evaluated with the object as `this`, one after the other (each is a func-eval of
+   * the stopped thread); `,nq` drops a string's quotes; `\{` and `\}` are literal braces (an
+   * anonymous type's display starts with one).
+   */
   private async debuggerDisplay(format: string, value: NativeValue, context: ReadContext): Promise<string> {
-    const parts = format.split(/(\{[^{}]*\})/);
-    const texts = await Promise.all(
-      parts.map(async (part) => {
-        if (!part.startsWith('{') || !part.endsWith('}')) return part;
-        const [expression, ...specifiers] = part.slice(1, -1).split(',');
-        try {
-          const text = await context.displayHole!(expression!.trim(), value);
-          return specifiers.some((s) => s.trim() === 'nq') ? text.replace(/^"(.*)"$/s, '$1') : text;
-        } catch (e) {
-          return `{${(e as Error).message}}`;
-        }
-      }),
-    );
-    return texts.join('');
+    let text = '';
+    for (const part of format.split(/(\\[{}]|\{[^{}]*\})/)) {
+      if (part === '\\{' || part === '\\}') {
+        text += part[1];
+        continue;
+      }
+      if (!part.startsWith('{') || !part.endsWith('}')) {
+        text += part;
+        continue;
+      }
+      const [expression, ...specifiers] = part.slice(1, -1).split(',');
+      try {
+        const hole = await context.displayHole!(expression!.trim(), value);
+        text += specifiers.some((s) => s.trim() === 'nq') ? hole.replace(/^"(.*)"$/s, '$1') : hole;
+      } catch (e) {
+        text += `{${(e as Error).message}}`;
+      }
+    }
+    return text;
   }
 
   private overridesToString(value: NativeValue): boolean {

@@ -22,6 +22,7 @@ public sealed record ImportsInput(string[] Namespaces, string[] StaticTypes, Ali
 /** What a side-effect-free evaluation may call besides getters and compiler-written members (the debugger's lists: host/evaluation/sideEffects.ts). */
 public sealed record PureCallsInput(string[] Types, string[] Methods);
 
+/** `NoThis`: why the frame would have no `this`, said when its variables have none. */
 public sealed record CompileRequest(
     string Expression,
     bool SideEffects,
@@ -30,7 +31,8 @@ public sealed record CompileRequest(
     string Namespace,
     TypeInput? DeclaringType,
     VariableInput[] Variables,
-    ImportsInput Imports);
+    ImportsInput Imports,
+    string? NoThis = null);
 
 /** A parameter of the compiled method, in order: the frame's variable of that name (`this` too). */
 public sealed record ParameterOutput(string Name, bool ByRef);

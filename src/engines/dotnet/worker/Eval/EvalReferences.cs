@@ -29,7 +29,8 @@ public sealed class EvalReferences
             var byPath = new Dictionary<string, MetadataReference>(StringComparer.Ordinal);
             foreach (var path in paths)
             {
-                if (Reference(path) is { } reference) byPath[path] = reference;
+                // An alias of its own besides global: the source names a compiler-generated type through it (UnspeakableNames).
+                if (Reference(path) is { } reference) byPath[path] = reference.WithAliases(["global", $"__r{byPath.Count}"]);
             }
             _last = CSharpCompilation.Create(ExpressionSource.AssemblyName, [], byPath.Values, RoslynAccess.Options());
             _lastByPath = byPath;

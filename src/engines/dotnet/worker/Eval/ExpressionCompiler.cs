@@ -18,21 +18,30 @@ public sealed class ExpressionCompiler
     private const int MaxDiagnostics = 3;
     private readonly EvalReferences _references = new();
 
-    /** One compile against the worker's own framework, so Roslyn's code is compiled before the first real request. */
+    private object? _warmed;
+
+    /**
+     * One compile and emit against the worker's own framework, before the first real request: Roslyn's
+     * binder and emitter are compiled (JIT) and the framework's metadata read, the costs of a first
+     * compile. Once per worker.
+     */
     public object Warm()
     {
+        if (_warmed is not null) return _warmed;
         var watch = System.Diagnostics.Stopwatch.StartNew();
         var core = typeof(object).Assembly.Location;
+        var list = new TypeInput("named", core, "System.Collections.Generic.List`1", [new TypeInput("primitive", null, "int", null, null, null, null)], null, null, null);
         var result = Compile(new CompileRequest(
-            "new[] { 1, 2, 3 }.Where(x => x > 1).Select(x => new { x, Text = $\"{x}\" }).ToList().Count switch { > 1 => true, _ => false }",
-            false,
+            "items.Where(x => x > 1).Select(x => new { x, Text = $\"{x}\" }).ToList().Count switch { > 1 => true, _ => items is { Count: > 0 } }",
+            true,
             null,
             [core],
             "",
             null,
-            [],
+            [new VariableInput("items", list)],
             new ImportsInput(["System", "System.Linq"], [], [])));
-        return new { milliseconds = watch.ElapsedMilliseconds, compiled = result.Assembly is not null };
+        _warmed = new { milliseconds = watch.ElapsedMilliseconds, compiled = result.Assembly is not null };
+        return _warmed;
     }
 
     public CompileResult Compile(CompileRequest request)
@@ -46,9 +55,9 @@ public sealed class ExpressionCompiler
 
         var (empty, byPath) = _references.For(request.References);
         var types = new FrameTypes(empty, byPath);
-        var notes = new List<string>();
-        var variables = Variables(request, types, notes);
-        var usings = ExpressionSource.Usings(request.Imports, empty, types);
+        var unavailable = new Dictionary<string, string>(StringComparer.Ordinal);
+        var variables = Variables(request, types, unavailable);
+        List<string> usings = [.. types.Unspeakable.ExternAliases, .. ExpressionSource.Usings(request.Imports, empty, types)];
         var self = variables.FirstOrDefault(v => v.Name == ExpressionSource.This);
         var declaring = request.DeclaringType is { } d ? types.Resolve(d) as INamedTypeSymbol : null;
 
@@ -59,10 +68,11 @@ public sealed class ExpressionCompiler
         }
 
         // Pass one: which names the frame's variables and usings leave unresolved are members of this type.
-        var first = Bind(empty, usings, request.Namespace, variables, expression, "object", byRef: new HashSet<string>());
-        if (MembersOfThisType(first, expression, (self?.Symbol as INamedTypeSymbol) ?? declaring, self is not null))
+        if (self is null && request.NoThis is { } noThis) unavailable[ExpressionSource.This] = noThis;
+        var first = Bind(empty, types, usings, request.Namespace, variables, expression, "object", byRef: new HashSet<string>());
+        if (MembersOfThisType(first, expression, (self?.Symbol as INamedTypeSymbol) ?? declaring, self is null ? request.NoThis ?? "'this' is not available here" : null, unavailable))
         {
-            first = Bind(empty, usings, request.Namespace, variables, expression, "object", byRef: new HashSet<string>());
+            first = Bind(empty, types, usings, request.Namespace, variables, expression, "object", byRef: new HashSet<string>());
         }
 
         var (model, method, body) = (first.Model, first.Method, first.Body);
@@ -76,14 +86,14 @@ public sealed class ExpressionCompiler
         var byRef = operation is null ? [] : AssignedParameters(operation, method);
         if (!request.SideEffects && operation is not null && PurityCheck.SideEffect(operation, method, request.Pure) is { } effect)
         {
-            return new CompileResult(null, 0, [], null, false, [], effect, [.. notes]);
+            return new CompileResult(null, 0, [], null, false, [], effect, []);
         }
         var accessed = operation is null ? [] : AccessedAssemblies(operation, [.. first.Parameters.Select(p => p.Symbol), .. first.Mirrors.PropertyTypes]);
 
-        var final = Bind(empty, usings, request.Namespace, variables, expression, returnType, byRef, accessed, unwrap);
+        var final = Bind(empty, types, usings, request.Namespace, variables, expression, returnType, byRef, accessed, unwrap);
         using var image = new MemoryStream();
         var emitted = final.Compilation.Emit(image);
-        if (!emitted.Success) return Failed(Describe(emitted.Diagnostics, final, expression), notes);
+        if (!emitted.Success) return Failed(Describe(emitted.Diagnostics, final, expression, unavailable));
         var bytes = image.ToArray();
         return new CompileResult(
             Convert.ToBase64String(bytes),
@@ -93,7 +103,7 @@ public sealed class ExpressionCompiler
             isVoid,
             [],
             null,
-            [.. notes]);
+            []);
     }
 
     private sealed record Variable(string Name, ITypeSymbol Symbol, string Source);
@@ -109,7 +119,7 @@ public sealed class ExpressionCompiler
         AnonymousMirrors Mirrors);
 
     /** The frame's variables C# can name and type (`this` as `__this`). */
-    private static List<Variable> Variables(CompileRequest request, FrameTypes types, List<string> notes)
+    private static List<Variable> Variables(CompileRequest request, FrameTypes types, Dictionary<string, string> unavailable)
     {
         var variables = new List<Variable>();
         foreach (var input in request.Variables)
@@ -118,11 +128,13 @@ public sealed class ExpressionCompiler
             if (!SyntaxFacts.IsValidIdentifier(name) || variables.Any(v => v.Name == name)) continue;
             var symbol = types.Resolve(input.Type);
             // The framework's hidden classes (the iterator behind `list.Take(3)`) are seen as what they implement, as the code declared them.
-            if (symbol is INamedTypeSymbol { IsReferenceType: true } hidden && !FrameTypes.Accessible(hidden) && PurityCheck.IsFramework(hidden)) symbol = FrameTypes.PublicView(hidden);
-            var source = symbol is null ? null : FrameTypes.Source(symbol);
+            if (symbol is INamedTypeSymbol { IsReferenceType: true } hidden && !FrameTypes.DefinitionAccessible(hidden) && PurityCheck.IsFramework(hidden)) symbol = FrameTypes.PublicView(hidden);
+            var source = symbol is null ? null : types.Spell(symbol);
             if (symbol is null || source is null)
             {
-                notes.Add($"{input.Name} is not available to compiled expressions (its type cannot be named in C#)");
+                unavailable[name] = symbol is null
+                    ? $"{input.Name} is a variable of this frame that compiled expressions cannot take: its type could not be found in the program's assemblies"
+                    : $"{input.Name} is a variable of this frame that compiled expressions cannot take: its type {symbol.ToDisplayString()} cannot be a parameter's";
                 continue;
             }
             variables.Add(new Variable(name, symbol, source));
@@ -132,6 +144,7 @@ public sealed class ExpressionCompiler
 
     private static Bound Bind(
         CSharpCompilation empty,
+        FrameTypes types,
         IReadOnlyList<string> usings,
         string ns,
         IReadOnlyList<Variable> variables,
@@ -157,7 +170,7 @@ public sealed class ExpressionCompiler
         var declarations = mirrors.Declarations();
         unwrap &= declarations.Length > 0;
         var (source, start) = ExpressionSource.Write(usings, ns, sourceParameters, returnType, text, accessed ?? [], declarations, unwrap);
-        var tree = CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Preview));
+        var tree = types.Unspeakable.Restore(CSharpSyntaxTree.ParseText(source, new CSharpParseOptions(LanguageVersion.Preview)));
         var compilation = empty.AddSyntaxTrees(tree);
         var model = compilation.GetSemanticModel(tree, ignoreAccessibility: true);
         var root = tree.GetRoot();
@@ -175,9 +188,10 @@ public sealed class ExpressionCompiler
     /**
      * A name the expression uses alone that nothing in scope declares, and that is a member of the
      * frame's type (or of its base or outer types): `__this.Name` for an instance member, the type's
-     * full name for a static member or nested type. True when the expression changed.
+     * full name for a static member or nested type. An instance member where the frame has no `this`
+     * is recorded as unavailable, with why. True when the expression changed.
      */
-    private static bool MembersOfThisType(Bound bound, RewrittenExpression expression, INamedTypeSymbol? type, bool hasThis)
+    private static bool MembersOfThisType(Bound bound, RewrittenExpression expression, INamedTypeSymbol? type, string? noThis, Dictionary<string, string> unavailable)
     {
         if (type is null) return false;
         var changed = false;
@@ -194,12 +208,13 @@ public sealed class ExpressionCompiler
             {
                 expression.Replace(at, length, $"{member.ContainingType.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat)}.{name.Identifier.Text}");
             }
-            else if (hasThis)
+            else if (noThis is null)
             {
                 expression.Replace(at, length, $"{ExpressionSource.This}.{name.Identifier.Text}");
             }
             else
             {
+                unavailable[name.Identifier.ValueText] = $"'{name.Identifier.ValueText}' is an instance member of {member.ContainingType.Name}, and {noThis}";
                 continue;
             }
             changed = true;
@@ -299,8 +314,14 @@ public sealed class ExpressionCompiler
         return names;
     }
 
-    private static CompileDiagnostic[] Describe(IEnumerable<Diagnostic> diagnostics, Bound bound, RewrittenExpression expression)
+    /** Roslyn's errors, first those in the expression; a name it does not know that is a variable the method could not take says why. */
+    private static CompileDiagnostic[] Describe(IEnumerable<Diagnostic> diagnostics, Bound bound, RewrittenExpression expression, IReadOnlyDictionary<string, string> unavailable)
     {
+        string Message(Diagnostic d)
+        {
+            if (d.Id == "CS0103" && d.Location.SourceTree?.GetText().ToString(d.Location.SourceSpan) is { } name && unavailable.TryGetValue(name, out var why)) return why;
+            return bound.Mirrors.Readable(d.GetMessage().Replace(ExpressionSource.This, "this", StringComparison.Ordinal));
+        }
         var end = bound.ExpressionStart + expression.Text.Length;
         return
         [
@@ -312,13 +333,12 @@ public sealed class ExpressionCompiler
                 .Take(MaxDiagnostics)
                 .Select(d => new CompileDiagnostic(
                     d.Diagnostic.Id,
-                    bound.Mirrors.Readable(d.Diagnostic.GetMessage().Replace(ExpressionSource.This, "this", StringComparison.Ordinal)),
+                    Message(d.Diagnostic),
                     d.At >= bound.ExpressionStart && d.At <= end ? expression.ToOriginal(d.At - bound.ExpressionStart) + 1 : null)),
         ];
     }
 
-    private static CompileResult Failed(CompileDiagnostic[] diagnostics, List<string>? notes = null) =>
-        new(null, 0, [], null, false, diagnostics, null, [.. notes ?? []]);
+    private static CompileResult Failed(CompileDiagnostic[] diagnostics) => new(null, 0, [], null, false, diagnostics, null, []);
 
     private static int MethodToken(byte[] image)
     {

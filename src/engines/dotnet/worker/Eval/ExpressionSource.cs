@@ -46,7 +46,8 @@ public static class ExpressionSource
         if (named) text.Append("namespace ").Append(ns).Append(" {\n");
         text.Append(mirrors);
         text.Append("internal static class ").Append(ClassName).Append(" {\n");
-        text.Append("public static ").Append(returnType).Append(' ').Append(MethodName).Append('(');
+        // Private: C# lets a private method take a type no other assembly can see (a struct the compiler generated).
+        text.Append("private static ").Append(returnType).Append(' ').Append(MethodName).Append('(');
         text.Append(string.Join(", ", parameters.Select(p => p.Hidden ? $"object {HiddenName(p.Name)}" : $"{(p.ByRef ? "ref " : "")}{p.Type} {p.Name}")));
         text.Append(") {\n");
         foreach (var p in parameters.Where(p => p.Hidden))

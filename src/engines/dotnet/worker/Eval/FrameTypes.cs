@@ -1,8 +1,10 @@
 // The frame's variables typed as Roslyn symbols: each type is looked up in the assembly the runtime
 // says defines it (so two assemblies with a type of the same name never clash), generic types are
 // constructed with their arguments (outer types' first, as metadata lists them), tuples get the
-// element names the PDB recorded. A type C# cannot name (an anonymous type, a closure class) is
-// written as `object` when it is a class, and its variable left out when it is a struct.
+// element names the PDB recorded. A type whose name C# cannot spell (an anonymous type, a state
+// machine, a closure class: `<>f__AnonymousType0`, `<RunAsync>d__4`) is still written in the source,
+// under a placeholder of the same length that the syntax tree then renames (UnspeakableNames), so
+// `List<anonymous>`, a tuple of one, a compiler-generated struct keep their exact type.
 using Microsoft.CodeAnalysis;
 using Microsoft.CodeAnalysis.CSharp;
 
@@ -10,6 +12,9 @@ namespace DebugBridge.Worker.Eval;
 
 public sealed class FrameTypes(CSharpCompilation compilation, IReadOnlyDictionary<string, MetadataReference> byPath)
 {
+    /** The names the source spells with placeholders, and the `extern alias` lines their assemblies need. */
+    public UnspeakableNames Unspeakable { get; } = new(compilation);
+
     private static readonly Dictionary<string, SpecialType> Keywords = new()
     {
         ["bool"] = SpecialType.System_Boolean, ["char"] = SpecialType.System_Char, ["sbyte"] = SpecialType.System_SByte,
@@ -97,25 +102,66 @@ public sealed class FrameTypes(CSharpCompilation compilation, IReadOnlyDictionar
     public static bool Accessible(ITypeSymbol type) => type switch
     {
         IArrayTypeSymbol array => Accessible(array.ElementType),
-        INamedTypeSymbol named => named.DeclaredAccessibility == Accessibility.Public
-            && (named.ContainingType is null || Accessible(named.ContainingType)) && named.TypeArguments.All(Accessible),
+        INamedTypeSymbol named => DefinitionAccessible(named) && named.TypeArguments.All(Accessible),
         _ => true,
     };
+
+    /** Whether the generic definition is public with its outer types, whatever its type arguments (`IEnumerable<anonymous>`'s is). */
+    public static bool DefinitionAccessible(INamedTypeSymbol type) =>
+        type.DeclaredAccessibility == Accessibility.Public && (type.ContainingType is null || DefinitionAccessible(type.ContainingType));
 
     /** The nearest public base class of a type (not object), else the public interface of it that extends the most others, else object. */
     public static ITypeSymbol PublicView(INamedTypeSymbol type)
     {
         for (var t = type.BaseType; t is not null && t.SpecialType != SpecialType.System_Object; t = t.BaseType)
         {
-            if (Accessible(t)) return t;
+            if (DefinitionAccessible(t)) return t;
         }
-        return type.AllInterfaces.Where(Accessible).OrderByDescending(i => i.AllInterfaces.Length).FirstOrDefault() ?? (ITypeSymbol)type.BaseType!;
+        return type.AllInterfaces.Where(DefinitionAccessible).OrderByDescending(i => i.AllInterfaces.Length).FirstOrDefault() ?? (ITypeSymbol)type.BaseType!;
     }
 
-    /** How the generated source writes the type: fully qualified, or null when it cannot (a struct C# cannot name). */
-    public static string? Source(ITypeSymbol type)
+    /** How the generated source writes a nameable type: fully qualified, or null when C# cannot name it. */
+    public static string? Source(ITypeSymbol type) => Nameable(type) ? type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat) : null;
+
+    /** How the generated source writes any type a variable can have, names C# cannot spell included; null for what no variable of C# can be (a pointer, a type parameter). */
+    public string? Spell(ITypeSymbol type)
     {
-        if (Nameable(type)) return type.ToDisplayString(SymbolDisplayFormat.FullyQualifiedFormat);
-        return type.IsReferenceType ? "object" : null;
+        if (Nameable(type)) return Source(type);
+        switch (type)
+        {
+            case IArrayTypeSymbol array:
+                return Spell(array.ElementType) is { } element ? $"{element}[{new string(',', array.Rank - 1)}]" : null;
+            case INamedTypeSymbol { IsTupleType: true, TupleElements.Length: > 1 } tuple:
+            {
+                var elements = tuple.TupleElements.Select(e => (Type: Spell(e.Type), e.Name, Named: !SymbolEqualityComparer.Default.Equals(e.CorrespondingTupleField, e))).ToList();
+                if (elements.Any(e => e.Type is null)) return null;
+                return $"({string.Join(", ", elements.Select(e => e.Named ? $"{e.Type} {e.Name}" : e.Type))})";
+            }
+            case INamedTypeSymbol { TypeKind: not TypeKind.Error } named:
+            {
+                var args = new List<string>();
+                foreach (var arg in named.TypeArguments)
+                {
+                    if (Spell(arg) is not { } spelled) return null;
+                    args.Add(spelled);
+                }
+                var name = SyntaxFacts.IsValidIdentifier(named.Name) ? named.Name : Unspeakable.Placeholder(named.Name);
+                if (name is null) return null;
+                string scope;
+                if (named.ContainingType is { } outer)
+                {
+                    if (Spell(outer) is not { } spelledOuter) return null;
+                    scope = spelledOuter + ".";
+                }
+                else
+                {
+                    if (Unspeakable.Alias(named.ContainingAssembly) is not { } alias) return null;
+                    scope = $"{alias}::{(named.ContainingNamespace.IsGlobalNamespace ? "" : named.ContainingNamespace.ToDisplayString() + ".")}";
+                }
+                return args.Count == 0 ? scope + name : $"{scope}{name}<{string.Join(", ", args)}>";
+            }
+            default:
+                return null;
+        }
     }
 }
