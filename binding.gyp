@@ -61,6 +61,7 @@
             "native/src/platform/windows/debuggee_memory_cache.cpp",
             "native/src/platform/windows/dynlib.cpp",
             "native/src/platform/windows/import_patch.cpp",
+            "native/src/platform/windows/monitor.cpp",
             "native/src/platform/windows/process.cpp",
             "native/src/platform/windows/spawn.cpp",
             "native/src/platform/windows/startup_events.cpp",

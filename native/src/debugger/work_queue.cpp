@@ -1,5 +1,7 @@
 #include "work_queue.h"
 
+#include <mutex>
+
 
 namespace dbg {
 
@@ -11,20 +13,20 @@ WorkQueue::~WorkQueue() {
 
 void WorkQueue::Post(std::function<void()> work) {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<Monitor> lock(monitor_);
     if (stopping_) return;
     items_.push_back(std::move(work));
   }
-  ready_.notify_one();
+  monitor_.NotifyOne();
 }
 
 void WorkQueue::Stop() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<Monitor> lock(monitor_);
     if (stopping_ && !thread_.joinable()) return;
     stopping_ = true;
   }
-  ready_.notify_one();
+  monitor_.NotifyOne();
   if (!thread_.joinable()) return;
   if (OnQueueThread()) {
     thread_.detach();
@@ -35,18 +37,18 @@ void WorkQueue::Stop() {
 
 void WorkQueue::RequestStop() {
   {
-    std::lock_guard<std::mutex> lock(mutex_);
+    std::lock_guard<Monitor> lock(monitor_);
     stopping_ = true;
   }
-  ready_.notify_one();
+  monitor_.NotifyOne();
 }
 
 void WorkQueue::Run() {
   while (true) {
     std::function<void()> work;
     {
-      std::unique_lock<std::mutex> lock(mutex_);
-      ready_.wait(lock, [this] { return stopping_ || !items_.empty(); });
+      std::lock_guard<Monitor> lock(monitor_);
+      while (!stopping_ && items_.empty()) monitor_.Wait();
       if (items_.empty()) return;
       work = std::move(items_.front());
       items_.pop_front();

@@ -2,11 +2,11 @@
 // from JavaScript and the callbacks mscordbi delivered on its own threads.
 #pragma once
 
-#include <condition_variable>
 #include <deque>
 #include <functional>
-#include <mutex>
 #include <thread>
+
+#include "../platform/monitor.h"
 
 namespace dbg {
 
@@ -27,8 +27,7 @@ class WorkQueue {
 
  private:
   void Run();
-  std::mutex mutex_;
-  std::condition_variable ready_;
+  Monitor monitor_;
   std::deque<std::function<void()>> items_;
   bool stopping_ = false;
   std::thread thread_;

@@ -22,16 +22,19 @@ namespace {
 struct Cache {
   std::mutex mutex;
   PageStore store;
-  /** Process handle → the synchronized pid it opens (0: none), checked since the last Enable. */
-  std::unordered_map<HANDLE, uint32_t> handleOwners;
+  /**
+   * Process handle → the pid it opens (GetProcessId is a wineserver round trip under Wine: asked once
+   * a handle, not at every stop), kept while the debuggee is the same: mscordbi keeps its handle open
+   * as long as it debugs that process, and opens no other process.
+   */
+  std::unordered_map<HANDLE, uint32_t> handlePids;
+  uint32_t debuggee = 0;
 
+  /** The synchronized pid `process` opens, else 0. */
   uint32_t OwnerOf(HANDLE process) {
-    auto known = handleOwners.find(process);
-    if (known != handleOwners.end()) return known->second;
-    DWORD pid = GetProcessId(process);
-    uint32_t owner = pid != 0 && store.Synchronized(pid) ? pid : 0;
-    handleOwners[process] = owner;
-    return owner;
+    auto known = handlePids.find(process);
+    uint32_t pid = known != handlePids.end() ? known->second : (handlePids[process] = GetProcessId(process));
+    return pid != 0 && store.Synchronized(pid) ? pid : 0;
   }
 };
 
@@ -120,14 +123,16 @@ void Enable(uint32_t pid) {
   Cache& cache = TheCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.store.Start(pid);
-  cache.handleOwners.clear();  // a handle value may have been reused since
+  if (pid != cache.debuggee) {
+    cache.handlePids.clear();  // another debuggee: a handle value may have been reused since
+    cache.debuggee = pid;
+  }
 }
 
 void Disable(uint32_t pid) {
   Cache& cache = TheCache();
   std::lock_guard<std::mutex> lock(cache.mutex);
   cache.store.End(pid);
-  cache.handleOwners.clear();
 }
 
 }  // namespace debuggee_memory
