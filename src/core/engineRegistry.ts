@@ -44,6 +44,12 @@ export function languageByExtension(program: string): string | undefined {
   return EXTENSION_HINTS[extname(program).toLowerCase()];
 }
 
+/** What a debug port answered: the engine that attaches to it, and what listens (`debugpy 1.8.1`). */
+export interface PortListener {
+  language: string;
+  runtime: string;
+}
+
 export class EngineRegistry {
   private readonly loaded = new Map<string, Promise<EngineFactory>>();
   private readonly detected = new Map<string, Promise<Availability>>();
@@ -142,6 +148,12 @@ export class EngineRegistry {
       throw new DebugError('ENGINE_UNAVAILABLE', `${specifier} does not export an engine factory named "engine".`, 'Update or reinstall that engine package.');
     }
     return factory;
+  }
+
+  /** Which built-in engine's debugger listens at host:port, asked the way each greets a connection. */
+  async listenerAt(host: string, port: number): Promise<PortListener> {
+    const { probeDebugPort } = (await this.importModule('../engines/debugPort.js')) as { probeDebugPort(host: string, port: number): Promise<PortListener> };
+    return probeDebugPort(host, port);
   }
 
   /** The language of a program from its extension, or from what an engine claims (e.g. a project folder). */
