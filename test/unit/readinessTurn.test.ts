@@ -11,7 +11,7 @@ describe('readying waits its turn', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  const launch = (id: number, program: string) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'session_launch', arguments: { program } } });
+  const launch = (id: number, program: string) => ({ id, method: 'tools/call', params: { name: 'session_launch', arguments: { program } } });
 
   it.each([
     ['a launch of another runtime', '/src/app.js', 'python', false],
@@ -30,7 +30,7 @@ describe('readying waits its turn', () => {
     await vi.advanceTimersByTimeAsync(100);
     expect(came).toBe(false);
     // Another call within the quiet time puts it off again.
-    calls.request({ jsonrpc: '2.0', id: 8, method: 'tools/call', params: { name: 'inspect_stack', arguments: {} } });
+    calls.request({ id: 8, method: 'tools/call', params: { name: 'inspect_stack', arguments: {} } });
     await vi.advanceTimersByTimeAsync(1000);
     expect(came).toBe(false);
     calls.response(8);
