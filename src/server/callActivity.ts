@@ -17,8 +17,10 @@ export class ToolCalls implements CallActivity {
   private readonly waiters = new Set<() => void>();
   private timer?: NodeJS.Timeout;
 
-  /** A request came in (before or after the server loaded). */
+  /** A request or notification came in (before or after the server loaded). */
   request(message: { id?: unknown; method?: unknown; params?: unknown }): void {
+    // A cancelled call is not answered (MCP): it ends here.
+    if (message.method === 'notifications/cancelled') return this.response((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
     if (message.method !== 'tools/call' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return;
     const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
     this.calls.set(message.id, { tool: String(params.name), args: (params.arguments ?? {}) as Record<string, unknown> });

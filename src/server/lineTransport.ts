@@ -16,7 +16,7 @@ export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Called for each message that arrives before the server is connected. */
   onEarlyMessage?: (message: JSONRPCMessage, answered: boolean) => void;
-  /** Every request that arrives, and every response that goes out (what is in flight: callActivity.ts). */
+  /** Every request or notification that arrives, and every response that goes out (what is in flight: callActivity.ts). */
   onRequest?: (message: JSONRPCMessage) => void;
   onResponse?: (id: RequestId) => void;
 
@@ -84,7 +84,7 @@ export class LineTransport implements Transport {
       this.write({ jsonrpc: '2.0', id: invalid.id as RequestId, error: { code: -32600, message: `Invalid Request: ${invalid.why}` } });
       return;
     }
-    if ('method' in message && 'id' in message) this.onRequest?.(message);
+    if ('method' in message) this.onRequest?.(message);
     if (this.started) {
       this.onmessage?.(message);
       return;

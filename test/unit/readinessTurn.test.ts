@@ -33,7 +33,8 @@ describe('readying waits its turn', () => {
     calls.request({ id: 8, method: 'tools/call', params: { name: 'inspect_stack', arguments: {} } });
     await vi.advanceTimersByTimeAsync(1000);
     expect(came).toBe(false);
-    calls.response(8);
+    // Cancelled: MCP sends no answer to it.
+    calls.request({ method: 'notifications/cancelled', params: { requestId: 8 } });
     await vi.advanceTimersByTimeAsync(300);
     expect(came).toBe(true);
     expect(readiness.wait(language)).toBeUndefined();
