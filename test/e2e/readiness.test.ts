@@ -79,7 +79,6 @@ describe.runIf(run)('readying ahead', () => {
     ]);
     // Both started together: by the time the Python folder's server has readied Python, the other
     // has had the same time to start what it would.
-    // The spare adapter comes once the ready debuggee is ready, so that the two do not start side by side.
     expect(await once(python, (c) => readied(c) && c.adapters === 2)).toMatchObject({ dotnetHosts: 0, adapters: 2, readyDebuggees: 1 });
     expect(await once(dotnet, (c) => c.dotnetHosts === 1)).toMatchObject({ python: 0, dotnetHosts: 1 });
   });

@@ -1,6 +1,6 @@
 /**
- * What Python readies ahead once it is in play (core/readiness.ts): the first ready debuggee, then
- * a spare debugpy adapter. Kept apart from the engine so the registry can start it with a few small
+ * What Python readies ahead once it is in play (core/readiness.ts): the first ready debuggee and a
+ * spare debugpy adapter. Kept apart from the engine so the registry can start it with a few small
  * modules while the server is still loading the rest (on two cores, both go on at once).
  */
 import { isAbsolute } from 'node:path';
@@ -18,14 +18,11 @@ export async function prepare({ wanted = false }: { wanted?: boolean } = {}): Pr
   const first = early ? prepareFirstReadyDebuggee(target(early), lowPriority) : undefined;
   const interpreter = await findInterpreter({});
   // A launch with no extra variables starts from it, whatever its working folder.
-  let debuggee = first;
   if (first?.target.executable !== interpreter.executable) {
     // The candidate is a link or a shim: a launch names the interpreter it leads to.
     if (first?.waiting) await first.discard();
-    debuggee = prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
+    prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
   }
-  // For a launch that the ready debuggee cannot take (other variables, stopOnEntry): once it is
-  // ready, so that the two do not start side by side.
-  if (debuggee) await debuggee.ready.catch(() => undefined);
+  // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
   prepareSpareAdapter({}, interpreter.executable, true);
 }
