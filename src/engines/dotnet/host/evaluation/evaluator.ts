@@ -29,6 +29,7 @@ import type { Calls } from './calls.js';
 import { applyFormat, pad } from './formatSpecifiers.js';
 import { clrTypeOf, declaringTypeOf, namesOf, predefinedType, staticImportsOf, typeSyntaxName } from './frameNames.js';
 import type { Members } from './members.js';
+import type { StaticTypes } from './staticTypes.js';
 import type { TypeIndex } from './typeIndex.js';
 import { missingThis } from './missingThis.js';
 import { unsupported } from './unsupported.js';
@@ -54,6 +55,7 @@ export class Evaluator {
     private readonly members: Members,
     private readonly types: TypeIndex,
     private readonly calls: Calls,
+    private readonly staticTypes: StaticTypes,
   ) {}
 
   async evaluate(text: string, scope: Scope): Promise<EvalValue> {
@@ -78,13 +80,13 @@ export class Evaluator {
 
   // The Run below reaches these through the evaluator.
   get parts() {
-    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types, calls: this.calls };
+    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types, calls: this.calls, staticTypes: this.staticTypes };
   }
 }
 
 /** One evaluation: the frame's variables are read once, on first use. */
 class Run {
-  private readonly variables = new Map<string, NativeValue | undefined>();
+  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType } | undefined>();
   private readonly place: Place;
   private bindings: EvalValue[] = [];
 
@@ -188,7 +190,7 @@ class Run {
     for (const item of initializer ?? []) {
       await this.evaluator.parts.members.call(created, 'Add', [await this.eval(item)], filling);
     }
-    return fromNative(created);
+    return fromNative(created, type);
   }
 
   /** `new T[] { … }`, `new[] { … }` (the best common type of the elements), `new T[n]`. */
@@ -206,9 +208,9 @@ class Run {
       const size = Number((await this.csValue(await this.eval(sizeExpr))).value);
       if (!Number.isInteger(size) || size < 0) throw new DebugError('EVALUATION_FAILED', 'an array length must be a non-negative integer');
       if (itemExprs && size !== items.length) throw new DebugError('EVALUATION_FAILED', `An array initializer of length '${size}' is expected`);
-      if (!itemExprs) return fromNative(await calls.array(elem, [], this.place, size));
+      if (!itemExprs) return fromNative(await calls.array(elem, [], this.place, size), { kind: 'array', elem, rank: 1 });
     }
-    return fromNative(await calls.array(elem, items, this.place));
+    return fromNative(await calls.array(elem, items, this.place), { kind: 'array', elem, rank: 1 });
   }
 
   private clrType(type: TypeSyntax): ClrType {
@@ -217,11 +219,11 @@ class Run {
 
   private async name(name: string): Promise<EvalValue> {
     const variable = await this.variable(name);
-    if (variable) return fromNative(variable);
+    if (variable) return fromNative(variable, this.variables.get(name)?.declared);
     const self = this.scope.self ?? (await this.variable('this'));
     if (self && !self.null) {
       try {
-        return await this.evaluator.parts.members.instance(self, name, this.place);
+        return await this.evaluator.parts.members.instance(self, name, this.place, this.selfDeclared());
       } catch (e) {
         if (!(e instanceof DebugError) || !/has no member/.test(e.message)) throw e;
       }
@@ -253,7 +255,7 @@ class Run {
     const { members, types } = this.evaluator.parts;
     switch (target.kind) {
       case 'object':
-        return members.instance(target.value, name, this.place);
+        return members.instance(target.value, name, this.place, target.declared);
       case 'type':
         return members.static(target.type, name, this.place);
       case 'namespace': {
@@ -265,7 +267,7 @@ class Run {
       }
       case 'value':
         if (target.value.type === 'string' && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(target.value.value.length) } };
-        if (target.origin) return members.instance(target.origin, name, this.place);
+        if (target.origin) return members.instance(target.origin, name, this.place, target.declared);
         throw new DebugError('EVALUATION_FAILED', `a ${target.value.type} constant has no member '${name}' here`);
       case 'void':
         throw new DebugError('EVALUATION_FAILED', 'the method returns nothing');
@@ -281,7 +283,7 @@ class Run {
       return { kind: 'value', value: { type: 'char', value: BigInt(text.charCodeAt(i)) } };
     }
     if (target.kind !== 'object') throw new DebugError('EVALUATION_FAILED', 'only arrays, strings and objects with an indexer can be indexed');
-    return this.evaluator.parts.members.element(target.value, indices, this.place);
+    return this.evaluator.parts.members.element(target.value, indices, this.place, target.declared);
   }
 
   private async invoke(target: Expr, args: Expr[]): Promise<EvalValue> {
@@ -308,9 +310,9 @@ class Run {
     if (name === 'ToString' && values.length === 0 && receiver.kind === 'value') return stringEval(formatValue(receiver.value));
     const { members } = this.evaluator.parts;
     if (target.kind === 'name') return this.invokeSimple(receiver, name, values, typeArgs);
-    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place, typeArgs);
+    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place, typeArgs, receiver.declared);
     if (receiver.kind === 'type') return members.call(receiver.type, name, values, this.place, typeArgs);
-    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place, typeArgs);
+    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place, typeArgs, receiver.declared);
     if (receiver.kind === 'value' && receiver.value.type === 'string') {
       return members.call(await members.materialize(receiver.value.value, this.place), name, values, this.place, typeArgs);
     }
@@ -328,7 +330,7 @@ class Run {
     let first: unknown;
     for (const owner of owners) {
       try {
-        return await members.call(owner, name, values, this.place, typeArgs);
+        return await members.call(owner, name, values, this.place, typeArgs, 'h' in owner ? this.selfDeclared() : undefined);
       } catch (e) {
         if (!(e instanceof DebugError) || !/has no (static )?method/.test(e.message)) throw e;
         first ??= e;
@@ -450,7 +452,8 @@ class Run {
       return { kind: 'value', value: convertExplicit(await this.csValue(v), type.name as CsType) };
     }
     if (isNullValue(v)) return nullEval();
-    if (await this.isOfType(v, type)) return v;
+    // The result is of the type cast to: its members and overloads are that type's.
+    if (await this.isOfType(v, type)) return v.kind === 'object' || v.kind === 'value' ? { ...v, declared: this.clrType(type) } : v;
     if (!throwing) return nullEval();
     throw new DebugError('EVALUATION_FAILED', `InvalidCastException: the value is not a ${typeSyntaxName(type)}`);
   }
@@ -478,10 +481,16 @@ class Run {
     if (wanted === 'object') return true;
     if (v.value.et === ElementType.string) return wanted === 'string' || wanted === 'System.String';
     const catalog = this.evaluator.parts.reader.catalog;
-    return (v.value.chain ?? []).some((t) => {
+    const named = (v.value.chain ?? []).some((t) => {
       const name = catalog.name(t);
       return name === wanted || name.endsWith(`.${wanted}`) || name.replace(/<.*>$/, '') === wanted;
     });
+    if (named) return true;
+    try {
+      return this.evaluator.parts.calls.isInstance(v.value, this.clrType(type));
+    } catch {
+      return false; // a type not loaded in the program: no object is one
+    }
   }
 
   private defaultOf(type: TypeSyntax | undefined): EvalValue {
@@ -494,7 +503,12 @@ class Run {
   private async self(): Promise<EvalValue> {
     const self = this.scope.self ?? (await this.variable('this'));
     if (!self) throw new DebugError('EVALUATION_FAILED', missingThis(this.evaluator.parts.modules, this.scope.frame));
-    return fromNative(self);
+    return fromNative(self, this.selfDeclared());
+  }
+
+  /** `this` of the frame is typed by the method's class; an object a [DebuggerDisplay] describes, by its own. */
+  private selfDeclared(): ClrType | undefined {
+    return this.scope.self ? undefined : this.variables.get('this')?.declared;
   }
 
   private binding(): EvalValue {
@@ -506,8 +520,11 @@ class Run {
   /** A variable of the frame, read once per evaluation (none when evaluating for [DebuggerDisplay]). */
   private async variable(name: string): Promise<NativeValue | undefined> {
     if (this.scope.self) return undefined;
-    if (!this.variables.has(name)) this.variables.set(name, await this.evaluator.parts.locals.find(this.scope.frame, name));
-    return this.variables.get(name);
+    if (!this.variables.has(name)) {
+      const found = await this.evaluator.parts.locals.lookup(this.scope.frame, name);
+      this.variables.set(name, found && { value: found.value, declared: this.evaluator.parts.staticTypes.ofVariable(this.scope.frame, found.home, found.value) });
+    }
+    return this.variables.get(name)?.value;
   }
 
   private declaringType(): TypeRef | undefined {

@@ -34,12 +34,20 @@ export class FrameLocals {
    * two at every hit); undefined when the frame has no such name.
    */
   async find(frame: FrameHandle, name: string): Promise<NativeValue | undefined> {
-    if (frame.stateMachine) return (await this.read(frame)).find((c) => c.name === name)?.value;
+    return (await this.lookup(frame, name))?.value;
+  }
+
+  /** As find(), with where the variable lives (its declaration's type is the one C# sees). */
+  async lookup(frame: FrameHandle, name: string): Promise<Child | undefined> {
+    if (frame.stateMachine) return (await this.read(frame)).find((c) => c.name === name);
     const native = this.native();
     const place = this.locate(frame, name);
     if (!native || !place) return undefined;
-    if (place !== 'captured') return (await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place })).value;
-    return (await this.read(frame)).find((c) => c.name === name)?.value;
+    if (place !== 'captured') {
+      const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
+      return value && { name, value, home: { ...place, threadId: frame.threadId, frameIndex: frame.nativeIndex } };
+    }
+    return (await this.read(frame)).find((c) => c.name === name);
   }
 
   /**
