@@ -15,7 +15,7 @@ import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { ensureWorkerBuilt } from '../../src/engines/dotnet/worker/workerBuild.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
-import { evaluate as evaluateIn, launchTo, topFrame } from '../support/dotnetEvaluation.js';
+import { evaluate as evaluateIn, launchTo, topFrame, type Wait } from '../support/dotnetEvaluation.js';
 import { requireRuntime } from '../support/runtimes.js';
 import { stopActiveSessions } from '../support/sessions.js';
 
@@ -80,5 +80,46 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
     it('the stop is where it was after them', async () => {
       expect(await topFrame(client, sessionId)).toMatchObject({ line: catalog.line('run') });
     });
+
+    // Primary-constructor parameters the class's members use: the hand-written evaluator, then the compiled one (lambdas).
+    it.each([
+      ['title', '"spring"'],
+      ['title.Length', '6'],
+      ['title == "spring"', 'true'],
+      ['log.GetType().Name', '"ConsoleLog"'],
+      ["title.Where(c => c == 'p').Count()", '1'],
+      ['new[] { title, local as string }.Select(s => s!.Length).Sum()', '11'],
+    ])('primary-constructor parameter: %s = %s', async (expression, expected) => {
+      const r = await evaluate(sessionId, expression);
+      expect(r.isError, r.text).toBe(false);
+      expect(r.value).toBe(expected);
+    });
+
+    it('lists the primary-constructor parameters among the frame\'s variables under their own names', async () => {
+      const r = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { sessionId, count: 100 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured.variables.find((v) => v.name === 'title')?.value).toBe('"spring"');
+      expect(r.text).not.toContain('<title>P');
+    });
   });
+
+  it('decides a condition, writes a logpoint and probes with primary-constructor parameters in a plain method', async () => {
+    const r = await client.call<{ status: string; hits: { values: { expression: string; value?: string; error?: string }[] }[] }>('debug_probe', {
+      program: pricing,
+      breakpoints: [{ file: catalog.path, line: catalog.line('headline'), condition: 'title == "spring" && width == 3' }],
+      expressions: ['title', 'title.Length + width', 'title.Count(c => c == \'s\')', 'text.Trim() == title'],
+      timeoutMs: 120_000,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured.hits.map((h) => h.values.map((v) => v.value ?? v.error))).toEqual([['"spring"', '9', '1', 'true']]);
+    const logged = await client.call<Wait>('session_launch', {
+      program: pricing,
+      breakpoints: [{ file: catalog.path, line: catalog.line('headline'), logMessage: 'headline of {title} ({title.Length}, {string.Concat(title.Select(c => char.ToUpper(c)))})' }],
+      waitForStop: true,
+      timeoutMs: 120_000,
+    });
+    expect(logged.structured.status, logged.text).toBe('exited');
+    const output = (await client.call<{ output: string }>('session_output', { sessionId: logged.structured.sessionId })).structured.output;
+    expect(output).toContain('headline of spring (6, SPRING)');
+  }, 240_000);
 });
