@@ -12,13 +12,10 @@ import {
   evaluateUnary,
   formatValue,
   SIZEOF,
-  stringValue,
   type CsType,
-  type CsValue,
 } from '../../expressions/numeric.js';
 import { type ClrType, displayType } from '../../expressions/clrType.js';
 import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
-import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { FrameLocals } from '../values/frameLocals.js';
@@ -26,12 +23,13 @@ import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
 import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
 import type { Calls } from './calls.js';
-import { applyFormat, pad } from './formatSpecifiers.js';
+import { pad } from './formatSpecifiers.js';
 import { clrTypeOf, declaringTypeOf, namesOf, predefinedType, staticImportsOf, typeSyntaxName } from './frameNames.js';
 import type { Members } from './members.js';
 import type { StaticTypes } from './staticTypes.js';
 import type { TypeIndex } from './typeIndex.js';
 import { missingThis } from './missingThis.js';
+import { Operands } from './operands.js';
 import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
@@ -89,6 +87,7 @@ class Run {
   private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType } | undefined>();
   private readonly place: Place;
   private bindings: EvalValue[] = [];
+  private readonly operands: Operands;
 
   constructor(
     private readonly evaluator: Evaluator,
@@ -105,6 +104,8 @@ class Run {
         return (names ??= run.names());
       },
     };
+    const { reader, members, modules } = evaluator.parts;
+    this.operands = new Operands(reader, members, modules, this.place);
   }
 
   async eval(e: Expr): Promise<EvalValue> {
@@ -113,7 +114,7 @@ class Run {
         return { kind: 'value', value: e.value };
       case 'interpolatedString': {
         let text = '';
-        for (const part of e.parts) text += part.kind === 'text' ? part.text : pad(await this.toText(await this.eval(part.expression), part.format), part.alignment);
+        for (const part of e.parts) text += part.kind === 'text' ? part.text : pad(await this.operands.toText(await this.eval(part.expression), part.format), part.alignment);
         return stringEval(text);
       }
       case 'name':
@@ -140,7 +141,7 @@ class Run {
         return this.invoke(e.target, e.arguments);
       case 'conditionalAccess': {
         const target = await this.eval(e.target);
-        if (await this.isNull(target)) return nullEval();
+        if (await this.operands.isNull(target)) return nullEval();
         this.bindings.push(target);
         try {
           return await this.eval(e.whenNotNull);
@@ -149,11 +150,11 @@ class Run {
         }
       }
       case 'unary':
-        return { kind: 'value', value: evaluateUnary(e.operator, await this.csValue(await this.eval(e.operand))) };
+        return { kind: 'value', value: evaluateUnary(e.operator, await this.operands.csValue(await this.eval(e.operand))) };
       case 'binary':
         return this.binary(e.operator, e.left, e.right);
       case 'conditional':
-        return (await this.truth(await this.eval(e.condition))) ? this.eval(e.whenTrue) : this.eval(e.whenFalse);
+        return (await this.operands.truth(await this.eval(e.condition))) ? this.eval(e.whenTrue) : this.eval(e.whenFalse);
       case 'cast':
         return this.cast(await this.eval(e.operand), e.type, true);
       case 'as':
@@ -205,7 +206,7 @@ class Run {
       if (!elem) throw new DebugError('EVALUATION_FAILED', 'No best type found for implicitly-typed array', 'Name the element type: new T[] { … }.');
     }
     if (sizeExpr) {
-      const size = Number((await this.csValue(await this.eval(sizeExpr))).value);
+      const size = Number((await this.operands.csValue(await this.eval(sizeExpr))).value);
       if (!Number.isInteger(size) || size < 0) throw new DebugError('EVALUATION_FAILED', 'an array length must be a non-negative integer');
       if (itemExprs && size !== items.length) throw new DebugError('EVALUATION_FAILED', `An array initializer of length '${size}' is expected`);
       if (!itemExprs) return fromNative(await calls.array(elem, [], this.place, size), { kind: 'array', elem, rank: 1 });
@@ -277,7 +278,7 @@ class Run {
   private async element(target: EvalValue, args: Expr[]): Promise<EvalValue> {
     const indices = await Promise.all(args.map((a) => this.eval(a)));
     if (target.kind === 'value' && target.value.type === 'string') {
-      const i = Number((await this.csValue(indices[0]!)).value);
+      const i = Number((await this.operands.csValue(indices[0]!)).value);
       const text = target.value.value;
       if (!(i >= 0 && i < text.length)) throw new DebugError('EVALUATION_FAILED', `index ${i} is outside the string (length ${text.length})`);
       return { kind: 'value', value: { type: 'char', value: BigInt(text.charCodeAt(i)) } };
@@ -342,114 +343,32 @@ class Run {
   private async binary(op: string, leftExpr: Expr, rightExpr: Expr): Promise<EvalValue> {
     const left = await this.eval(leftExpr);
     if (op === '&&' || op === '||') {
-      const l = await this.truth(left);
+      const l = await this.operands.truth(left);
       if (op === '&&' ? !l : l) return boolEval(l);
-      return boolEval(await this.truth(await this.eval(rightExpr)));
+      return boolEval(await this.operands.truth(await this.eval(rightExpr)));
     }
-    if (op === '??') return (await this.isNull(left)) ? this.eval(rightExpr) : left;
+    if (op === '??') return (await this.operands.isNull(left)) ? this.eval(rightExpr) : left;
     const right = await this.eval(rightExpr);
     if ((op === '==' || op === '!=') && (isNullValue(left) || isNullValue(right))) {
-      const same = (await this.isNull(left)) && (await this.isNull(right));
+      const same = (await this.operands.isNull(left)) && (await this.operands.isNull(right));
       return boolEval(op === '==' ? same : !same);
     }
     if ((op === '==' || op === '!=') && (left.kind === 'object' || right.kind === 'object')) {
       // A type's own == (records, and classes that define one) decides before references are compared.
-      const defined = await this.userEquality(op, left, right);
+      const defined = await this.operands.userEquality(op, left, right);
       if (defined) return defined;
-      const same = await this.referenceEquals(left, right);
+      const same = await this.operands.referenceEquals(left, right);
       if (same !== undefined) return boolEval(op === '==' ? same : !same);
     }
     if (op === '+' && (isString(left) || isString(right))) {
-      return stringEval((await this.toText(left)) + (await this.toText(right)));
+      return stringEval((await this.operands.toText(left)) + (await this.operands.toText(right)));
     }
-    return { kind: 'value', value: evaluateBinary(op as never, await this.csValue(left), await this.csValue(right)) };
-  }
-
-  /** `a == b` by an `operator ==` (`op_Equality`) the operands' types or their bases declare. */
-  private async userEquality(op: '==' | '!=', left: EvalValue, right: EvalValue): Promise<EvalValue | undefined> {
-    const { reader, members, modules } = this.evaluator.parts;
-    for (const side of [left, right]) {
-      if (side.kind !== 'object' || side.value.null || !side.value.chain) continue;
-      for (const type of side.value.chain) {
-        if (!reader.catalog.findMethods([type], 'op_Equality', 2, true).length) continue;
-        const meta = modules.metadata(type.path ?? type.module!);
-        const ref: TypeRef = { module: type.module!, token: type.token!, path: type.path, name: meta?.csharpTypeName(tokenRid(type.token!)) ?? '?', args: type.args ?? [] };
-        return members.call(ref, op === '==' ? 'op_Equality' : 'op_Inequality', [left, right], this.place);
-      }
-    }
-    return undefined;
-  }
-
-  /** Null, or a Nullable<T> without a value. */
-  private async isNull(v: EvalValue): Promise<boolean> {
-    if (isNullValue(v)) return true;
-    if (v.kind !== 'object' || this.evaluator.parts.reader.catalog.view(v.value.chain?.[0])?.fullName !== 'System.Nullable`1') return false;
-    const [hasValue] = await this.evaluator.parts.reader.fieldsByName(v.value, ['hasValue']);
-    return hasValue?.v !== 'true';
-  }
-
-  /** Reference equality of objects; undefined when the operands are values to compare by value. */
-  private async referenceEquals(left: EvalValue, right: EvalValue): Promise<boolean | undefined> {
-    const asObject = (v: EvalValue) => (v.kind === 'object' ? v.value : undefined);
-    const a = asObject(left);
-    const b = asObject(right);
-    if (isNullValue(left) || isNullValue(right)) return isNullValue(left) && isNullValue(right);
-    if (a && b && a.et !== ElementType.string && b.et !== ElementType.string && a.addr && b.addr && !isValueLike(a) && !isValueLike(b)) return a.addr === b.addr;
-    return undefined;
-  }
-
-  /** A C# value to compute with: strings, decimals and enums are read from the program's objects. */
-  private async csValue(v: EvalValue): Promise<CsValue> {
-    if (v.kind === 'value') return v.value;
-    if (v.kind !== 'object') throw new DebugError('EVALUATION_FAILED', `a ${v.kind} is not a value`);
-    const o = v.value;
-    if (o.null) return { type: 'null', value: null };
-    if (o.et === ElementType.string) return stringValue(o.str ?? '');
-    const view = this.evaluator.parts.reader.catalog.view(o.chain?.[0]);
-    const base = this.evaluator.parts.reader.catalog.view(o.chain?.[1])?.fullName;
-    const reader = this.evaluator.parts.reader;
-    if (base === 'System.Enum') {
-      const [raw] = await reader.fieldsByName(o, ['value__']);
-      return { type: 'long', value: BigInt(raw?.v ?? '0') };
-    }
-    if (view?.fullName === 'System.Decimal') {
-      const [flags, hi, lo] = await reader.fieldsByName(o, ['_flags', '_hi32', '_lo64']);
-      const f = Number(flags?.v ?? 0);
-      const mantissa = (BigInt(hi?.v ?? 0) << 64n) | BigInt(lo?.v ?? 0);
-      return { type: 'decimal', value: { mantissa: f & 0x80000000 ? -mantissa : mantissa, scale: (f >>> 16) & 0xff } };
-    }
-    if (view?.fullName === 'System.Nullable`1') {
-      const [hasValue, inner] = await reader.fieldsByName(o, ['hasValue', 'value']);
-      return hasValue?.v === 'true' && inner ? this.csValue(fromNative(inner)) : { type: 'null', value: null };
-    }
-    throw new DebugError('EVALUATION_FAILED', `${this.evaluator.parts.reader.catalog.name(o.chain?.[0])} is an object, not a number or string here`);
-  }
-
-  private async truth(v: EvalValue): Promise<boolean> {
-    const value = await this.csValue(v);
-    if (value.type !== 'bool') throw new DebugError('EVALUATION_FAILED', `Cannot implicitly convert type '${value.type}' to 'bool'`);
-    return value.value;
-  }
-
-  /** Text for string concatenation and interpolation: ToString() of objects (func-eval). */
-  private async toText(v: EvalValue, format?: string): Promise<string> {
-    if (isNullValue(v)) return '';
-    if (v.kind === 'value') return format ? applyFormat(v.value, format) : formatValue(v.value);
-    if (v.kind === 'object') {
-      if (v.value.et === ElementType.string) return v.value.str ?? '';
-      try {
-        return formatValue(await this.csValue(v));
-      } catch {
-        const described = await this.evaluator.parts.reader.describe(v.value, { threadId: this.place.threadId, frameIndex: this.place.frameIndex });
-        return described.value.replace(/^"(.*)"$/s, '$1');
-      }
-    }
-    throw new DebugError('EVALUATION_FAILED', 'a type name is not a value');
+    return { kind: 'value', value: evaluateBinary(op as never, await this.operands.csValue(left), await this.operands.csValue(right)) };
   }
 
   private async cast(v: EvalValue, type: TypeSyntax, throwing: boolean): Promise<EvalValue> {
     if (type.kind === 'predefinedType' && type.name !== 'object' && type.name !== 'string') {
-      return { kind: 'value', value: convertExplicit(await this.csValue(v), type.name as CsType) };
+      return { kind: 'value', value: convertExplicit(await this.operands.csValue(v), type.name as CsType) };
     }
     if (isNullValue(v)) return nullEval();
     // The result is of the type cast to: its members and overloads are that type's.
@@ -466,7 +385,7 @@ class Run {
         const constant = await this.eval(pattern.value);
         if (isNullValue(constant)) return isNullValue(v);
         if (isNullValue(v)) return false;
-        const result = evaluateBinary('==', await this.csValue(v), await this.csValue(constant));
+        const result = evaluateBinary('==', await this.operands.csValue(v), await this.operands.csValue(constant));
         return result.value === true;
       }
       case 'typePattern':
@@ -538,4 +457,3 @@ class Run {
 }
 
 const isString = (v: EvalValue) => (v.kind === 'value' && v.value.type === 'string') || (v.kind === 'object' && v.value.et === ElementType.string);
-const isValueLike = (v: NativeValue) => v.et === ElementType.valuetype || !!v.boxed;

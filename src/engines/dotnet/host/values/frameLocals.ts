@@ -7,7 +7,7 @@
  * that its members use (`<title>P` → `title`, shadowed by a local or argument). A logical frame of an awaiting async method has no
  * native frame: its variables are all hoisted, read from its state machine.
  */
-import { parameterNames } from '../../symbols/typeMembers.js';
+import { fieldsOf, parameterNames } from '../../symbols/typeMembers.js';
 import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { Native } from '../nativeSession.js';
@@ -184,7 +184,7 @@ export class FrameLocals {
     if (!meta || !method) return found;
     const rid = userTypeRid(meta, method.declaringType);
     found.typeToken = 0x02000000 | rid;
-    for (const f of this.reader.catalog.view({ et: 0x12, module: frame.module, token: found.typeToken })?.fields ?? []) if (!f.isStatic && PRIMARY_PARAMETER.test(f.name)) found.add(f.name);
+    for (const f of fieldsOf(meta, rid)) if (!f.isStatic && PRIMARY_PARAMETER.test(f.name)) found.add(f.name);
     return found;
   }
 
