@@ -29,6 +29,12 @@ const EXTENSION_HINTS: Record<string, string> = {
 
 type Importer = (specifier: string) => Promise<unknown>;
 
+/** What a debug port answered: the engine that attaches to it, and what listens (`debugpy 1.8.1`). */
+export interface PortListener {
+  language: string;
+  runtime: string;
+}
+
 export class EngineRegistry {
   private readonly loaded = new Map<string, Promise<EngineFactory>>();
   private readonly detected = new Map<string, Promise<Availability>>();
@@ -122,6 +128,12 @@ export class EngineRegistry {
       throw new DebugError('ENGINE_UNAVAILABLE', `${specifier} does not export an engine factory named "engine".`, 'Update or reinstall that engine package.');
     }
     return factory;
+  }
+
+  /** Which built-in engine's debugger listens at host:port, asked the way each greets a connection. */
+  async listenerAt(host: string, port: number): Promise<PortListener> {
+    const { probeDebugPort } = (await this.importModule('../engines/debugPort.js')) as { probeDebugPort(host: string, port: number): Promise<PortListener> };
+    return probeDebugPort(host, port);
   }
 
   /** The language of a program from its extension, or from what an engine claims (e.g. a project folder). */

@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import type { CallToolResult, InitializeResult, JSONRPCMessage, ListToolsResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DebugError } from '../core/errors.js';
-import { isAlive } from '../engines/python/processTree.js';
+import { isProcessRunning } from '../core/processAlive.js';
 import { LineTransport } from '../server/lineTransport.js';
 import { loadCatalog } from '../server/toolCatalog.js';
 import { VERSION } from '../version.js';
@@ -196,5 +196,5 @@ function readTail(file: string): string {
 /** Until the daemon has exited (a zombie waiting for a reaper counts as gone). */
 async function waitGone(pid: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && isAlive(pid)) await new Promise((r) => setTimeout(r, 20));
+  while (Date.now() < deadline && isProcessRunning(pid)) await new Promise((r) => setTimeout(r, 20));
 }

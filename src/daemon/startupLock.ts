@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isAlive } from '../engines/python/processTree.js';
+import { isProcessRunning } from '../core/processAlive.js';
 
 export type LockAttempt = { release(): void } | { holder: number };
 
@@ -29,7 +29,7 @@ export function takeLock(path: string): LockAttempt {
         if (!isCode(e, 'ENOTEMPTY', 'EEXIST')) throw e;
       }
       const entries = holderEntries(path);
-      const live = entries.map(pidOf).find(isAlive);
+      const live = entries.map(pidOf).find(isProcessRunning);
       if (live !== undefined) return { holder: live };
       for (const dead of entries) rmSync(join(path, dead), { force: true });
     }

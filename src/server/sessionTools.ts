@@ -1,9 +1,8 @@
 /** Session group: languages, launch/attach, state, list, stop, restart, output, events, diagnostics. */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { BUILT_IN_LANGUAGES } from '../core/engineRegistry.js';
+import { BUILT_IN_LANGUAGES, type EngineRegistry } from '../core/engineRegistry.js';
 import { mappingsFrom } from '../core/pathMap.js';
-import { probeDebugPort } from '../engines/debugPort.js';
 import { pathMappingsShape } from '../remote/targetConfig.js';
 import { DebugError } from '../core/errors.js';
 import { describeExit } from '../core/eventSummary.js';
@@ -71,15 +70,15 @@ async function startedAnswer(session: Session, waitForStop: boolean | undefined,
 
 /**
  * Which runtime an attach is to, and what the session calls the program: without a language, a
- * port here is asked what listens (engines/debugPort.ts), and the answer says what it found; a pid,
+ * port here is asked what listens (EngineRegistry.listenerAt), and the answer says what it found; a pid,
  * or a port on a target's far side, needs the language.
  */
-async function attachedRuntime(language: string | undefined, pid: number | undefined, host: string | undefined, port: number | undefined, target: string | undefined): Promise<{ language: string; program: string }> {
+async function attachedRuntime(registry: EngineRegistry, language: string | undefined, pid: number | undefined, host: string | undefined, port: number | undefined, target: string | undefined): Promise<{ language: string; program: string }> {
   if (language) return { language, program: pid !== undefined ? `pid ${pid}` : `${host}:${port}` };
   if (port === undefined || host === undefined || target) {
     throw new DebugError('INVALID_ARGUMENT', `Attach ${target ? 'on a target' : 'by pid'} needs the language.`, 'Pass language: dotnet, python or node.');
   }
-  const found = await probeDebugPort(host, port);
+  const found = await registry.listenerAt(host, port);
   return { language: found.language, program: `${found.runtime} at ${host}:${port}` };
 }
 
@@ -172,7 +171,7 @@ export function registerSessionTools(server: McpServer, manager: SessionManager)
       const deadline = Date.now() + (args.timeoutMs ?? DEFAULT_LAUNCH_TIMEOUT_MS);
       const cwd = resolveCwd(manager, args.cwd);
       const host = args.host ?? (args.port !== undefined ? '127.0.0.1' : undefined);
-      const { language, program } = await attachedRuntime(args.language, args.pid, host, args.port, args.target);
+      const { language, program } = await attachedRuntime(manager.registry, args.language, args.pid, host, args.port, args.target);
       await requireKnownOptions(manager, language, args.options ?? {});
       const session = await manager.create(
         {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { installFromLock } from './lockInstall.js';
@@ -13,6 +13,7 @@ export default function setup(): void {
   compileTypeScriptFixtures();
   const cli = join(root, 'dist', 'cli.cjs');
   if (process.env.DEBUGBRIDGE_SKIP_BUILD === '1' && existsSync(cli)) return;
+  if (builtAfterEverySource(cli)) return;
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.json')], {
     stdio: 'inherit',
   });
@@ -21,6 +22,24 @@ export default function setup(): void {
   // The build also writes the tool catalog the server answers tools/list from at cold start.
   execFileSync(process.execPath, [join(root, 'dist', 'server', 'writeToolCatalog.js')], { stdio: 'inherit' });
   if (!statSync(cli).isFile()) throw new Error('build produced no dist/cli.cjs');
+}
+
+/** Whether `npm run build` ran after the last change to the sources it builds from (CI builds just before). */
+function builtAfterEverySource(cli: string): boolean {
+  const catalog = join(root, 'dist', 'server', 'toolCatalog.json');
+  if (!existsSync(cli) || !existsSync(catalog)) return false;
+  const built = Math.min(statSync(cli).mtimeMs, statSync(catalog).mtimeMs);
+  const inputs = [join(root, 'tsconfig.json'), join(root, 'package.json'), join(root, 'scripts', 'bundle-cli.mjs')];
+  return newestChange(join(root, 'src'), inputs.map((f) => statSync(f).mtimeMs)) < built;
+}
+
+function newestChange(dir: string, seed: number[]): number {
+  let newest = Math.max(...seed, statSync(dir).mtimeMs);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestChange(path, []) : statSync(path).mtimeMs);
+  }
+  return newest;
 }
 
 /**

@@ -3,6 +3,7 @@
  * debuggee) by pid. Reads /proc where there is one; elsewhere only the pids it is given.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isProcessRunning } from '../../core/processAlive.js';
 
 /** Linux lists each thread's children in /proc/<pid>/task/<tid>/children (CONFIG_PROC_CHILDREN). */
 const HAS_CHILDREN_FILES = existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
@@ -29,22 +30,9 @@ export function sessionMembers(sid: number): number[] {
   return members;
 }
 
-/** Whether the pid is a running (not zombie) process. */
-export function isAlive(pid: number): boolean {
-  const stat = readStat(pid);
-  if (stat) return stat.state !== 'Z' && stat.state !== 'X';
-  if (process.platform === 'linux') return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** SIGTERM, then SIGKILL whatever is still there after `graceMs`; resolves when all are gone. */
 export async function endProcesses(pids: number[], graceMs = 1500): Promise<void> {
-  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid && isAlive(pid));
+  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid && isProcessRunning(pid));
   if (!targets.length) return;
   signalAll(targets, 'SIGTERM');
   if (await waitGone(targets, graceMs)) return;
@@ -54,7 +42,7 @@ export async function endProcesses(pids: number[], graceMs = 1500): Promise<void
 
 /** SIGKILL at once (nothing to wait for: a run that never started); resolves when all are gone. */
 export async function killProcesses(pids: number[]): Promise<void> {
-  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid && isAlive(pid));
+  const targets = [...new Set(pids)].filter((pid) => pid > 0 && pid !== process.pid && isProcessRunning(pid));
   if (!targets.length) return;
   signalAll(targets, 'SIGKILL');
   await waitGone(targets, 3000);
@@ -73,7 +61,7 @@ function signalAll(pids: number[], signal: NodeJS.Signals): void {
 async function waitGone(pids: number[], timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (let pause = 1; ; pause = Math.min(pause * 2, 15)) {
-    if (!pids.some(isAlive)) return true;
+    if (!pids.some(isProcessRunning)) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, pause));
   }
