@@ -45,7 +45,7 @@ function census(server: McpTestClient): Census {
     adapters: lines.filter((l) => l.includes('_end_session_with_server')).length,
     readyDebuggees: lines.filter((l) => l.includes('frozen_modules=off') && l.includes('_debugpy_launcher.py')).length,
     python: lines.filter((l) => /^\S*python[\d.]*\s/.test(l)).length,
-    dotnetHosts: lines.filter((l) => l.includes('hostMain.js')).length,
+    dotnetHosts: lines.filter((l) => l.includes('hostMain.cjs')).length,
   };
 }
 

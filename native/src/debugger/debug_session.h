@@ -136,6 +136,8 @@ class DebugSession final : public CallbackHandler {
   bool detached_ = false;
   ModuleTable modules_;
   std::string frameworkDir_;
+  /** The framework library's metadata was read into mscordbi (OnLoadModule). */
+  bool frameworkMetadataRead_ = false;
   BreakpointTable breakpoints_;
   StepController stepper_;
   ValueTable values_;

@@ -6,6 +6,7 @@
 #include "../util/hresult.h"
 #include "../util/json.h"
 #include "../util/log.h"
+#include "../cordebug/metadata.h"
 #include "object_reader.h"
 
 // The ICorDebug callbacks of a DebugSession: each becomes an event for JavaScript, and the callback
@@ -119,6 +120,14 @@ void DebugSession::OnLoadModule(Controller owner, ComPtr<ICorDebugModule> module
            .Bool("held", hold)
            .Done());
   if (!hold) Resume(owner);
+  if (framework && !frameworkMetadataRead_) {
+    // System.Private.CoreLib's frames are on every stack: the first stack walk through one has
+    // mscordbi copy the library's metadata (3.3 MB) out of the program and open it, ~75% of that
+    // walk's time. Read now, while the runtime goes on starting, it is kept for the process's life.
+    frameworkMetadataRead_ = true;
+    ComPtr<IUnknown> metadata;
+    module->GetMetaDataInterface(IID_IMetaDataImport, metadata.Out());
+  }
 }
 
 bool DebugSession::IsFrameworkModule(const std::string& path) {

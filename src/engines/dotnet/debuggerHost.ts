@@ -23,8 +23,9 @@ import { newestCoreLibrary } from './runtimeEnv.js';
 /** How the server answers the host's own requests (the worker it shares between sessions). */
 export type ServeHost = <M extends keyof ServerApi>(method: M, args: Parameters<ServerApi[M]>) => Promise<Awaited<ReturnType<ServerApi[M]>>>;
 
+// The host bundled into one CommonJS file (scripts/bundle-cli.mjs): it boots without the ES module loader.
 const HOST_MAIN = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? '../../../dist/engines/dotnet/host/hostMain.js' : './host/hostMain.js', import.meta.url),
+  new URL(import.meta.url.endsWith('.ts') ? '../../../dist/engines/dotnet/host/hostMain.cjs' : './host/hostMain.cjs', import.meta.url),
 );
 const CLOSE_GRACE_MS = 3_000;
 

@@ -447,6 +447,8 @@ export class DotnetDebugger implements HostApi {
       this.emit({ type: 'startupTimes', times: this.startup.current });
     }
     this.emit({ type: 'stopped', reason, threadId, allThreadsStopped: true, ...extra });
+    // Read while the event travels to the server, which asks for these frames first.
+    this.stack.readAhead(threadId);
   }
 
   private emitConditionStats(): void {

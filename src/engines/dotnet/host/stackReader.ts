@@ -72,14 +72,13 @@ export class StackReader {
     return this.handles.get(frameId);
   }
 
+  /** Starts reading a stopped thread's frames: its stop's answer asks for them next. */
+  readAhead(threadId: number): void {
+    this.stackOf(threadId).catch(() => undefined);
+  }
+
   async frames(threadId: number, start: number, levels: number): Promise<{ frames: FrameInfo[]; totalFrames: number }> {
-    let stack = this.stacks.get(threadId);
-    if (!stack) {
-      stack = this.collapsed(threadId);
-      this.stacks.set(threadId, stack);
-      stack.catch(() => this.stacks.delete(threadId));
-    }
-    const all = await stack;
+    const all = await this.stackOf(threadId);
     const frames = all.slice(start, start + levels).map((f): FrameInfo => {
       const async = f.async ? { async: true } : {};
       if (!f.user) return { id: 0, name: EXTERNAL, line: 0, column: 0, presentationHint: 'label', ...async };
@@ -89,6 +88,16 @@ export class StackReader {
       return { id, name: f.user.name, file, line, column, ...async };
     });
     return { frames, totalFrames: all.length };
+  }
+
+  private stackOf(threadId: number): Promise<StackEntry[]> {
+    let stack = this.stacks.get(threadId);
+    if (!stack) {
+      stack = this.collapsed(threadId);
+      this.stacks.set(threadId, stack);
+      stack.catch(() => this.stacks.delete(threadId));
+    }
+    return stack;
   }
 
   /** The innermost frame, resolved (undefined when it has no source). */
