@@ -29,6 +29,21 @@ const EXTENSION_HINTS: Record<string, string> = {
 
 type Importer = (specifier: string) => Promise<unknown>;
 
+/** What readying is told: when it may begin, and whether a call already waits for it (readiness.ts). */
+export interface ReadyingTurn {
+  /** Resolves when this runtime may be readied; undefined: now. */
+  wait(language: string): Promise<void> | undefined;
+  /** A call for this runtime waits: what it readies is taken at once, so it runs at our priority. */
+  wanted(language: string): boolean;
+}
+
+const AT_ONCE: ReadyingTurn = { wait: () => undefined, wanted: () => false };
+
+/** The language a program's extension names, if any. */
+export function languageByExtension(program: string): string | undefined {
+  return EXTENSION_HINTS[extname(program).toLowerCase()];
+}
+
 /** What a debug port answered: the engine that attaches to it, and what listens (`debugpy 1.8.1`). */
 export interface PortListener {
   language: string;
@@ -72,22 +87,27 @@ export class EngineRegistry {
   }
 
   /**
-   * Lets the engine ready what makes a launch quick (readiness.ts says when). Resolves once that is
-   * under way, not when it is done; never throws. An engine with a `readying.js` of its own starts
-   * from it, a few small modules, without waiting for the engine itself to load; any other is
-   * probed first and readied by its factory.
+   * Lets the engine ready what makes a launch quick (readiness.ts says when: `turn`). Resolves once
+   * that is under way or waits its turn, not when it is done; never throws. An engine with a
+   * `readying.js` of its own starts from it, a few small modules, without waiting for the engine
+   * itself to load; any other is probed first and readied by its factory.
    */
-  async prepare(language: string): Promise<void> {
+  async prepare(language: string, turn: ReadyingTurn = AT_ONCE): Promise<void> {
+    const later = turn.wait(language);
+    if (later) return void later.then(() => this.prepare(language, turn));
     const readying = await this.readyingOf(language);
-    const done = readying ? readying.prepare() : this.detectThenPrepare(language);
+    // A call may have come while those modules loaded.
+    const now = turn.wait(language);
+    if (now) return void now.then(() => this.prepare(language, turn));
+    const done = readying ? readying.prepare({ wanted: turn.wanted(language) }) : this.detectThenPrepare(language);
     // Readying is an optimisation: a launch that finds nothing ready starts the normal way.
     done.catch(() => undefined);
   }
 
-  private async readyingOf(language: string): Promise<{ prepare(): Promise<void> } | undefined> {
+  private async readyingOf(language: string): Promise<{ prepare(how: { wanted: boolean }): Promise<void> } | undefined> {
     if (!(LIGHT_READYING as readonly string[]).includes(language)) return undefined;
     try {
-      return (await this.importModule(`../engines/${language}/readying.js`)) as { prepare(): Promise<void> };
+      return (await this.importModule(`../engines/${language}/readying.js`)) as { prepare(how: { wanted: boolean }): Promise<void> };
     } catch {
       return undefined;
     }
@@ -138,7 +158,7 @@ export class EngineRegistry {
 
   /** The language of a program from its extension, or from what an engine claims (e.g. a project folder). */
   async languageFor(program: string): Promise<string> {
-    const byExtension = EXTENSION_HINTS[extname(program).toLowerCase()];
+    const byExtension = languageByExtension(program);
     if (byExtension) return byExtension;
     for (const language of BUILT_IN_LANGUAGES) {
       const factory = await this.load(language).catch(() => undefined);

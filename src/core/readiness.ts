@@ -5,9 +5,13 @@
  * only once the client has what it needs for its first call (initialize and tools/list answered),
  * at low priority (each engine's `prepare`). A runtime a session used is readied by its engine after
  * that session (the next ready debuggee, the next host), whatever the folder holds.
+ *
+ * Readying never competes with a call: while the client's calls are in flight (and for a moment
+ * after), a runtime waits its turn, unless the call waiting is a launch of that very runtime, which
+ * takes over what is readied as soon as it can (so that is readied at once, at our priority).
  */
 import { readdirSync } from 'node:fs';
-import type { EngineRegistry } from './engineRegistry.js';
+import { languageByExtension, type EngineRegistry, type ReadyingTurn } from './engineRegistry.js';
 
 /** File names at the top of a working folder that say a project of the runtime lives there. */
 const PROJECT_FILES: Record<string, RegExp> = {
@@ -27,19 +31,52 @@ export function runtimesInPlay(folder: string): string[] {
   return Object.keys(PROJECT_FILES).filter((language) => names.some((name) => PROJECT_FILES[language].test(name)));
 }
 
-export class Readiness {
-  private armed = false;
+/** A tool call the client waits for. */
+export interface CallInFlight {
+  tool: string;
+  args: Record<string, unknown>;
+}
 
-  constructor(private readonly registry: EngineRegistry) {}
+/** The client's calls, as the server's transport sees them (server/callActivity.ts). */
+export interface CallActivity {
+  inFlight(): CallInFlight[];
+  /** Resolves once no call has been in flight for a moment; undefined when that is now. */
+  quiet(): Promise<void> | undefined;
+}
+
+const NO_CALLS: CallActivity = { inFlight: () => [], quiet: () => undefined };
+
+/** The runtime a launch call names (its language, or its program's extension). */
+function launchedLanguage(call: CallInFlight): string | undefined {
+  if (call.tool !== 'session_launch') return undefined;
+  const { language, program } = call.args;
+  if (typeof language === 'string') return language;
+  return typeof program === 'string' ? languageByExtension(program) : undefined;
+}
+
+export class Readiness implements ReadyingTurn {
+  private arming?: Promise<void>;
+
+  constructor(
+    private readonly registry: EngineRegistry,
+    private readonly calls: CallActivity = NO_CALLS,
+  ) {}
+
+  wanted(language: string): boolean {
+    return this.calls.inFlight().some((call) => launchedLanguage(call) === language);
+  }
+
+  wait(language: string): Promise<void> | undefined {
+    return this.wanted(language) ? undefined : this.calls.quiet();
+  }
 
   /**
    * The client can make its first call now: ready the runtimes in play in `folder`, once. Resolves
-   * when their readying is under way (its first processes started), so the caller can go on with
-   * its own loading while they run beside it.
+   * when their readying is under way (its first processes started) or waits its turn, so the caller
+   * can go on with its own loading while they run beside it.
    */
-  async arm(folder: string): Promise<void> {
-    if (this.armed) return;
-    this.armed = true;
-    await Promise.all(runtimesInPlay(folder).map((language) => this.registry.prepare(language)));
+  arm(folder: string): Promise<void> {
+    this.arming ??= Promise.all(runtimesInPlay(folder).map((language) => this.registry.prepare(language, this))).then(() => undefined);
+    return this.arming;
   }
 }

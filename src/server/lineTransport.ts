@@ -16,6 +16,9 @@ export class LineTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** Called for each message that arrives before the server is connected. */
   onEarlyMessage?: (message: JSONRPCMessage, answered: boolean) => void;
+  /** Every request or notification that arrives, and every response that goes out (what is in flight: callActivity.ts). */
+  onRequest?: (message: JSONRPCMessage) => void;
+  onResponse?: (id: RequestId) => void;
 
   private pending = '';
   private started = false;
@@ -39,8 +42,10 @@ export class LineTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (isResponse(message) && this.answeredEarly.delete(message.id)) return;
+    if (!isResponse(message)) return this.write(message);
+    if (this.answeredEarly.delete(message.id)) return;
     this.write(message);
+    this.onResponse?.(message.id);
   }
 
   async close(): Promise<void> {
@@ -79,6 +84,7 @@ export class LineTransport implements Transport {
       this.write({ jsonrpc: '2.0', id: invalid.id as RequestId, error: { code: -32600, message: `Invalid Request: ${invalid.why}` } });
       return;
     }
+    if ('method' in message) this.onRequest?.(message);
     if (this.started) {
       this.onmessage?.(message);
       return;

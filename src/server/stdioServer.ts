@@ -8,6 +8,7 @@
 import type { LogLevel } from '../core/engine.js';
 import type { EngineRegistry } from '../core/engineRegistry.js';
 import type { Readiness } from '../core/readiness.js';
+import { ToolCalls } from './callActivity.js';
 import { LineTransport } from './lineTransport.js';
 import { catalogResponder, loadCatalog } from './toolCatalog.js';
 
@@ -29,6 +30,9 @@ export async function runStdioServer(version: string): Promise<void> {
   const catalog = loadCatalog(version);
   if (!catalog) log('info', 'no current tool catalog (run npm run build): answering through the SDK only');
   const transport = new LineTransport(catalogResponder(catalog));
+  const calls = new ToolCalls();
+  transport.onRequest = (message) => calls.request(message);
+  transport.onResponse = (id) => calls.response(id);
 
   let disposeSessions: () => Promise<void> = async () => undefined;
   let closing = false;
@@ -49,12 +53,13 @@ export async function runStdioServer(version: string): Promise<void> {
 
   // The engine registry and what it readies come first, from a few small modules: readying
   // (core/readiness.ts) waits until the client has what its first call needs, the tool list, and
-  // then runs beside the loading of the rest (which blocks this thread for a while).
+  // then runs beside the loading of the rest (which blocks this thread for a while), unless a call
+  // came meanwhile: then only what that call launches.
   let engines: Promise<{ registry: EngineRegistry; readiness: Readiness }> | undefined;
   const enginesOnce = () =>
     (engines ??= Promise.all([import('../core/engineRegistry.js'), import('../core/readiness.js')]).then(([{ EngineRegistry }, { Readiness }]) => {
       const registry = new EngineRegistry();
-      return { registry, readiness: new Readiness(registry) };
+      return { registry, readiness: new Readiness(registry, calls) };
     }));
   const ready = async () => (await enginesOnce()).readiness.arm(process.cwd());
   let loading: Promise<void> | undefined;
@@ -81,9 +86,11 @@ export async function runStdioServer(version: string): Promise<void> {
       // A client that does not list the tools soon after initialize still finds the server loaded.
       setTimeout(() => void load(), LOAD_AFTER_MS);
     } else if (!answered && 'id' in message) {
-      // A request the catalog cannot answer needs the real server. Notifications wait: loading
-      // blocks this thread, and the client's tools/list usually follows its `initialized` at once.
-      void load();
+      // A request the catalog cannot answer needs the real server: loaded once what that call
+      // launches is under way (readying it is a few small modules, then processes on the other
+      // core). Notifications wait: loading blocks this thread, and the client's tools/list usually
+      // follows its `initialized` at once.
+      void ready().then(load, load);
     }
   };
 }

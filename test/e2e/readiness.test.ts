@@ -16,6 +16,7 @@ import { hasCommand, requireRuntime } from '../support/runtimes.js';
 const PYTHON = '/usr/bin/python3';
 const run = requireRuntime('python with debugpy', hasCommand(PYTHON, ['-c', 'import debugpy']));
 const loop = fileURLToPath(new URL('../fixtures/e2e/python/loop.py', import.meta.url));
+const nodeLoop = fileURLToPath(new URL('../fixtures/node/loop.js', import.meta.url));
 
 const scratch = mkdtempSync(join(tmpdir(), 'dbb-readiness-'));
 const clients: McpTestClient[] = [];
@@ -78,7 +79,7 @@ describe.runIf(run)('readying ahead', () => {
     ]);
     // Both started together: by the time the Python folder's server has readied Python, the other
     // has had the same time to start what it would.
-    expect(await once(python, readied)).toMatchObject({ dotnetHosts: 0, adapters: 2, readyDebuggees: 1 });
+    expect(await once(python, (c) => readied(c) && c.adapters === 2)).toMatchObject({ dotnetHosts: 0, adapters: 2, readyDebuggees: 1 });
     expect(await once(dotnet, (c) => c.dotnetHosts === 1)).toMatchObject({ python: 0, dotnetHosts: 1 });
   });
 
@@ -104,6 +105,16 @@ describe.runIf(run)('readying ahead', () => {
     expect(d.structured.diagnostics.engine.details).toMatchObject({ start: 'ready debuggee' });
     await server.call('session_stop', {});
     expect((await once(server, readied)).adapters).toBeLessThanOrEqual(2);
+  });
+
+  it('readies nothing beside a launch of another runtime that comes at once, then readies Python once the calls are quiet', async () => {
+    const server = await serverIn({ 'main.py': 'print("hello")\n', 'package.json': '{ "name": "shop" }\n' });
+    const r = await server.call('session_launch', { program: nodeLoop, breakpoints: [{ file: nodeLoop, line: markerLine(nodeLoop, 'BP:body') }], waitForStop: true });
+    expect(r.isError, r.text).toBe(false);
+    // Python waited for the Node.js launch's turn: the stop came with no Python process beside it.
+    expect(census(server).python).toBe(0);
+    await server.call('session_stop', {});
+    expect(await once(server, readied)).toMatchObject({ readyDebuggees: 1 });
   });
 
   it('keeps one spare adapter and one ready debuggee at most, after concurrent restarts and a stop', async () => {

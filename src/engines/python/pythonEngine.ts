@@ -44,7 +44,7 @@ import { LaunchSteps } from './launchSteps.js';
 import { PythonLiveEdit } from './liveEdit.js';
 import { passThroughEvents } from './passThroughEvents.js';
 import { injectDebugpy } from './pidInjection.js';
-import { prepareNextReadyDebuggee, programIdle, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
+import { prepareNextReadyDebuggee, programIdle, readyDebuggeeMayFit, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
 import { delay, rejectOnAbort, startCancelled, startDebugpy, startReadyDebuggee, type Starting } from './startSequence.js';
@@ -107,8 +107,9 @@ export class PythonEngine implements Engine {
     }
     const steps = (this.steps = new LaunchSteps());
     const socketTuning = config.options.socketTuning !== false;
-    // With a single candidate interpreter its adapter starts now, while discovery probes it.
-    if (socketTuning) prepareSpareAdapter(config.options);
+    // With a single candidate interpreter its adapter starts now, while discovery probes it (unless
+    // a ready debuggee waits for this launch: it needs none, and they would compete).
+    if (socketTuning && !readyDebuggeeMayFit(config, socketTuning)) prepareSpareAdapter(config.options);
     const interpreter = await findInterpreter(config.options);
     steps.mark('interpreter');
     // Ended (timed out, cancelled) while the interpreter was found: start nothing.

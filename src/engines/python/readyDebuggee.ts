@@ -146,12 +146,13 @@ let idle: ReadyDebuggee | undefined;
 let unprepared: string | undefined;
 
 /**
- * The first ready debuggee, readied ahead of any launch (Python is in play): at low priority, so a
- * launch that comes meanwhile is not slowed (it takes it over at our priority); not in place of one
- * already waiting. Never throws.
+ * The first ready debuggee, readied ahead of any launch (Python is in play): at low priority unless
+ * a launch already waits for it, so a launch that comes meanwhile is not slowed (it takes it over
+ * at our priority); not in place of one already waiting. Never throws; the one waiting, if any.
  */
-export function prepareFirstReadyDebuggee(target: ReadyTarget): void {
-  if (!idle?.usable) prepare(target, true);
+export function prepareFirstReadyDebuggee(target: ReadyTarget, lowPriority = true): ReadyDebuggee | undefined {
+  if (!idle?.usable) prepare(target, lowPriority);
+  return idle;
 }
 
 /**
@@ -185,9 +186,8 @@ function prepare(target: ReadyTarget, lowPriority: boolean, after?: object): voi
  * It may still be preparing: the caller waits for `ready`.
  */
 export function takeReadyDebuggee(target: ReadyTarget, launch: Pick<LaunchConfig, 'program' | 'stopOnEntry'>): { debuggee: ReadyDebuggee } | { reason: string } {
-  if (readyDebuggeesOff()) return { reason: 'ready debuggees are off (DEBUGBRIDGE_READY_DEBUGGEE=0)' };
-  if (launch.stopOnEntry) return { reason: 'stopOnEntry launches start normally' };
-  if (!/\.pyw?$/i.test(launch.program)) return { reason: 'only .py files start from a ready debuggee' };
+  const refused = checkLaunch(launch);
+  if ('reason' in refused) return refused;
   const candidate = idle;
   if (!candidate?.usable) return { reason: `no ready debuggee was waiting${unprepared ? ` (the last one could not be prepared: ${unprepared})` : ''}` };
   if (candidate.key !== keyOf(target)) return { reason: `the ready debuggee waits with ${differences(candidate.target, target)}` };
@@ -196,10 +196,25 @@ export function takeReadyDebuggee(target: ReadyTarget, launch: Pick<LaunchConfig
   return { debuggee: candidate };
 }
 
+/** Whether a ready debuggee waits that this launch may take (its interpreter is checked once known). */
+export function readyDebuggeeMayFit(config: LaunchConfig, socketTuning: boolean): boolean {
+  if (!idle?.usable || !('debuggee' in checkLaunch(config))) return false;
+  const wanted = readyTargetOf(config, idle.target.executable, socketTuning);
+  return idle.key === keyOf(wanted);
+}
+
 /** The waiting ready debuggee's state, for tests and diagnostics. */
 export function readyDebuggeeState(): { state: 'preparing' | 'ready'; adapterPid?: number; target: ReadyTarget } | undefined {
   const state = idle?.waiting;
   return state && idle ? { state, adapterPid: idle.adapter.process.pid, target: idle.target } : undefined;
+}
+
+/** Why a launch cannot start from a ready debuggee, whichever waits. */
+function checkLaunch(launch: Pick<LaunchConfig, 'program' | 'stopOnEntry'>): { reason: string } | { debuggee: true } {
+  if (readyDebuggeesOff()) return { reason: 'ready debuggees are off (DEBUGBRIDGE_READY_DEBUGGEE=0)' };
+  if (launch.stopOnEntry) return { reason: 'stopOnEntry launches start normally' };
+  if (!/\.pyw?$/i.test(launch.program)) return { reason: 'only .py files start from a ready debuggee' };
+  return { debuggee: true };
 }
 
 function keyOf(target: ReadyTarget): string {

@@ -1,16 +1,28 @@
 /**
- * What Python readies ahead once it is in play (core/readiness.ts): a spare debugpy adapter and the
- * first ready debuggee. Kept apart from the engine so the registry can start it with a few small
+ * What Python readies ahead once it is in play (core/readiness.ts): the first ready debuggee and a
+ * spare debugpy adapter. Kept apart from the engine so the registry can start it with a few small
  * modules while the server is still loading the rest (on two cores, both go on at once).
  */
-import { findInterpreter } from './interpreter.js';
+import { isAbsolute } from 'node:path';
+import { findInterpreter, interpreterCandidates } from './interpreter.js';
 import { prepareFirstReadyDebuggee } from './readyDebuggee.js';
 import { prepareSpareAdapter } from './spareAdapter.js';
 
-export async function prepare(): Promise<void> {
+/** `wanted`: a launch already waits for it, so it starts now and at our priority (that launch takes it). */
+export async function prepare({ wanted = false }: { wanted?: boolean } = {}): Promise<void> {
+  const lowPriority = !wanted;
+  // A single candidate leaves no choice: its processes start beside the probe that confirms it.
+  const candidates = interpreterCandidates({});
+  const early = candidates.length === 1 && isAbsolute(candidates[0]) ? candidates[0] : undefined;
+  const target = (executable: string) => ({ executable, env: {}, justMyCode: true, socketTuning: true });
+  const first = early ? prepareFirstReadyDebuggee(target(early), lowPriority) : undefined;
   const interpreter = await findInterpreter({});
+  // A launch with no extra variables starts from it, whatever its working folder.
+  if (first?.target.executable !== interpreter.executable) {
+    // The candidate is a link or a shim: a launch names the interpreter it leads to.
+    if (first?.waiting) await first.discard();
+    prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
+  }
   // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
   prepareSpareAdapter({}, interpreter.executable, true);
-  // A launch with no extra variables starts from it, whatever its working folder.
-  prepareFirstReadyDebuggee({ executable: interpreter.executable, env: {}, justMyCode: true, socketTuning: true });
 }

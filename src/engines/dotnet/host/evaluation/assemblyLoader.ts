@@ -5,6 +5,7 @@
  * runs; the debugger host hands those reports here as they arrive, since an evaluation holds the
  * queue its other events wait in.
  */
+import { named, STRING } from '../../expressions/clrType.js';
 import { DebugError } from '../../../../core/errors.js';
 import { fromNative, type Place } from './evalValue.js';
 import type { Members } from './members.js';
@@ -35,7 +36,7 @@ export class AssemblyLoader {
     const loader = this.types.find('System.Reflection.Assembly', 0, '');
     if (!convert || !loader) throw new DebugError('EVALUATION_FAILED', 'the program has not loaded System.Convert / System.Reflection.Assembly');
     const before = this.loads;
-    const text = fromNative(await this.members.materialize(assembly, place));
+    const text = fromNative(await this.members.materialize(assembly, place), named(STRING));
     const bytes = await this.members.call(convert, 'FromBase64String', [text], place);
     await this.members.call(loader, 'Load', [bytes], place);
     if (this.loads === before) {

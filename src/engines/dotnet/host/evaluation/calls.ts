@@ -8,7 +8,7 @@
  * this itself: a value of the wrong type reaches the callee as it is.
  */
 import { DebugError } from '../../../../core/errors.js';
-import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE, OBJECT, STRING, substitute } from '../../expressions/clrType.js';
+import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE, OBJECT, sameType, STRING, substitute } from '../../expressions/clrType.js';
 import { convertImplicit, type CsType, type CsValue } from '../../expressions/numeric.js';
 import { type Argument, type Candidate, resolveOverload } from '../../expressions/overloadResolution.js';
 import { hasParamArray } from '../../symbols/typeMembers.js';
@@ -19,8 +19,9 @@ import type { FuncEval } from '../values/funcEval.js';
 import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ClrTypes } from './clrTypes.js';
-import { elementTypeOf, fromNative, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import { type Declared, elementTypeOf, fromNative, knownDeclared, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import { callSideEffect, sideEffectRefusal } from './sideEffects.js';
+import type { StaticTypes } from './staticTypes.js';
 
 const EXTENSION = 'System.Runtime.CompilerServices.ExtensionAttribute';
 const COMPILER_GENERATED = 'System.Runtime.CompilerServices.CompilerGeneratedAttribute';
@@ -30,35 +31,44 @@ interface Method extends MethodRef {
   typeArgs: ClrType[];
 }
 
+/** A type whose members a lookup searches, with its type arguments when they are not the runtime's. */
+export interface Level {
+  type: NativeType;
+  args?: ClrType[];
+}
+
 export class Calls {
   constructor(
     private readonly native: () => Native | undefined,
     private readonly catalog: TypeCatalog,
     private readonly funcEval: FuncEval,
     private readonly types: ClrTypes,
+    private readonly staticTypes: StaticTypes,
   ) {}
 
-  /** `receiver.name(args)`, or `Type.name(args)`; extension methods of `extensionOwners` when no instance method fits. */
-  async invoke(receiver: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, explicit: ClrType[] | undefined, extensionOwners: () => TypeRef[]): Promise<EvalValue> {
+  /**
+   * `receiver.name(args)`, or `Type.name(args)`; extension methods of `extensionOwners` when no
+   * instance method fits. The receiver's members are those of its declared type (`declared`).
+   */
+  async invoke(receiver: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, explicit: ClrType[] | undefined, extensionOwners: () => TypeRef[], declared?: Declared): Promise<EvalValue> {
     const isType = !('h' in receiver);
-    const levels = isType ? [[this.asNative(receiver)]] : this.chainOf(receiver).map((t) => [t]);
-    const owner = isType ? receiver.name : this.catalog.name(this.chainOf(receiver)[0] ?? receiver.type);
+    const self: EvalValue | undefined = isType ? undefined : { kind: 'object', value: receiver, ...(declared && { declared }) };
+    const levels: Level[] = isType ? [{ type: this.asNative(receiver) }] : this.lookupChain(receiver, self && knownDeclared(self));
+    const owner = isType ? receiver.name : this.catalog.name(levels[0]?.type ?? receiver.type);
     const argInfo = args.map((a) => this.argument(a));
     for (const level of levels) {
-      const candidates = this.candidates(level, name, isType);
+      const candidates = this.candidates([level.type], name, isType, level.args);
       if (!candidates.length) continue;
-      const resolution = resolveOverload(candidates, argInfo, this.types, explicit);
-      if ('chosen' in resolution) return this.run(resolution.chosen, isType ? undefined : receiver, args, place, `${owner}.${name}()`);
-      if (resolution.error === 'ambiguous') throw ambiguous(`${owner}.${name}`, argInfo);
+      const resolution = this.resolve(candidates, args, explicit, `${owner}.${name}`);
+      if (resolution) return this.run(resolution, isType ? undefined : receiver, args, place, `${owner}.${name}()`);
     }
-    if (!isType) {
-      const withTarget = [{ kind: 'object', value: receiver } as EvalValue, ...args];
+    if (self) {
+      const withTarget = [self, ...args];
       const candidates = extensionOwners().flatMap((o) => this.candidates([this.asNative(o)], name, true).filter((c) => this.isExtension(c.method)));
-      const resolution = resolveOverload(candidates, withTarget.map((a) => this.argument(a)), this.types, explicit);
-      if ('chosen' in resolution) return this.run(resolution.chosen, undefined, withTarget, place, `${owner}.${name}()`);
-      if (resolution.error === 'ambiguous' && candidates.length) throw ambiguous(`${owner}.${name}`, argInfo);
+      const resolution = candidates.length ? this.resolve(candidates, withTarget, explicit, `${owner}.${name}`) : undefined;
+      if (resolution) return this.run(resolution, undefined, withTarget, place, `${owner}.${name}()`);
     }
-    const anyNamed = levels.some((level) => this.candidates(level, name, isType).length > 0);
+    const anyNamed = levels.some((level) => this.candidates([level.type], name, isType, level.args).length > 0);
     const shown = argInfo.map((a) => displayType(a.type)).join(', ');
     throw new DebugError(
       'EVALUATION_FAILED',
@@ -78,15 +88,12 @@ export class Calls {
     const native: NativeType = { et: this.types.isValueType(type) ? ElementType.valuetype : ElementType.class, module: def.module, token: 0x02000000 | def.rid, args: [] };
     const candidates = this.candidates([native], '.ctor', false, type.args);
     if (!candidates.length && args.length === 0 && this.types.isValueType(type)) return this.funcEval.newObject(place.threadId, spec, what);
-    const resolution = resolveOverload(candidates, args.map((a) => this.argument(a)), this.types);
-    if (!('chosen' in resolution)) {
-      if (resolution.error === 'ambiguous') throw ambiguous(`new ${displayType(type)}`, args.map((a) => this.argument(a)));
-      throw new DebugError('EVALUATION_FAILED', `no constructor of ${displayType(type)} takes (${args.map((a) => displayType(this.argument(a).type)).join(', ')})`);
-    }
-    this.refuseSideEffect(resolution.chosen, place, true);
-    const passed = await this.passAll(resolution.chosen.argumentTypes, resolution.chosen.expanded, args, place);
+    const chosen = this.resolve(candidates, args, undefined, `new ${displayType(type)}`);
+    if (!chosen) throw new DebugError('EVALUATION_FAILED', `no constructor of ${displayType(type)} takes (${args.map((a) => displayType(this.argument(a).type)).join(', ')})`);
+    this.refuseSideEffect(chosen, place, true);
+    const passed = await this.passAll(chosen.argumentTypes, chosen.expanded, args, place);
     const typeArgs = this.specs(type.args, what);
-    return this.funcEval.construct(place.threadId, resolution.chosen.method, passed, what, undefined, typeArgs);
+    return this.funcEval.construct(place.threadId, chosen.method, passed, what, undefined, typeArgs);
   }
 
   /** A new `elem[]` holding `items` (or `length` default values). */
@@ -107,8 +114,13 @@ export class Calls {
     return array;
   }
 
-  /** What overload resolution knows of a value: its type (the runtime's), and the value of a constant. */
+  /**
+   * What overload resolution knows of a value: its declared type (the object's own when not known:
+   * see resolve()), and the value of a constant.
+   */
   argument(value: EvalValue): Argument {
+    const declared = knownDeclared(value);
+    if (declared) return { type: declared };
     if (value.kind === 'object') return { type: this.types.fromValue(value.value) };
     if (value.kind !== 'value') throw new DebugError('EVALUATION_FAILED', value.kind === 'void' ? 'the method returns nothing' : `a ${value.kind} is not a value`);
     if (value.enumType) return { type: this.types.fromNative(value.enumType) };
@@ -119,6 +131,64 @@ export class Calls {
 
   convertible(value: EvalValue, to: ClrType): boolean {
     return resolveOverload([{ method: 0, params: [to], genericArity: 0, paramArray: false }], [this.argument(value)], this.types).hasOwnProperty('chosen');
+  }
+
+  /** Whether the object itself is a `to` (C#'s `is`: its own type, not the declared one). */
+  isInstance(value: NativeValue, to: ClrType): boolean {
+    if (value.null) return false;
+    return resolveOverload([{ method: 0, params: [to], genericArity: 0, paramArray: false }], [{ type: this.types.fromValue(value) }], this.types).hasOwnProperty('chosen');
+  }
+
+  /**
+   * The types whose members C# finds on an object: from its declared type up (a `new` member of a
+   * derived class hidden), an interface's own members (explicit implementations) then object's;
+   * the object's own chain when the declared type is not known.
+   */
+  lookupChain(value: NativeValue, declared: ClrType | undefined): Level[] {
+    const chain = this.chainOf(value);
+    if (declared?.kind !== 'named') return chain.map((type) => ({ type }));
+    const from = chain.findIndex((t) => this.catalog.view(t)?.fullName === declared.name);
+    if (from >= 0) return chain.slice(from).map((type) => ({ type }));
+    const object = this.definedType(named(OBJECT))!;
+    if (declared.name === OBJECT) return [object];
+    if (!this.types.isInterface(declared)) return chain.map((type) => ({ type }));
+    const interfaces: ClrType[] = [declared];
+    for (let i = 0; i < interfaces.length; i++) {
+      for (const base of this.types.supertypes(interfaces[i]!)) if (this.types.isInterface(base) && !interfaces.some((seen) => sameType(seen, base))) interfaces.push(base);
+    }
+    return [...interfaces.map((t) => this.definedType(t)).filter((l): l is Level => !!l), object];
+  }
+
+  private definedType(t: ClrType): Level | undefined {
+    const def = t.kind === 'named' ? this.types.definition(t.name) : undefined;
+    return def && { type: { et: ElementType.class, module: def.module, token: 0x02000000 | def.rid }, args: (t as { args: ClrType[] }).args };
+  }
+
+  /**
+   * C#'s choice among `candidates`, or undefined when none applies. An argument whose declared type
+   * is not known is taken at its object's type; when `object` would choose another overload, the
+   * call is refused rather than answered by a method C# would not call.
+   */
+  private resolve(candidates: Candidate<Method>[], args: EvalValue[], explicit: ClrType[] | undefined, what: string) {
+    const argInfo = args.map((a) => this.argument(a));
+    const resolution = resolveOverload(candidates, argInfo, this.types, explicit);
+    if (!('chosen' in resolution)) {
+      if (resolution.error === 'ambiguous') throw ambiguous(what, argInfo);
+      return undefined;
+    }
+    args.forEach((arg, i) => {
+      if (knownDeclared(arg) || argInfo[i]!.constant || (arg.kind === 'object' && arg.value.null) || (arg.kind === 'value' && !arg.origin)) return;
+      const weakest = argInfo.map((a, j) => (j === i ? { type: named(OBJECT) } : a));
+      const other = resolveOverload(candidates, weakest, this.types, explicit);
+      if (!('chosen' in other) || other.chosen.method !== resolution.chosen.method) {
+        throw new DebugError(
+          'EVALUATION_FAILED',
+          `${what}: the overload depends on the declared type of argument ${i + 1}, which the debugger cannot read here`,
+          `Cast the argument to the type it is declared with: ${what.replace(/^.*\./, '')}((T)argument).`,
+        );
+      }
+    });
+    return resolution.chosen;
   }
 
   /** A value as a parameter of type `param` takes it. */
@@ -162,7 +232,7 @@ export class Calls {
       target = { ...box, et: ElementType.valuetype };
     }
     const value = await this.funcEval.call(place.threadId, method, target, passed, what, undefined, typeArgs);
-    return value ? fromNative(value) : { kind: 'void' };
+    return value ? fromNative(value, this.staticTypes.returnType(method, method.typeArgs, chosen.typeArgs)) : { kind: 'void' };
   }
 
   private async passAll(types: ClrType[], expanded: { from: number; elem: ClrType } | undefined, args: EvalValue[], place: Place): Promise<CallArg[]> {

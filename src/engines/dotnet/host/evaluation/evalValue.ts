@@ -3,6 +3,7 @@
  * (constants, and primitives, strings, decimals and enums read from the program), an object of the
  * program, a type or namespace name on its way to a static member, or nothing (a void call).
  */
+import type { ClrType } from '../../expressions/clrType.js';
 import { boolValue, integralValue, floatingValue, nullValue, stringValue, type CsValue } from '../../expressions/numeric.js';
 import type { Imports } from '../../symbols/importScopes.js';
 import type { NativeType } from '../nativeEvents.js';
@@ -33,10 +34,17 @@ export interface TypeRef {
   args: NativeType[];
 }
 
+/**
+ * The type C# sees an expression as, which overloads, extension methods and members follow (an
+ * `object` local holding a string is an object): the type a local, field, property, method or cast
+ * declares (staticTypes.ts). Absent: not known (C#'s choice may then differ from the object's type's).
+ */
+export type Declared = ClrType;
+
 export type EvalValue =
   /** `origin`: the program's own value, when it came from the program (a struct's `this`, an argument). */
-  | { kind: 'value'; value: CsValue; origin?: NativeValue; enumType?: NativeType }
-  | { kind: 'object'; value: NativeValue }
+  | { kind: 'value'; value: CsValue; origin?: NativeValue; enumType?: NativeType; declared?: Declared }
+  | { kind: 'object'; value: NativeValue; declared?: Declared }
   | { kind: 'type'; type: TypeRef }
   | { kind: 'namespace'; name: string }
   | { kind: 'void' };
@@ -56,13 +64,26 @@ const INTEGRAL: Record<number, 'sbyte' | 'byte' | 'short' | 'ushort' | 'int' | '
 };
 
 /** A value read from the program: primitives and strings become C# values, the rest stays an object. */
-export function fromNative(value: NativeValue): EvalValue {
-  if (value.null) return { kind: 'object', value };
+export function fromNative(value: NativeValue, declared?: Declared): EvalValue {
+  const typed = declared ? { declared } : {};
+  if (value.null) return { kind: 'object', value, ...typed };
   const et = value.et;
-  if (et === ElementType.boolean) return { kind: 'value', value: boolValue(value.v === 'true'), origin: value };
-  if (et === ElementType.r4 || et === ElementType.r8) return { kind: 'value', value: floatingValue(et === ElementType.r4 ? 'float' : 'double', Number(value.v)), origin: value };
-  if (isPrimitive(et) && INTEGRAL[et!]) return { kind: 'value', value: integralValue(INTEGRAL[et!]!, BigInt(value.v ?? '0')), origin: value };
-  return { kind: 'object', value };
+  if (et === ElementType.boolean) return { kind: 'value', value: boolValue(value.v === 'true'), origin: value, ...typed };
+  if (et === ElementType.r4 || et === ElementType.r8) return { kind: 'value', value: floatingValue(et === ElementType.r4 ? 'float' : 'double', Number(value.v)), origin: value, ...typed };
+  if (isPrimitive(et) && INTEGRAL[et!]) return { kind: 'value', value: integralValue(INTEGRAL[et!]!, BigInt(value.v ?? '0')), origin: value, ...typed };
+  return { kind: 'object', value, ...typed };
+}
+
+/** The declared type when it is known and closed (no type parameter left open), else undefined. */
+export function knownDeclared(value: EvalValue): ClrType | undefined {
+  if ((value.kind !== 'object' && value.kind !== 'value') || !value.declared) return undefined;
+  return isConcrete(value.declared) ? value.declared : undefined;
+}
+
+function isConcrete(t: ClrType): boolean {
+  if (t.kind === 'named') return t.args.every(isConcrete);
+  if (t.kind === 'array') return isConcrete(t.elem);
+  return false;
 }
 
 /** The CorElementType of a C# value's type, for passing it to the program. */

@@ -12,13 +12,10 @@ import {
   evaluateUnary,
   formatValue,
   SIZEOF,
-  stringValue,
   type CsType,
-  type CsValue,
 } from '../../expressions/numeric.js';
 import { type ClrType, displayType } from '../../expressions/clrType.js';
 import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
-import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { FrameLocals } from '../values/frameLocals.js';
@@ -26,11 +23,13 @@ import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
 import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
 import type { Calls } from './calls.js';
-import { applyFormat, pad } from './formatSpecifiers.js';
+import { pad } from './formatSpecifiers.js';
 import { clrTypeOf, declaringTypeOf, namesOf, predefinedType, staticImportsOf, typeSyntaxName } from './frameNames.js';
 import type { Members } from './members.js';
+import type { StaticTypes } from './staticTypes.js';
 import type { TypeIndex } from './typeIndex.js';
 import { missingThis } from './missingThis.js';
+import { Operands } from './operands.js';
 import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
@@ -54,6 +53,7 @@ export class Evaluator {
     private readonly members: Members,
     private readonly types: TypeIndex,
     private readonly calls: Calls,
+    private readonly staticTypes: StaticTypes,
   ) {}
 
   async evaluate(text: string, scope: Scope): Promise<EvalValue> {
@@ -78,15 +78,16 @@ export class Evaluator {
 
   // The Run below reaches these through the evaluator.
   get parts() {
-    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types, calls: this.calls };
+    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types, calls: this.calls, staticTypes: this.staticTypes };
   }
 }
 
 /** One evaluation: the frame's variables are read once, on first use. */
 class Run {
-  private readonly variables = new Map<string, NativeValue | undefined>();
+  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType } | undefined>();
   private readonly place: Place;
   private bindings: EvalValue[] = [];
+  private readonly operands: Operands;
 
   constructor(
     private readonly evaluator: Evaluator,
@@ -103,6 +104,8 @@ class Run {
         return (names ??= run.names());
       },
     };
+    const { reader, members, modules } = evaluator.parts;
+    this.operands = new Operands(reader, members, modules, this.place);
   }
 
   async eval(e: Expr): Promise<EvalValue> {
@@ -111,7 +114,7 @@ class Run {
         return { kind: 'value', value: e.value };
       case 'interpolatedString': {
         let text = '';
-        for (const part of e.parts) text += part.kind === 'text' ? part.text : pad(await this.toText(await this.eval(part.expression), part.format), part.alignment);
+        for (const part of e.parts) text += part.kind === 'text' ? part.text : pad(await this.operands.toText(await this.eval(part.expression), part.format), part.alignment);
         return stringEval(text);
       }
       case 'name':
@@ -138,7 +141,7 @@ class Run {
         return this.invoke(e.target, e.arguments);
       case 'conditionalAccess': {
         const target = await this.eval(e.target);
-        if (await this.isNull(target)) return nullEval();
+        if (await this.operands.isNull(target)) return nullEval();
         this.bindings.push(target);
         try {
           return await this.eval(e.whenNotNull);
@@ -147,11 +150,11 @@ class Run {
         }
       }
       case 'unary':
-        return { kind: 'value', value: evaluateUnary(e.operator, await this.csValue(await this.eval(e.operand))) };
+        return { kind: 'value', value: evaluateUnary(e.operator, await this.operands.csValue(await this.eval(e.operand))) };
       case 'binary':
         return this.binary(e.operator, e.left, e.right);
       case 'conditional':
-        return (await this.truth(await this.eval(e.condition))) ? this.eval(e.whenTrue) : this.eval(e.whenFalse);
+        return (await this.operands.truth(await this.eval(e.condition))) ? this.eval(e.whenTrue) : this.eval(e.whenFalse);
       case 'cast':
         return this.cast(await this.eval(e.operand), e.type, true);
       case 'as':
@@ -188,7 +191,7 @@ class Run {
     for (const item of initializer ?? []) {
       await this.evaluator.parts.members.call(created, 'Add', [await this.eval(item)], filling);
     }
-    return fromNative(created);
+    return fromNative(created, type);
   }
 
   /** `new T[] { … }`, `new[] { … }` (the best common type of the elements), `new T[n]`. */
@@ -203,12 +206,12 @@ class Run {
       if (!elem) throw new DebugError('EVALUATION_FAILED', 'No best type found for implicitly-typed array', 'Name the element type: new T[] { … }.');
     }
     if (sizeExpr) {
-      const size = Number((await this.csValue(await this.eval(sizeExpr))).value);
+      const size = Number((await this.operands.csValue(await this.eval(sizeExpr))).value);
       if (!Number.isInteger(size) || size < 0) throw new DebugError('EVALUATION_FAILED', 'an array length must be a non-negative integer');
       if (itemExprs && size !== items.length) throw new DebugError('EVALUATION_FAILED', `An array initializer of length '${size}' is expected`);
-      if (!itemExprs) return fromNative(await calls.array(elem, [], this.place, size));
+      if (!itemExprs) return fromNative(await calls.array(elem, [], this.place, size), { kind: 'array', elem, rank: 1 });
     }
-    return fromNative(await calls.array(elem, items, this.place));
+    return fromNative(await calls.array(elem, items, this.place), { kind: 'array', elem, rank: 1 });
   }
 
   private clrType(type: TypeSyntax): ClrType {
@@ -217,11 +220,11 @@ class Run {
 
   private async name(name: string): Promise<EvalValue> {
     const variable = await this.variable(name);
-    if (variable) return fromNative(variable);
+    if (variable) return fromNative(variable, this.variables.get(name)?.declared);
     const self = this.scope.self ?? (await this.variable('this'));
     if (self && !self.null) {
       try {
-        return await this.evaluator.parts.members.instance(self, name, this.place);
+        return await this.evaluator.parts.members.instance(self, name, this.place, this.selfDeclared());
       } catch (e) {
         if (!(e instanceof DebugError) || !/has no member/.test(e.message)) throw e;
       }
@@ -253,7 +256,7 @@ class Run {
     const { members, types } = this.evaluator.parts;
     switch (target.kind) {
       case 'object':
-        return members.instance(target.value, name, this.place);
+        return members.instance(target.value, name, this.place, target.declared);
       case 'type':
         return members.static(target.type, name, this.place);
       case 'namespace': {
@@ -265,7 +268,7 @@ class Run {
       }
       case 'value':
         if (target.value.type === 'string' && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(target.value.value.length) } };
-        if (target.origin) return members.instance(target.origin, name, this.place);
+        if (target.origin) return members.instance(target.origin, name, this.place, target.declared);
         throw new DebugError('EVALUATION_FAILED', `a ${target.value.type} constant has no member '${name}' here`);
       case 'void':
         throw new DebugError('EVALUATION_FAILED', 'the method returns nothing');
@@ -275,13 +278,13 @@ class Run {
   private async element(target: EvalValue, args: Expr[]): Promise<EvalValue> {
     const indices = await Promise.all(args.map((a) => this.eval(a)));
     if (target.kind === 'value' && target.value.type === 'string') {
-      const i = Number((await this.csValue(indices[0]!)).value);
+      const i = Number((await this.operands.csValue(indices[0]!)).value);
       const text = target.value.value;
       if (!(i >= 0 && i < text.length)) throw new DebugError('EVALUATION_FAILED', `index ${i} is outside the string (length ${text.length})`);
       return { kind: 'value', value: { type: 'char', value: BigInt(text.charCodeAt(i)) } };
     }
     if (target.kind !== 'object') throw new DebugError('EVALUATION_FAILED', 'only arrays, strings and objects with an indexer can be indexed');
-    return this.evaluator.parts.members.element(target.value, indices, this.place);
+    return this.evaluator.parts.members.element(target.value, indices, this.place, target.declared);
   }
 
   private async invoke(target: Expr, args: Expr[]): Promise<EvalValue> {
@@ -308,9 +311,9 @@ class Run {
     if (name === 'ToString' && values.length === 0 && receiver.kind === 'value') return stringEval(formatValue(receiver.value));
     const { members } = this.evaluator.parts;
     if (target.kind === 'name') return this.invokeSimple(receiver, name, values, typeArgs);
-    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place, typeArgs);
+    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place, typeArgs, receiver.declared);
     if (receiver.kind === 'type') return members.call(receiver.type, name, values, this.place, typeArgs);
-    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place, typeArgs);
+    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place, typeArgs, receiver.declared);
     if (receiver.kind === 'value' && receiver.value.type === 'string') {
       return members.call(await members.materialize(receiver.value.value, this.place), name, values, this.place, typeArgs);
     }
@@ -328,7 +331,7 @@ class Run {
     let first: unknown;
     for (const owner of owners) {
       try {
-        return await members.call(owner, name, values, this.place, typeArgs);
+        return await members.call(owner, name, values, this.place, typeArgs, 'h' in owner ? this.selfDeclared() : undefined);
       } catch (e) {
         if (!(e instanceof DebugError) || !/has no (static )?method/.test(e.message)) throw e;
         first ??= e;
@@ -340,117 +343,36 @@ class Run {
   private async binary(op: string, leftExpr: Expr, rightExpr: Expr): Promise<EvalValue> {
     const left = await this.eval(leftExpr);
     if (op === '&&' || op === '||') {
-      const l = await this.truth(left);
+      const l = await this.operands.truth(left);
       if (op === '&&' ? !l : l) return boolEval(l);
-      return boolEval(await this.truth(await this.eval(rightExpr)));
+      return boolEval(await this.operands.truth(await this.eval(rightExpr)));
     }
-    if (op === '??') return (await this.isNull(left)) ? this.eval(rightExpr) : left;
+    if (op === '??') return (await this.operands.isNull(left)) ? this.eval(rightExpr) : left;
     const right = await this.eval(rightExpr);
     if ((op === '==' || op === '!=') && (isNullValue(left) || isNullValue(right))) {
-      const same = (await this.isNull(left)) && (await this.isNull(right));
+      const same = (await this.operands.isNull(left)) && (await this.operands.isNull(right));
       return boolEval(op === '==' ? same : !same);
     }
     if ((op === '==' || op === '!=') && (left.kind === 'object' || right.kind === 'object')) {
       // A type's own == (records, and classes that define one) decides before references are compared.
-      const defined = await this.userEquality(op, left, right);
+      const defined = await this.operands.userEquality(op, left, right);
       if (defined) return defined;
-      const same = await this.referenceEquals(left, right);
+      const same = await this.operands.referenceEquals(left, right);
       if (same !== undefined) return boolEval(op === '==' ? same : !same);
     }
     if (op === '+' && (isString(left) || isString(right))) {
-      return stringEval((await this.toText(left)) + (await this.toText(right)));
+      return stringEval((await this.operands.toText(left)) + (await this.operands.toText(right)));
     }
-    return { kind: 'value', value: evaluateBinary(op as never, await this.csValue(left), await this.csValue(right)) };
-  }
-
-  /** `a == b` by an `operator ==` (`op_Equality`) the operands' types or their bases declare. */
-  private async userEquality(op: '==' | '!=', left: EvalValue, right: EvalValue): Promise<EvalValue | undefined> {
-    const { reader, members, modules } = this.evaluator.parts;
-    for (const side of [left, right]) {
-      if (side.kind !== 'object' || side.value.null || !side.value.chain) continue;
-      for (const type of side.value.chain) {
-        if (!reader.catalog.findMethods([type], 'op_Equality', 2, true).length) continue;
-        const meta = modules.metadata(type.path ?? type.module!);
-        const ref: TypeRef = { module: type.module!, token: type.token!, path: type.path, name: meta?.csharpTypeName(tokenRid(type.token!)) ?? '?', args: type.args ?? [] };
-        return members.call(ref, op === '==' ? 'op_Equality' : 'op_Inequality', [left, right], this.place);
-      }
-    }
-    return undefined;
-  }
-
-  /** Null, or a Nullable<T> without a value. */
-  private async isNull(v: EvalValue): Promise<boolean> {
-    if (isNullValue(v)) return true;
-    if (v.kind !== 'object' || this.evaluator.parts.reader.catalog.view(v.value.chain?.[0])?.fullName !== 'System.Nullable`1') return false;
-    const [hasValue] = await this.evaluator.parts.reader.fieldsByName(v.value, ['hasValue']);
-    return hasValue?.v !== 'true';
-  }
-
-  /** Reference equality of objects; undefined when the operands are values to compare by value. */
-  private async referenceEquals(left: EvalValue, right: EvalValue): Promise<boolean | undefined> {
-    const asObject = (v: EvalValue) => (v.kind === 'object' ? v.value : undefined);
-    const a = asObject(left);
-    const b = asObject(right);
-    if (isNullValue(left) || isNullValue(right)) return isNullValue(left) && isNullValue(right);
-    if (a && b && a.et !== ElementType.string && b.et !== ElementType.string && a.addr && b.addr && !isValueLike(a) && !isValueLike(b)) return a.addr === b.addr;
-    return undefined;
-  }
-
-  /** A C# value to compute with: strings, decimals and enums are read from the program's objects. */
-  private async csValue(v: EvalValue): Promise<CsValue> {
-    if (v.kind === 'value') return v.value;
-    if (v.kind !== 'object') throw new DebugError('EVALUATION_FAILED', `a ${v.kind} is not a value`);
-    const o = v.value;
-    if (o.null) return { type: 'null', value: null };
-    if (o.et === ElementType.string) return stringValue(o.str ?? '');
-    const view = this.evaluator.parts.reader.catalog.view(o.chain?.[0]);
-    const base = this.evaluator.parts.reader.catalog.view(o.chain?.[1])?.fullName;
-    const reader = this.evaluator.parts.reader;
-    if (base === 'System.Enum') {
-      const [raw] = await reader.fieldsByName(o, ['value__']);
-      return { type: 'long', value: BigInt(raw?.v ?? '0') };
-    }
-    if (view?.fullName === 'System.Decimal') {
-      const [flags, hi, lo] = await reader.fieldsByName(o, ['_flags', '_hi32', '_lo64']);
-      const f = Number(flags?.v ?? 0);
-      const mantissa = (BigInt(hi?.v ?? 0) << 64n) | BigInt(lo?.v ?? 0);
-      return { type: 'decimal', value: { mantissa: f & 0x80000000 ? -mantissa : mantissa, scale: (f >>> 16) & 0xff } };
-    }
-    if (view?.fullName === 'System.Nullable`1') {
-      const [hasValue, inner] = await reader.fieldsByName(o, ['hasValue', 'value']);
-      return hasValue?.v === 'true' && inner ? this.csValue(fromNative(inner)) : { type: 'null', value: null };
-    }
-    throw new DebugError('EVALUATION_FAILED', `${this.evaluator.parts.reader.catalog.name(o.chain?.[0])} is an object, not a number or string here`);
-  }
-
-  private async truth(v: EvalValue): Promise<boolean> {
-    const value = await this.csValue(v);
-    if (value.type !== 'bool') throw new DebugError('EVALUATION_FAILED', `Cannot implicitly convert type '${value.type}' to 'bool'`);
-    return value.value;
-  }
-
-  /** Text for string concatenation and interpolation: ToString() of objects (func-eval). */
-  private async toText(v: EvalValue, format?: string): Promise<string> {
-    if (isNullValue(v)) return '';
-    if (v.kind === 'value') return format ? applyFormat(v.value, format) : formatValue(v.value);
-    if (v.kind === 'object') {
-      if (v.value.et === ElementType.string) return v.value.str ?? '';
-      try {
-        return formatValue(await this.csValue(v));
-      } catch {
-        const described = await this.evaluator.parts.reader.describe(v.value, { threadId: this.place.threadId, frameIndex: this.place.frameIndex });
-        return described.value.replace(/^"(.*)"$/s, '$1');
-      }
-    }
-    throw new DebugError('EVALUATION_FAILED', 'a type name is not a value');
+    return { kind: 'value', value: evaluateBinary(op as never, await this.operands.csValue(left), await this.operands.csValue(right)) };
   }
 
   private async cast(v: EvalValue, type: TypeSyntax, throwing: boolean): Promise<EvalValue> {
     if (type.kind === 'predefinedType' && type.name !== 'object' && type.name !== 'string') {
-      return { kind: 'value', value: convertExplicit(await this.csValue(v), type.name as CsType) };
+      return { kind: 'value', value: convertExplicit(await this.operands.csValue(v), type.name as CsType) };
     }
     if (isNullValue(v)) return nullEval();
-    if (await this.isOfType(v, type)) return v;
+    // The result is of the type cast to: its members and overloads are that type's.
+    if (await this.isOfType(v, type)) return v.kind === 'object' || v.kind === 'value' ? { ...v, declared: this.clrType(type) } : v;
     if (!throwing) return nullEval();
     throw new DebugError('EVALUATION_FAILED', `InvalidCastException: the value is not a ${typeSyntaxName(type)}`);
   }
@@ -463,7 +385,7 @@ class Run {
         const constant = await this.eval(pattern.value);
         if (isNullValue(constant)) return isNullValue(v);
         if (isNullValue(v)) return false;
-        const result = evaluateBinary('==', await this.csValue(v), await this.csValue(constant));
+        const result = evaluateBinary('==', await this.operands.csValue(v), await this.operands.csValue(constant));
         return result.value === true;
       }
       case 'typePattern':
@@ -478,10 +400,16 @@ class Run {
     if (wanted === 'object') return true;
     if (v.value.et === ElementType.string) return wanted === 'string' || wanted === 'System.String';
     const catalog = this.evaluator.parts.reader.catalog;
-    return (v.value.chain ?? []).some((t) => {
+    const named = (v.value.chain ?? []).some((t) => {
       const name = catalog.name(t);
       return name === wanted || name.endsWith(`.${wanted}`) || name.replace(/<.*>$/, '') === wanted;
     });
+    if (named) return true;
+    try {
+      return this.evaluator.parts.calls.isInstance(v.value, this.clrType(type));
+    } catch {
+      return false; // a type not loaded in the program: no object is one
+    }
   }
 
   private defaultOf(type: TypeSyntax | undefined): EvalValue {
@@ -494,7 +422,12 @@ class Run {
   private async self(): Promise<EvalValue> {
     const self = this.scope.self ?? (await this.variable('this'));
     if (!self) throw new DebugError('EVALUATION_FAILED', missingThis(this.evaluator.parts.modules, this.scope.frame));
-    return fromNative(self);
+    return fromNative(self, this.selfDeclared());
+  }
+
+  /** `this` of the frame is typed by the method's class; an object a [DebuggerDisplay] describes, by its own. */
+  private selfDeclared(): ClrType | undefined {
+    return this.scope.self ? undefined : this.variables.get('this')?.declared;
   }
 
   private binding(): EvalValue {
@@ -506,8 +439,11 @@ class Run {
   /** A variable of the frame, read once per evaluation (none when evaluating for [DebuggerDisplay]). */
   private async variable(name: string): Promise<NativeValue | undefined> {
     if (this.scope.self) return undefined;
-    if (!this.variables.has(name)) this.variables.set(name, await this.evaluator.parts.locals.find(this.scope.frame, name));
-    return this.variables.get(name);
+    if (!this.variables.has(name)) {
+      const found = await this.evaluator.parts.locals.lookup(this.scope.frame, name);
+      this.variables.set(name, found && { value: found.value, declared: this.evaluator.parts.staticTypes.ofVariable(this.scope.frame, found.home, found.value) });
+    }
+    return this.variables.get(name)?.value;
   }
 
   private declaringType(): TypeRef | undefined {
@@ -521,4 +457,3 @@ class Run {
 }
 
 const isString = (v: EvalValue) => (v.kind === 'value' && v.value.type === 'string') || (v.kind === 'object' && v.value.et === ElementType.string);
-const isValueLike = (v: NativeValue) => v.et === ElementType.valuetype || !!v.boxed;

@@ -13,8 +13,9 @@ import type { FuncEval } from '../values/funcEval.js';
 import { ElementType, NUMERIC_KEYWORDS, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ValueReader } from '../values/valueReader.js';
-import type { Calls } from './calls.js';
-import { fromNative, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import type { Calls, Level } from './calls.js';
+import { type Declared, fromNative, knownDeclared, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import type { StaticTypes } from './staticTypes.js';
 import type { TypeIndex } from './typeIndex.js';
 import { unsupported } from './unsupported.js';
 
@@ -29,22 +30,28 @@ export class Members {
     private readonly funcEval: FuncEval,
     private readonly types: TypeIndex,
     private readonly calls: Calls,
+    private readonly staticTypes: StaticTypes,
   ) {}
 
-  /** `object.name`: a field, else a property getter. */
-  async instance(object: NativeValue, name: string, place: Place): Promise<EvalValue> {
+  /** `object.name`: a field, else a property getter, of the type the object is declared as (`declared`). */
+  async instance(object: NativeValue, name: string, place: Place, declared?: Declared): Promise<EvalValue> {
     if (object.null) throw nullReference(name);
-    if ((object.et === ElementType.szarray || object.et === ElementType.array) && (name === 'Length' || name === 'LongLength')) {
+    const known = knownDeclared({ kind: 'object', value: object, ...(declared && { declared }) });
+    const levels = this.calls.lookupChain(object, known);
+    // An array's or string's own Length, unless it is declared as object or an interface.
+    const own = !known || known.kind === 'array' || (known.kind === 'named' && known.name === 'System.String');
+    if (own && (object.et === ElementType.szarray || object.et === ElementType.array) && (name === 'Length' || name === 'LongLength')) {
       return { kind: 'value', value: { type: name === 'Length' ? 'int' : 'long', value: BigInt(object.len ?? 0) } };
     }
-    if (object.et === ElementType.szarray || object.et === ElementType.array ? name === 'Rank' : false) {
+    if (own && (object.et === ElementType.szarray || object.et === ElementType.array ? name === 'Rank' : false)) {
       return { kind: 'value', value: { type: 'int', value: BigInt(object.dims?.length ?? 1) } };
     }
-    if (object.et === ElementType.string && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(object.len ?? 0) } };
-    const [field] = await this.reader.fieldsByName(object, [name]);
-    if (field) return fromNative(field);
-    const getter = this.property(object.chain ?? [], name, false);
-    if (getter) return this.result(await this.funcEval.call(place.threadId, getter, object, [], `${this.catalog.name(object.chain?.[0])}.${name}`));
+    if (own && object.et === ElementType.string && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(object.len ?? 0) } };
+    const fieldRef = this.reader.fieldRef({ ...object, chain: levels.map((l) => l.type) }, name);
+    const [field] = fieldRef ? await this.reader.fieldsByName(object, [name]) : [];
+    if (field && fieldRef) return fromNative(field, this.staticTypes.ofField(fieldRef.module, fieldRef.type, fieldRef.field, object));
+    const getter = this.property(levels, name, false);
+    if (getter) return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], `${this.catalog.name(levels[0]?.type)}.${name}`), getter.returns);
     // A tuple's element names live in the PDB of the code that declared it, not in the value: the compiled path reads them.
     if (this.catalog.name(object.chain?.[0] ?? object.type).startsWith('System.ValueTuple<')) throw unsupported('tuple element names', `'${name}' may name an element of a tuple`);
     throw new DebugError('EVALUATION_FAILED', `'${this.catalog.name(object.chain?.[0] ?? object.type)}' has no member named '${name}'`);
@@ -62,23 +69,23 @@ export class Members {
     }
     if (view && field) {
       const { value } = await this.requireNative().call('staticField', { module: view.module, type: view.token, field: field.token, threadId: place.threadId, frameIndex: place.frameIndex });
-      return fromNative(value);
+      return fromNative(value, this.staticTypes.ofField(view.module, view.token, field.token));
     }
-    const getter = this.property([native], name, true);
-    if (getter) return this.result(await this.funcEval.call(place.threadId, getter, undefined, [], `${type.name}.${name}`));
+    const getter = this.property([{ type: native }], name, true);
+    if (getter) return this.result(await this.funcEval.call(place.threadId, getter.method, undefined, [], `${type.name}.${name}`), getter.returns);
     const nested = this.types.find(`${type.name}.${name}`, 0, '');
     if (nested) return { kind: 'type', type: nested };
     throw new DebugError('EVALUATION_FAILED', `'${type.name}' has no static member named '${name}'`);
   }
 
   /** `target.Method(args)` (or `Type.Method(args)` when `target` is a type), extension methods in scope included. */
-  async call(target: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, typeArgs?: ClrType[]): Promise<EvalValue> {
+  async call(target: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, typeArgs?: ClrType[], declared?: Declared): Promise<EvalValue> {
     if ('h' in target && target.null) throw nullReference(name);
-    return this.calls.invoke(target, name, args, place, typeArgs, () => this.types.extensionOwners(place.names ?? { namespace: '' }));
+    return this.calls.invoke(target, name, args, place, typeArgs, () => this.types.extensionOwners(place.names ?? { namespace: '' }), declared);
   }
 
   /** `target[index, …]`: array elements, else the `this[…]` indexer (get_Item). */
-  async element(target: NativeValue, indices: EvalValue[], place: Place): Promise<EvalValue> {
+  async element(target: NativeValue, indices: EvalValue[], place: Place, declared?: Declared): Promise<EvalValue> {
     if (target.null) throw nullReference('[]');
     if (target.et === ElementType.szarray || target.et === ElementType.array) {
       const dims = target.dims?.length ? target.dims : [target.len ?? 0];
@@ -91,9 +98,10 @@ export class Members {
       }
       const { values } = await this.requireNative().call('items', { h: target.h, start: flat, count: 1 });
       if (!values[0]) throw new DebugError('EVALUATION_FAILED', `element ${flat} cannot be read`);
-      return fromNative(values[0]);
+      const arrayType = knownDeclared({ kind: 'object', value: target, ...(declared && { declared }) }) ?? (target.type && this.staticTypes.fromNative(target.type));
+      return fromNative(values[0], arrayType?.kind === 'array' ? arrayType.elem : undefined);
     }
-    return this.call(target, 'get_Item', indices, place);
+    return this.call(target, 'get_Item', indices, place, undefined, declared);
   }
 
   /** A string of the expression, created in the program (to call its methods). */
@@ -101,11 +109,14 @@ export class Members {
     return this.funcEval.newString(place.threadId, text);
   }
 
-  private property(chain: NativeType[], name: string, isStatic: boolean): MethodRef | undefined {
-    for (const type of chain) {
+  /** The getter of a property the first of `levels` declares, and the type it returns. */
+  private property(levels: Level[], name: string, isStatic: boolean): { method: MethodRef; returns: ClrType | undefined } | undefined {
+    for (const { type, args } of levels) {
       const view = this.catalog.view(type);
       const property = view?.properties.find((p) => p.name === name && p.isStatic === isStatic && p.getter);
-      if (view && property) return { module: view.module, token: property.getter!, sig: { hasThis: !isStatic, genericParams: 0, returnType: { kind: 'other', et: 0 }, params: [] }, isStatic, declaringModule: view.module, declaringType: view.token };
+      if (!view || !property) continue;
+      const method: MethodRef = { module: view.module, token: property.getter!, sig: { hasThis: !isStatic, genericParams: 0, returnType: { kind: 'other', et: 0 }, params: [] }, isStatic, declaringModule: view.module, declaringType: view.token };
+      return { method, returns: this.staticTypes.returnType(method, args ?? this.staticTypes.typeArgsOf(type)) };
     }
     return undefined;
   }
@@ -114,8 +125,8 @@ export class Members {
     return { et: ElementType.class, module: type.module, token: type.token, path: type.path, args: type.args };
   }
 
-  private result(value: NativeValue | undefined): EvalValue {
-    return value ? fromNative(value) : { kind: 'void' };
+  private result(value: NativeValue | undefined, declared: ClrType | undefined): EvalValue {
+    return value ? fromNative(value, declared) : { kind: 'void' };
   }
 
   private requireNative(): Native {

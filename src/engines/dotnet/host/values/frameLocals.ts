@@ -3,14 +3,16 @@
  * the locals in scope at the frame's IL offset (PDB slot names). What the compiler moved into
  * classes shows under its source name too: an async method's or iterator's hoisted locals
  * (`<total>5__2` → `total`), a lambda's captured variables (display-class fields, `CS$<>8__locals`
- * flattened) and the outer `this` (`<>4__this`). A logical frame of an awaiting async method has no
+ * flattened) and the outer `this` (`<>4__this`), and the parameters of the class's primary constructor
+ * that its members use (`<title>P` → `title`, shadowed by a local or argument). A logical frame of an awaiting async method has no
  * native frame: its variables are all hoisted, read from its state machine.
  */
-import { parameterNames } from '../../symbols/typeMembers.js';
+import { fieldsOf, parameterNames } from '../../symbols/typeMembers.js';
 import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { Native } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
+import { userTypeRid } from '../evaluation/frameNames.js';
 import type { NativeValue } from './nativeValue.js';
 import type { Child, ValueReader } from './valueReader.js';
 
@@ -19,6 +21,8 @@ const HOISTED = /^<([^>]+)>5__\d+$/;
 /** A closure's display class: a local of the method (`CS$<>8__locals1`), or hoisted into its state machine (`<>8__1`). */
 const CLOSURE_LOCALS = /^(CS\$<>8__locals\d*|<>8__\d+)$/;
 const OUTER_THIS = '<>4__this';
+/** A primary constructor's parameter that members use, captured by the compiler into a field (C# 12). */
+const PRIMARY_PARAMETER = /^<([^>]+)>P$/;
 
 type Place = { kind: 'local' | 'argument'; index: number };
 
@@ -34,12 +38,20 @@ export class FrameLocals {
    * two at every hit); undefined when the frame has no such name.
    */
   async find(frame: FrameHandle, name: string): Promise<NativeValue | undefined> {
-    if (frame.stateMachine) return (await this.read(frame)).find((c) => c.name === name)?.value;
+    return (await this.lookup(frame, name))?.value;
+  }
+
+  /** As find(), with where the variable lives (its declaration's type is the one C# sees). */
+  async lookup(frame: FrameHandle, name: string): Promise<Child | undefined> {
+    if (frame.stateMachine) return (await this.read(frame)).find((c) => c.name === name);
     const native = this.native();
     const place = this.locate(frame, name);
     if (!native || !place) return undefined;
-    if (place !== 'captured') return (await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place })).value;
-    return (await this.read(frame)).find((c) => c.name === name)?.value;
+    if (place !== 'captured') {
+      const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
+      return value && { name, value, home: { ...place, threadId: frame.threadId, frameIndex: frame.nativeIndex } };
+    }
+    return (await this.read(frame)).find((c) => c.name === name);
   }
 
   /**
@@ -60,10 +72,14 @@ export class FrameLocals {
     if (local) return { kind: 'local', index: local.slot };
     if (position >= 0) return { kind: 'argument', index: isStatic ? position : position + 1 };
     if (name === 'this' && !isStatic && !compilerThis) return { kind: 'argument', index: 0 };
-    return compilerThis || closures ? 'captured' : undefined;
+    return compilerThis || closures || (!isStatic && this.primaryFields(frame).has(`<${name}>P`)) ? 'captured' : undefined;
   }
 
   async read(frame: FrameHandle): Promise<Child[]> {
+    return this.withPrimaryParameters(frame, await this.readDeclared(frame));
+  }
+
+  private async readDeclared(frame: FrameHandle): Promise<Child[]> {
     if (frame.stateMachine) return dedupe(await this.flatten(frame.stateMachine, 0));
     const native = this.native();
     const symbols = this.modules.get(frame.module)?.symbols;
@@ -139,6 +155,37 @@ export class FrameLocals {
       else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at });
     }
     return out;
+  }
+
+  /** The class's captured primary-constructor parameters, after `this` and before the frame's own variables (which shadow them). */
+  private async withPrimaryParameters(frame: FrameHandle, children: Child[]): Promise<Child[]> {
+    const fields = this.primaryFields(frame);
+    const self = children.find((c) => c.name === 'this');
+    const owner = self?.value.chain?.find((t) => t.module === frame.module && this.reader.catalog.view(t)?.token === fields.typeToken);
+    if (!fields.size || !self || self.value.null || !owner) return children;
+    const view = this.reader.catalog.view(owner)!;
+    const wanted = view.fields.filter((f) => fields.has(f.name));
+    const native = this.native();
+    if (!native) return children;
+    const { values } = await native.call('fields', { h: self.value.h, fields: wanted.map((f) => ({ module: view.module, type: view.token, field: f.token })) });
+    const primary: Child[] = [];
+    wanted.forEach((f, i) => {
+      const value = values[i];
+      if (value && 'h' in value) primary.push({ name: PRIMARY_PARAMETER.exec(f.name)![1]!, value, home: { kind: 'field', h: self.value.h, module: view.module, type: view.token, field: f.token } });
+    });
+    return dedupe([self, ...primary, ...children]);
+  }
+
+  /** The `<name>P` fields of the class whose code the frame runs (a lambda's or state machine's: the class around it). */
+  private primaryFields(frame: FrameHandle): Set<string> & { typeToken?: number } {
+    const meta = this.modules.get(frame.module)?.symbols?.metadata;
+    const found: Set<string> & { typeToken?: number } = new Set();
+    const method = meta?.methodByToken(frame.methodToken);
+    if (!meta || !method) return found;
+    const rid = userTypeRid(meta, method.declaringType);
+    found.typeToken = 0x02000000 | rid;
+    for (const f of fieldsOf(meta, rid)) if (!f.isStatic && PRIMARY_PARAMETER.test(f.name)) found.add(f.name);
+    return found;
   }
 
   private inScope(frame: FrameHandle) {

@@ -1,0 +1,107 @@
+/**
+ * The operands of C#'s operators as the evaluator computes with them: numbers, strings, decimals,
+ * enums and nullables read from the program's objects; truth for conditions; text for concatenation
+ * and interpolation (ToString() by func-eval); `==` by a type's own operator, else by reference.
+ */
+import { DebugError } from '../../../../core/errors.js';
+import { formatValue, stringValue, type CsValue } from '../../expressions/numeric.js';
+import { tokenRid } from '../../symbols/tableSchema.js';
+import type { ModuleRegistry } from '../moduleRegistry.js';
+import { ElementType, type NativeValue } from '../values/nativeValue.js';
+import type { ValueReader } from '../values/valueReader.js';
+import { fromNative, isNullValue, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import { applyFormat } from './formatSpecifiers.js';
+import type { Members } from './members.js';
+
+export class Operands {
+  constructor(
+    private readonly reader: ValueReader,
+    private readonly members: Members,
+    private readonly modules: ModuleRegistry,
+    private readonly place: Place,
+  ) {}
+
+  /** `a == b` by an `operator ==` (`op_Equality`) the operands' types or their bases declare. */
+  async userEquality(op: '==' | '!=', left: EvalValue, right: EvalValue): Promise<EvalValue | undefined> {
+    const { reader, members, modules } = this;
+    for (const side of [left, right]) {
+      if (side.kind !== 'object' || side.value.null || !side.value.chain) continue;
+      for (const type of side.value.chain) {
+        if (!reader.catalog.findMethods([type], 'op_Equality', 2, true).length) continue;
+        const meta = modules.metadata(type.path ?? type.module!);
+        const ref: TypeRef = { module: type.module!, token: type.token!, path: type.path, name: meta?.csharpTypeName(tokenRid(type.token!)) ?? '?', args: type.args ?? [] };
+        return members.call(ref, op === '==' ? 'op_Equality' : 'op_Inequality', [left, right], this.place);
+      }
+    }
+    return undefined;
+  }
+
+  /** Null, or a Nullable<T> without a value. */
+  async isNull(v: EvalValue): Promise<boolean> {
+    if (isNullValue(v)) return true;
+    if (v.kind !== 'object' || this.reader.catalog.view(v.value.chain?.[0])?.fullName !== 'System.Nullable`1') return false;
+    const [hasValue] = await this.reader.fieldsByName(v.value, ['hasValue']);
+    return hasValue?.v !== 'true';
+  }
+
+  /** Reference equality of objects; undefined when the operands are values to compare by value. */
+  async referenceEquals(left: EvalValue, right: EvalValue): Promise<boolean | undefined> {
+    const asObject = (v: EvalValue) => (v.kind === 'object' ? v.value : undefined);
+    const a = asObject(left);
+    const b = asObject(right);
+    if (isNullValue(left) || isNullValue(right)) return isNullValue(left) && isNullValue(right);
+    if (a && b && a.et !== ElementType.string && b.et !== ElementType.string && a.addr && b.addr && !isValueLike(a) && !isValueLike(b)) return a.addr === b.addr;
+    return undefined;
+  }
+
+  /** A C# value to compute with: strings, decimals and enums are read from the program's objects. */
+  async csValue(v: EvalValue): Promise<CsValue> {
+    if (v.kind === 'value') return v.value;
+    if (v.kind !== 'object') throw new DebugError('EVALUATION_FAILED', `a ${v.kind} is not a value`);
+    const o = v.value;
+    if (o.null) return { type: 'null', value: null };
+    if (o.et === ElementType.string) return stringValue(o.str ?? '');
+    const view = this.reader.catalog.view(o.chain?.[0]);
+    const base = this.reader.catalog.view(o.chain?.[1])?.fullName;
+    const reader = this.reader;
+    if (base === 'System.Enum') {
+      const [raw] = await reader.fieldsByName(o, ['value__']);
+      return { type: 'long', value: BigInt(raw?.v ?? '0') };
+    }
+    if (view?.fullName === 'System.Decimal') {
+      const [flags, hi, lo] = await reader.fieldsByName(o, ['_flags', '_hi32', '_lo64']);
+      const f = Number(flags?.v ?? 0);
+      const mantissa = (BigInt(hi?.v ?? 0) << 64n) | BigInt(lo?.v ?? 0);
+      return { type: 'decimal', value: { mantissa: f & 0x80000000 ? -mantissa : mantissa, scale: (f >>> 16) & 0xff } };
+    }
+    if (view?.fullName === 'System.Nullable`1') {
+      const [hasValue, inner] = await reader.fieldsByName(o, ['hasValue', 'value']);
+      return hasValue?.v === 'true' && inner ? this.csValue(fromNative(inner)) : { type: 'null', value: null };
+    }
+    throw new DebugError('EVALUATION_FAILED', `${this.reader.catalog.name(o.chain?.[0])} is an object, not a number or string here`);
+  }
+
+  async truth(v: EvalValue): Promise<boolean> {
+    const value = await this.csValue(v);
+    if (value.type !== 'bool') throw new DebugError('EVALUATION_FAILED', `Cannot implicitly convert type '${value.type}' to 'bool'`);
+    return value.value;
+  }
+
+  /** Text for string concatenation and interpolation: ToString() of objects (func-eval). */
+  async toText(v: EvalValue, format?: string): Promise<string> {
+    if (isNullValue(v)) return '';
+    if (v.kind === 'value') return format ? applyFormat(v.value, format) : formatValue(v.value);
+    if (v.kind === 'object') {
+      if (v.value.et === ElementType.string) return v.value.str ?? '';
+      try {
+        return formatValue(await this.csValue(v));
+      } catch {
+        const described = await this.reader.describe(v.value, { threadId: this.place.threadId, frameIndex: this.place.frameIndex });
+        return described.value.replace(/^"(.*)"$/s, '$1');
+      }
+    }
+    throw new DebugError('EVALUATION_FAILED', 'a type name is not a value');
+  }
+}
+
+const isValueLike = (v: NativeValue) => v.et === ElementType.valuetype || !!v.boxed;

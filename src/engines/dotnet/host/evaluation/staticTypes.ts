@@ -1,0 +1,75 @@
+/**
+ * The types C# gives what an expression reads, from the metadata: a local's or argument's
+ * signature in the frame's method, a field's (with the type arguments of the object holding it), a
+ * method's or property getter's return type. Overload resolution and member lookup follow these, as
+ * the compiler does: an `object` local holding a string is an object.
+ */
+import { type ClrType, substitute } from '../../expressions/clrType.js';
+import { localVariableTypes, methodSignature } from '../../symbols/declarations.js';
+import { typeFullName } from '../../symbols/assemblyMetadata.js';
+import { Table, tokenRid } from '../../symbols/tableSchema.js';
+import type { ModuleRegistry } from '../moduleRegistry.js';
+import type { NativeType } from '../nativeEvents.js';
+import type { SetTarget } from '../nativeSession.js';
+import type { FrameHandle } from '../stackReader.js';
+import { ElementType, type NativeValue } from '../values/nativeValue.js';
+import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
+import type { ClrTypes } from './clrTypes.js';
+
+export class StaticTypes {
+  constructor(
+    private readonly modules: ModuleRegistry,
+    private readonly catalog: TypeCatalog,
+    private readonly types: ClrTypes,
+  ) {}
+
+  /** The declared type of a frame's variable by where it lives (undefined when it cannot be read). */
+  ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): ClrType | undefined {
+    if (!home) return undefined;
+    if (home.kind === 'field' || home.kind === 'static') return this.ofField(home.module, home.type, home.field);
+    if (home.kind !== 'local' && home.kind !== 'argument') return undefined;
+    const meta = this.modules.get(frame.module)?.symbols?.metadata;
+    if (!meta) return undefined;
+    const rid = tokenRid(frame.methodToken);
+    if (home.kind === 'local') {
+      const sig = localVariableTypes(meta, rid)[home.index];
+      return sig && this.types.fromSig(sig, meta);
+    }
+    const signature = methodSignature(meta, rid);
+    if (signature.hasThis && home.index === 0) {
+      // `this` is of the method's class: the object's own type or the base class that declares the method.
+      const name = typeFullName(meta, Table.TypeDef, meta.method(rid).declaringType);
+      const own = (value.chain ?? []).find((t) => this.catalog.view(t)?.fullName === name);
+      return own && this.types.fromNative(own);
+    }
+    const sig = signature.params[signature.hasThis ? home.index - 1 : home.index];
+    return sig && this.types.fromSig(sig, meta);
+  }
+
+  /** A field's declared type; a generic class's type parameters from the object holding it. */
+  ofField(module: number, type: number, field: number, owner?: NativeValue): ClrType | undefined {
+    const view = this.catalog.view({ et: ElementType.class, module, token: type });
+    const info = view?.fields.find((f) => f.token === field);
+    if (!view || !info) return undefined;
+    const declaring = owner?.chain?.find((t) => t.module === module && t.token === type);
+    return substitute(this.types.fromSig(info.type, view.meta), declaring ? this.typeArgsOf(declaring) : []);
+  }
+
+  /** The type a method returns to its caller; `typeArgs` its class's, `methodArgs` its own. */
+  returnType(method: MethodRef, typeArgs: ClrType[], methodArgs: ClrType[] = []): ClrType | undefined {
+    const view = this.catalog.view({ et: ElementType.class, module: method.declaringModule, token: method.declaringType });
+    if (!view) return undefined;
+    const sig = method.sig.returnType.kind === 'other' ? methodSignature(view.meta, tokenRid(method.token)).returnType : method.sig.returnType;
+    return substitute(this.types.fromSig(sig, view.meta), typeArgs, methodArgs);
+  }
+
+  fromNative(type: NativeType): ClrType {
+    return this.types.fromNative(type);
+  }
+
+  /** A runtime type's type arguments. */
+  typeArgsOf(type: NativeType): ClrType[] {
+    const clr = this.types.fromNative(type);
+    return clr.kind === 'named' ? clr.args : [];
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * C# answers by declared types on the pricing fixture (an async method of a class with a primary
+ * constructor, records, an explicit interface implementation, a `new`-hidden property): overloads,
+ * extension methods, generic inference and `params` are chosen by the type a local, field, property,
+ * array element, call or cast is declared with, not by the object it holds; members are those of the
+ * declared type; primary-constructor parameters are named as the source names them, in the
+ * hand-written evaluator and the compiled one.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpTestClient } from '../../src/demo/mcpClient.js';
+import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
+import { ensureWorkerBuilt } from '../../src/engines/dotnet/worker/workerBuild.js';
+import { buildFixture } from '../fixtures/dotnet/fixtures.js';
+import { fixtureSource } from '../fixtures/dotnet/markers.js';
+import { evaluate as evaluateIn, launchTo, topFrame, type Wait } from '../support/dotnetEvaluation.js';
+import { requireRuntime } from '../support/runtimes.js';
+import { stopActiveSessions } from '../support/sessions.js';
+
+const dotnet = findDotnet();
+const run = process.platform === 'linux' && requireRuntime('dotnet', dotnet !== undefined);
+
+describe.runIf(run)('.NET evaluation by declared types and primary-constructor parameters (pricing fixture)', () => {
+  let client: McpTestClient;
+  let pricing: string;
+  const catalog = fixtureSource('pricing', 'Catalog.cs');
+  const evaluate = (sessionId: string, expression: string) => evaluateIn(client, sessionId, expression);
+
+  beforeAll(async () => {
+    pricing = buildFixture('pricing');
+    await ensureWorkerBuilt(dotnet!);
+    client = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-dotnet-pricing-')) } });
+  }, 600_000);
+  afterAll(async () => {
+    await stopActiveSessions(client);
+    await client?.close();
+  });
+
+  describe('at a stop in an async method', () => {
+    let sessionId: string;
+
+    beforeAll(async () => {
+      sessionId = (await launchTo(client, pricing, catalog.path, catalog.line('run'))).sessionId;
+    }, 180_000);
+
+    // [expression, what C# answers]: each would be another overload or member by the object's own type.
+    it.each([
+      ['Describer.Describe(local)', '"object"'],
+      ['Describer.Describe(cast)', '"object"'],
+      ['Describer.Describe(boxed)', '"object"'],
+      ['Describer.Describe(Current)', '"object"'],
+      ['Describer.Describe(Lookup())', '"object"'],
+      ['Describer.Describe(row[0])', '"object"'],
+      ['Describer.Describe(special)', '"item"'],
+      ['Describer.Describe(item)', '"item"'],
+      ['Describer.Describe((Item)item)', '"item"'],
+      ['Describer.Describe((object)special)', '"object"'],
+      ['Describer.Describe(quote.Sku)', '"string"'],
+      ['Describer.Join("-", bag)', '"object"'],
+      ['Describer.Join("-", names)', '"generic String"'],
+      ['string.Join("-", bag)', '"System.Collections.Generic.List`1[System.String]"'],
+      ['string.Concat(names)', '"abbccc"'],
+      ['Describer.Count(packed)', '"params 1"'],
+      ['Describer.Count(row)', '"params 2"'],
+      ['local.Tag()', '"object tag"'],
+      ['quote.Sku.Tag()', '"string tag"'],
+      ['label.Name', '"label pen"'],
+      ['special.Name', '"item ink"'],
+      ['((ILabel)special).Name', '"label ink"'],
+      ['((Special)special).Name', '"special ink"'],
+      ['local is string', 'true'],
+    ])('%s = %s', async (expression, expected) => {
+      const r = await evaluate(sessionId, expression);
+      expect(r.isError, r.text).toBe(false);
+      expect(r.value).toBe(expected);
+    });
+
+    it('the stop is where it was after them', async () => {
+      expect(await topFrame(client, sessionId)).toMatchObject({ line: catalog.line('run') });
+    });
+
+    // Primary-constructor parameters the class's members use: the hand-written evaluator, then the compiled one (lambdas).
+    it.each([
+      ['title', '"spring"'],
+      ['title.Length', '6'],
+      ['title == "spring"', 'true'],
+      ['log.GetType().Name', '"ConsoleLog"'],
+      ["title.Where(c => c == 'p').Count()", '1'],
+      ['new[] { title, local as string }.Select(s => s!.Length).Sum()', '11'],
+    ])('primary-constructor parameter: %s = %s', async (expression, expected) => {
+      const r = await evaluate(sessionId, expression);
+      expect(r.isError, r.text).toBe(false);
+      expect(r.value).toBe(expected);
+    });
+
+    it('lists the primary-constructor parameters among the frame\'s variables under their own names', async () => {
+      const r = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { sessionId, count: 100 });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured.variables.find((v) => v.name === 'title')?.value).toBe('"spring"');
+      expect(r.text).not.toContain('<title>P');
+    });
+  });
+
+  it('decides a condition, writes a logpoint and probes with primary-constructor parameters in a plain method', async () => {
+    const r = await client.call<{ status: string; hits: { values: { expression: string; value?: string; error?: string }[] }[] }>('debug_probe', {
+      program: pricing,
+      breakpoints: [{ file: catalog.path, line: catalog.line('headline'), condition: 'title == "spring" && width == 3' }],
+      expressions: ['title', 'title.Length + width', 'title.Count(c => c == \'s\')', 'text.Trim() == title'],
+      timeoutMs: 120_000,
+    });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured.hits.map((h) => h.values.map((v) => v.value ?? v.error))).toEqual([['"spring"', '9', '1', 'true']]);
+    const logged = await client.call<Wait>('session_launch', {
+      program: pricing,
+      breakpoints: [{ file: catalog.path, line: catalog.line('headline'), logMessage: 'headline of {title} ({title.Length}, {string.Concat(title.Select(c => char.ToUpper(c)))})' }],
+      waitForStop: true,
+      timeoutMs: 120_000,
+    });
+    expect(logged.structured.status, logged.text).toBe('exited');
+    const output = (await client.call<{ output: string }>('session_output', { sessionId: logged.structured.sessionId })).structured.output;
+    expect(output).toContain('headline of spring (6, SPRING)');
+  }, 240_000);
+});
