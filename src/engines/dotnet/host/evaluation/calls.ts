@@ -12,7 +12,7 @@ import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE, OBJECT, same
 import { convertImplicit, type CsType, type CsValue } from '../../expressions/numeric.js';
 import { type Argument, type Candidate, resolveOverload } from '../../expressions/overloadResolution.js';
 import { hasParamArray } from '../../symbols/typeMembers.js';
-import { tokenRid } from '../../symbols/tableSchema.js';
+import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { CallArg, Native, TypeSpec } from '../nativeSession.js';
 import type { FuncEval } from '../values/funcEval.js';
@@ -85,7 +85,7 @@ export class Calls {
     const def = this.types.definition(type.name);
     if (!spec || !def) throw new DebugError('EVALUATION_FAILED', `the type ${displayType(type)} is not loaded in the program`);
     const what = `new ${displayType(type)}()`;
-    const native: NativeType = { et: this.types.isValueType(type) ? ElementType.valuetype : ElementType.class, module: def.module, token: 0x02000000 | def.rid, args: [] };
+    const native: NativeType = { et: this.types.isValueType(type) ? ElementType.valuetype : ElementType.class, module: def.module, token: token(Table.TypeDef, def.rid), args: [] };
     const candidates = this.candidates([native], '.ctor', false, type.args);
     if (!candidates.length && args.length === 0 && this.types.isValueType(type)) return this.funcEval.newObject(place.threadId, spec, what);
     const chosen = this.resolve(candidates, args, undefined, `new ${displayType(type)}`);
@@ -161,7 +161,7 @@ export class Calls {
 
   private definedType(t: ClrType): Level | undefined {
     const def = t.kind === 'named' ? this.types.definition(t.name) : undefined;
-    return def && { type: { et: ElementType.class, module: def.module, token: 0x02000000 | def.rid }, args: (t as { args: ClrType[] }).args };
+    return def && { type: { et: ElementType.class, module: def.module, token: token(Table.TypeDef, def.rid) }, args: (t as { args: ClrType[] }).args };
   }
 
   /**
@@ -296,7 +296,7 @@ export class Calls {
   /** A copy of a struct in a box (Object.MemberwiseClone on it: the runtime boxes a struct `this` for a method of object). */
   private async box(value: NativeValue, place: Place): Promise<NativeValue> {
     const object = this.types.definition(OBJECT);
-    const clone = object && this.catalog.findMethod([{ et: ElementType.class, module: object.module, token: 0x02000000 | object.rid }], 'MemberwiseClone', 0, false);
+    const clone = object && this.catalog.findMethod([{ et: ElementType.class, module: object.module, token: token(Table.TypeDef, object.rid) }], 'MemberwiseClone', 0, false);
     if (!clone) throw new DebugError('EVALUATION_FAILED', 'System.Object.MemberwiseClone is not found: the struct cannot be boxed');
     const boxed = await this.funcEval.call(place.threadId, clone, { ...value, et: ElementType.class }, [], `boxing a ${displayType(this.types.fromValue(value))}`);
     if (!boxed) throw new DebugError('EVALUATION_FAILED', 'boxing gave no object');
@@ -317,7 +317,7 @@ export class Calls {
     const primitive = isPrimitive(value.et) ? this.types.fromValue(value) : undefined;
     const name = primitive?.kind === 'named' ? primitive.name : value.et === ElementType.string ? STRING : value.et === ElementType.szarray || value.et === ElementType.array ? 'System.Array' : undefined;
     const def = name ? this.types.definition(name) : undefined;
-    return def ? [{ et: ElementType.class, module: def.module, token: 0x02000000 | def.rid }] : [];
+    return def ? [{ et: ElementType.class, module: def.module, token: token(Table.TypeDef, def.rid) }] : [];
   }
 
   private asNative(type: TypeRef): NativeType {

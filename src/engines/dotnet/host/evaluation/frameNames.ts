@@ -8,7 +8,7 @@ import { DebugError } from '../../../../core/errors.js';
 import type { TypeSyntax } from '../../expressions/ast.js';
 import { type ClrType, KEYWORD_TYPES, named, NULLABLE } from '../../expressions/clrType.js';
 import { typeFullName, type AssemblyMetadata } from '../../symbols/assemblyMetadata.js';
-import { tokenRid } from '../../symbols/tableSchema.js';
+import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { NameContext, TypeRef } from './evalValue.js';
@@ -33,7 +33,7 @@ export function declaringTypeOf(modules: ModuleRegistry, frame: FrameHandle): Ty
   const method = symbols?.metadata.methodByToken(frame.methodToken);
   if (!symbols || !method) return undefined;
   const rid = userTypeRid(symbols.metadata, method.declaringType);
-  return { module: frame.module, token: 0x02000000 | rid, path: modules.get(frame.module)?.path, name: symbols.typeName(rid), args: [] };
+  return { module: frame.module, token: token(Table.TypeDef, rid), path: modules.get(frame.module)?.path, name: symbols.typeName(rid), args: [] };
 }
 
 /** The names the frame's source file sees: its namespace, its `using` directives and aliases. */

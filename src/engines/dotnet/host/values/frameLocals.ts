@@ -8,7 +8,7 @@
  * native frame: its variables are all hoisted, read from its state machine.
  */
 import { fieldsOf, parameterNames } from '../../symbols/typeMembers.js';
-import { tokenRid } from '../../symbols/tableSchema.js';
+import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { Native } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
@@ -72,7 +72,7 @@ export class FrameLocals {
     if (local) return { kind: 'local', index: local.slot };
     if (position >= 0) return { kind: 'argument', index: isStatic ? position : position + 1 };
     if (name === 'this' && !isStatic && !compilerThis) return { kind: 'argument', index: 0 };
-    return compilerThis || closures || (!isStatic && this.primaryFields(frame).has(`<${name}>P`)) ? 'captured' : undefined;
+    return compilerThis || closures || (!isStatic && !!this.primaryFields(frame)?.names.has(`<${name}>P`)) ? 'captured' : undefined;
   }
 
   async read(frame: FrameHandle): Promise<Child[]> {
@@ -160,11 +160,12 @@ export class FrameLocals {
   /** The class's captured primary-constructor parameters, after `this` and before the frame's own variables (which shadow them). */
   private async withPrimaryParameters(frame: FrameHandle, children: Child[]): Promise<Child[]> {
     const fields = this.primaryFields(frame);
+    if (!fields) return children;
     const self = children.find((c) => c.name === 'this');
     const owner = self?.value.chain?.find((t) => t.module === frame.module && this.reader.catalog.view(t)?.token === fields.typeToken);
-    if (!fields.size || !self || self.value.null || !owner) return children;
+    if (!self || self.value.null || !owner) return children;
     const view = this.reader.catalog.view(owner)!;
-    const wanted = view.fields.filter((f) => fields.has(f.name));
+    const wanted = view.fields.filter((f) => fields.names.has(f.name));
     const native = this.native();
     if (!native) return children;
     const { values } = await native.call('fields', { h: self.value.h, fields: wanted.map((f) => ({ module: view.module, type: view.token, field: f.token })) });
@@ -177,15 +178,13 @@ export class FrameLocals {
   }
 
   /** The `<name>P` fields of the class whose code the frame runs (a lambda's or state machine's: the class around it). */
-  private primaryFields(frame: FrameHandle): Set<string> & { typeToken?: number } {
+  private primaryFields(frame: FrameHandle): { typeToken: number; names: Set<string> } | undefined {
     const meta = this.modules.get(frame.module)?.symbols?.metadata;
-    const found: Set<string> & { typeToken?: number } = new Set();
     const method = meta?.methodByToken(frame.methodToken);
-    if (!meta || !method) return found;
+    if (!meta || !method) return undefined;
     const rid = userTypeRid(meta, method.declaringType);
-    found.typeToken = 0x02000000 | rid;
-    for (const f of fieldsOf(meta, rid)) if (!f.isStatic && PRIMARY_PARAMETER.test(f.name)) found.add(f.name);
-    return found;
+    const names = new Set(fieldsOf(meta, rid).filter((f) => !f.isStatic && PRIMARY_PARAMETER.test(f.name)).map((f) => f.name));
+    return names.size ? { typeToken: token(Table.TypeDef, rid), names } : undefined;
   }
 
   private inScope(frame: FrameHandle) {
