@@ -33,9 +33,6 @@ const METHOD_SPECIAL_NAME = 0x0800;
 export class AssemblyMetadata {
   readonly tables: MetadataTables;
   readonly entryPointToken: number;
-  private readonly methodOwner: Int32Array;
-  private readonly enclosingOf = new Map<number, number>();
-  private readonly genericParamsOf = new Map<number, string[]>();
   private readonly typeCache = new Map<number, TypeInfo>();
 
   constructor(
@@ -45,24 +42,37 @@ export class AssemblyMetadata {
     if (!image.metadata) throw new Error('not a .NET assembly (no CLI metadata)');
     this.tables = new MetadataTables(image.metadata);
     this.entryPointToken = image.entryPointToken;
+  }
+
+  // Looked up row by row, nothing indexed up front: System.Private.CoreLib has ~40,000 methods, and
+  // its metadata is opened at every launch's first stop.
+
+  /** The TypeDef owning a method: the last type whose method list starts at or before it (II.22.37). */
+  private methodOwner(rid: number): number {
     const t = this.tables;
-    this.methodOwner = new Int32Array(t.rowCount(Table.MethodDef) + 1);
-    for (let type = 1; type <= t.rowCount(Table.TypeDef); type++) {
-      const { first, last } = t.listRange(Table.TypeDef, type, 'methodList', Table.MethodDef);
-      for (let m = first; m <= last; m++) this.methodOwner[m] = type;
+    if (rid < 1 || rid > t.rowCount(Table.MethodDef)) return 0;
+    let low = 1;
+    let high = t.rowCount(Table.TypeDef) + 1;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (t.cell(Table.TypeDef, mid, 'methodList') <= rid) low = mid + 1;
+      else high = mid;
     }
-    for (let i = 1; i <= t.rowCount(Table.NestedClass); i++) {
-      const row = t.row(Table.NestedClass, i);
-      this.enclosingOf.set(row.nested!, row.enclosing!);
+    return low - 1;
+  }
+
+  private enclosingOf(typeRid: number): number | undefined {
+    const [row] = this.tables.rowsWhere(Table.NestedClass, 'nested', typeRid);
+    return row === undefined ? undefined : this.tables.cell(Table.NestedClass, row, 'enclosing');
+  }
+
+  /** A type's or method's generic parameter names, in order. */
+  private genericParamsOf(table: Table.TypeDef | Table.MethodDef, rid: number): string[] {
+    const list: string[] = [];
+    for (const row of this.tables.rowsWhere(Table.GenericParam, 'owner', encodeCoded(table, rid, Coded.TypeOrMethodDef))) {
+      list[this.tables.cell(Table.GenericParam, row, 'number')] = this.tables.string(this.tables.cell(Table.GenericParam, row, 'name'));
     }
-    for (let i = 1; i <= t.rowCount(Table.GenericParam); i++) {
-      const row = t.row(Table.GenericParam, i);
-      const owner = decodeCoded(row.owner!, Coded.TypeOrMethodDef);
-      const key = token(owner.table, owner.rid);
-      const list = this.genericParamsOf.get(key) ?? [];
-      list[row.number!] = t.string(row.name!);
-      this.genericParamsOf.set(key, list);
-    }
+    return list;
   }
 
   static fromBuffer(buffer: Buffer, path?: string): AssemblyMetadata {
@@ -86,8 +96,8 @@ export class AssemblyMetadata {
         name: this.tables.string(row.name!),
         namespace: this.tables.string(row.namespace!),
         flags: row.flags!,
-        enclosing: this.enclosingOf.get(rid),
-        genericParams: this.genericParamsOf.get(token(Table.TypeDef, rid)) ?? [],
+        enclosing: this.enclosingOf(rid),
+        genericParams: this.genericParamsOf(Table.TypeDef, rid),
       };
       this.typeCache.set(rid, info);
     }
@@ -103,8 +113,8 @@ export class AssemblyMetadata {
       flags: row.flags!,
       implFlags: row.implFlags!,
       rva: row.rva!,
-      declaringType: this.methodOwner[rid] ?? 0,
-      genericParams: this.genericParamsOf.get(token(Table.MethodDef, rid)) ?? [],
+      declaringType: this.methodOwner(rid),
+      genericParams: this.genericParamsOf(Table.MethodDef, rid),
     };
   }
 
@@ -194,7 +204,7 @@ export class AssemblyMetadata {
 
   private attributeTypeName(codedConstructor: number): string {
     const ctor = decodeCoded(codedConstructor, Coded.CustomAttributeType);
-    if (ctor.table === Table.MethodDef) return this.typeNameOf(Table.TypeDef, this.methodOwner[ctor.rid] ?? 0);
+    if (ctor.table === Table.MethodDef) return this.typeNameOf(Table.TypeDef, this.methodOwner(ctor.rid));
     if (ctor.table === Table.MemberRef) {
       const parent = decodeCoded(this.tables.row(Table.MemberRef, ctor.rid).parent!, Coded.MemberRefParent);
       return this.typeNameOf(parent.table, parent.rid);

@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { AssemblyMetadata } from './assemblyMetadata.js';
 import { ModuleSymbols } from './moduleSymbols.js';
-import { readPeImage } from './peImage.js';
+import { readPeFile } from './peImage.js';
 import { PortablePdb } from './portablePdb.js';
 
 export type LoadedModule = { symbols: ModuleSymbols; metadata: AssemblyMetadata } | { symbols?: undefined; metadata?: AssemblyMetadata; reason: string };
@@ -33,7 +33,7 @@ function load(path: string): LoadedModule {
   let metadata: AssemblyMetadata;
   let image;
   try {
-    image = readPeImage(readFileSync(path));
+    image = readPeFile(path);
     metadata = new AssemblyMetadata(image, path);
   } catch (e) {
     return { reason: `${basename(path)} is not a readable .NET assembly: ${(e as Error).message}` };
