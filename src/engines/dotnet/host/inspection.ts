@@ -220,7 +220,7 @@ export class Inspection {
     let children: Child[];
     let context: ReadContext;
     if (container.kind === 'locals') {
-      context = this.context(container.frame);
+      context = { ...this.context(container.frame), toStrings: new Map() };
       children = (await this.localsOf(entry, container.frame)).slice(from, from + take);
     } else {
       context = container.context;

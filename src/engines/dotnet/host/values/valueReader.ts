@@ -4,6 +4,7 @@
  * pairs), enums and the common collections are read from their fields; other objects show their
  * [DebuggerDisplay], else their ToString() override (func-eval), else `{Type}`.
  */
+import type { NativeType } from '../nativeEvents.js';
 import type { FieldRef, Native, SetTarget } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
 import { formatDouble, formatSingle } from '../../expressions/numeric.js';
@@ -47,6 +48,12 @@ export interface ReadContext {
   frame?: FrameHandle;
   /** Evaluates a [DebuggerDisplay] hole with `self` as `this`. */
   displayHole?: (expression: string, self: NativeValue) => Promise<string>;
+  /**
+   * ToString() texts by object address, shared by values read together (one frame's variables, read
+   * before any of them was evaluated, so one address is one object): a local holding the same object
+   * as an argument costs no second func-eval.
+   */
+  toStrings?: Map<string, Promise<NativeValue | undefined>>;
 }
 
 /** Below the server's own cap on a value (core/valueText.ts), so the full length stays in the text. */
@@ -122,11 +129,19 @@ export class ValueReader {
       return { value: await this.debuggerDisplay(display, value, context), type, children };
     }
     if (!shallow && this.overridesToString(value)) {
-      const method = this.catalog.findMethod(chain, 'ToString', 0, false);
-      const text = method ? await this.funcEval.call(context.threadId, method, value, [], `${type}.ToString()`).catch(() => undefined) : undefined;
+      const text = await this.toStringOf(value, chain, type, context);
       if (text?.str !== undefined) return { value: text.str, type, children };
     }
     return { value: `{${type}}`, type, children };
+  }
+
+  private toStringOf(value: NativeValue, chain: NativeType[], type: string, context: ReadContext): Promise<NativeValue | undefined> {
+    const known = value.addr === undefined ? undefined : context.toStrings?.get(value.addr);
+    if (known) return known;
+    const method = this.catalog.findMethod(chain, 'ToString', 0, false);
+    const text = method ? this.funcEval.call(context.threadId, method, value, [], `${type}.ToString()`).catch(() => undefined) : Promise.resolve(undefined);
+    if (value.addr !== undefined) context.toStrings?.set(value.addr, text);
+    return text;
   }
 
   /** Framework types shown from their fields; undefined for any other type. */
