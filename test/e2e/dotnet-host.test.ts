@@ -68,7 +68,7 @@ describe.runIf(run)('the .NET debugger host', () => {
       expect(first.readAhead).toBeUndefined();
       const readied = descendants(server.pid!).filter((p) => commandLine(p).includes('hostMain') && commandLine(p).includes('System.Private.CoreLib.dll'));
       expect(readied).toHaveLength(1);
-      // It reads after a second unused: idle 1.5 s running means it has read.
+      // It reads once it has booted: idle 1.5 s running means it has read.
       expect(await waitIdle(readied[0], 1500), 'the readied host settles').toBe(true);
       const next = await startup();
       expect(next.readAhead).toBeLessThan(0); // ms from the launch: before it

@@ -25,7 +25,9 @@ function toHostError(e: unknown): HostError {
   return { message: e instanceof Error ? e.message : String(e), code: 'INTERNAL', native: false };
 }
 
-const READ_AHEAD_AFTER_MS = 1_000;
+/** Once the host has booted: the read (System.Private.CoreLib's metadata) takes tens of ms, which a launch
+ * that comes meanwhile waits at most, and which a host that had not read it pays at its first stop. */
+const READ_AHEAD_AFTER_MS = 200;
 
 connectServer(send);
 // A host is readied before its launch: the addon is loaded now, not while the launched program waits for its debugger.
@@ -35,7 +37,6 @@ try {
   // The launch reports why (loadAddon remembers the failure).
 }
 const debuggerInstance = new DotnetDebugger((event) => send({ event }));
-// Once the host has waited a while unused: launches back to back never wait behind the read.
 const readAhead = process.argv.slice(2);
 if (readAhead.length > 0) setTimeout(() => debuggerInstance.readAhead(readAhead), READ_AHEAD_AFTER_MS).unref();
 
