@@ -7,7 +7,9 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import type { ModuleSymbols } from '../../src/engines/dotnet/symbols/moduleSymbols.js';
+import { readPeFile, readPeImage } from '../../src/engines/dotnet/symbols/peImage.js';
 import { loadModuleSymbols } from '../../src/engines/dotnet/symbols/symbolLoader.js';
+import { tokenRid } from '../../src/engines/dotnet/symbols/tableSchema.js';
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { requireRuntime } from '../support/runtimes.js';
@@ -17,13 +19,15 @@ const run = requireRuntime('dotnet', findDotnet() !== undefined);
 describe.runIf(run)('.NET symbols', () => {
   let lab: ModuleSymbols;
   let lib: ModuleSymbols;
+  let libPath: string;
   const program = fixtureSource('lab', 'Program.cs');
   const shapes = fixtureSource('lab', 'Shapes.cs');
 
   beforeAll(() => {
     const dll = buildFixture('lab');
     const labModule = loadModuleSymbols(dll);
-    const libModule = loadModuleSymbols(join(dll, '..', 'lablib.dll'));
+    libPath = join(dll, '..', 'lablib.dll');
+    const libModule = loadModuleSymbols(libPath);
     if (!labModule.symbols || !libModule.symbols) throw new Error('fixture symbols did not load');
     lab = labModule.symbols;
     lib = libModule.symbols;
@@ -131,6 +135,11 @@ describe.runIf(run)('.NET symbols', () => {
   it('reads a PDB embedded in the image', () => {
     const pricing = fixtureSource('lablib', 'Pricing.cs');
     expect(bind(lib, pricing, 'lib-tax').methods).toEqual(['Lab.Library.Pricing.WithTax']);
+    // Read from the file in parts (a method's body on demand), the image is the one read whole.
+    const [parts, whole] = [readPeFile(libPath), readPeImage(readFileSync(libPath))];
+    expect(parts.metadata?.equals(whole.metadata!) && parts.embeddedPdb?.equals(whole.embeddedPdb!)).toBe(true);
+    const { rva } = lib.metadata.method(tokenRid(lib.findMethods('WithTax')[0]!.token));
+    expect(parts.at(rva, 12)?.toString('hex')).toBe(whole.at(rva, 12)?.toString('hex'));
   });
 });
 
