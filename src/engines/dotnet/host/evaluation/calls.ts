@@ -96,6 +96,22 @@ export class Calls {
     return this.funcEval.construct(place.threadId, chosen.method, passed, what, undefined, typeArgs);
   }
 
+  /**
+   * `(to)value` by a user-defined conversion operator (op_Explicit, op_Implicit) of the value's type
+   * or of `to`, chosen among those returning `to` by the argument; undefined when there is none.
+   */
+  async convertByOperator(value: EvalValue, from: ClrType, to: ClrType, place: Place): Promise<EvalValue | undefined> {
+    const owners = [from, to].flatMap((t) => this.definedType(t)?.type ?? []);
+    const fits = this.candidates(owners, 'op_Explicit', true)
+      .concat(this.candidates(owners, 'op_Implicit', true))
+      .filter((c) => {
+        const view = this.catalog.view({ et: ElementType.class, module: c.method.declaringModule, token: c.method.declaringType });
+        return view && sameType(this.types.fromSig(c.method.sig.returnType, view.meta), to);
+      });
+    const chosen = fits.length ? this.resolve(fits, [value], undefined, `(${displayType(to)})`) : undefined;
+    return chosen && this.run(chosen, undefined, [value], place, `the conversion (${displayType(to)})`);
+  }
+
   /** A new `elem[]` holding `items` (or `length` default values). */
   async array(elem: ClrType, items: EvalValue[], place: Place, length = items.length): Promise<NativeValue> {
     const spec = this.types.spec(elem);
@@ -170,7 +186,8 @@ export class Calls {
    * call is refused rather than answered by a method C# would not call.
    */
   private resolve(candidates: Candidate<Method>[], args: EvalValue[], explicit: ClrType[] | undefined, what: string) {
-    const argInfo = args.map((a) => this.argument(a));
+    // A value typed by a bare type parameter converts as its constraint does: C# binds the call once for every type argument.
+    const argInfo = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? { type: a.bound } : this.argument(a)));
     const resolution = resolveOverload(candidates, argInfo, this.types, explicit);
     if (!('chosen' in resolution)) {
       if (resolution.error === 'ambiguous') throw ambiguous(what, argInfo);

@@ -2,10 +2,12 @@
  * The types C# gives what an expression reads, from the metadata: a local's or argument's
  * signature in the frame's method, a field's (with the type arguments of the object holding it), a
  * method's or property getter's return type. Overload resolution and member lookup follow these, as
- * the compiler does: an `object` local holding a string is an object.
+ * the compiler does: an `object` local holding a string is an object. In a generic method a type
+ * parameter is the frame's type argument (a `List<T>` is the `List<Item>` it holds).
  */
-import { type ClrType, substitute } from '../../expressions/clrType.js';
-import { localVariableTypes, methodSignature } from '../../symbols/declarations.js';
+import { type ClrType, named, OBJECT, substitute } from '../../expressions/clrType.js';
+import { localVariableTypes, methodSignature, typeParameterConstraints } from '../../symbols/declarations.js';
+import type { TypeSig } from '../../symbols/signatures.js';
 import { typeFullName } from '../../symbols/assemblyMetadata.js';
 import { Table, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
@@ -23,27 +25,38 @@ export class StaticTypes {
     private readonly types: ClrTypes,
   ) {}
 
-  /** The declared type of a frame's variable by where it lives (undefined when it cannot be read). */
-  ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): ClrType | undefined {
-    if (!home) return undefined;
-    if (home.kind === 'field' || home.kind === 'static') return this.ofField(home.module, home.type, home.field);
-    if (home.kind !== 'local' && home.kind !== 'argument') return undefined;
+  /**
+   * The declared type of a frame's variable by where it lives (undefined when it cannot be read); a
+   * type parameter of the method or its class is the frame's type argument, and `bound` is what C#
+   * binds members and overloads of a variable typed by a bare type parameter with: its constraint.
+   */
+  ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): { declared?: ClrType; bound?: ClrType } {
+    if (!home) return {};
+    if (home.kind === 'field' || home.kind === 'static') return { declared: this.ofField(home.module, home.type, home.field) };
+    if (home.kind !== 'local' && home.kind !== 'argument') return {};
     const meta = this.modules.get(frame.module)?.symbols?.metadata;
-    if (!meta) return undefined;
+    if (!meta) return {};
     const rid = tokenRid(frame.methodToken);
-    if (home.kind === 'local') {
-      const sig = localVariableTypes(meta, rid)[home.index];
-      return sig && this.types.fromSig(sig, meta);
-    }
     const signature = methodSignature(meta, rid);
-    if (signature.hasThis && home.index === 0) {
+    let sig: TypeSig | undefined;
+    if (home.kind === 'local') sig = localVariableTypes(meta, rid)[home.index];
+    else if (signature.hasThis && home.index === 0) {
       // `this` is of the method's class: the object's own type or the base class that declares the method.
       const name = typeFullName(meta, Table.TypeDef, meta.method(rid).declaringType);
       const own = (value.chain ?? []).find((t) => this.catalog.view(t)?.fullName === name);
-      return own && this.types.fromNative(own);
-    }
-    const sig = signature.params[signature.hasThis ? home.index - 1 : home.index];
-    return sig && this.types.fromSig(sig, meta);
+      return { declared: own && this.types.fromNative(own) };
+    } else sig = signature.params[signature.hasThis ? home.index - 1 : home.index];
+    if (!sig) return {};
+    const args = (frame.typeArgs ?? []).map((t) => this.types.fromNative(t));
+    const split = args.length - signature.genericParams;
+    const [classArgs, methodArgs] = split >= 0 ? [args.slice(0, split), args.slice(split)] : [[], []];
+    const declared = substitute(this.types.fromSig(sig, meta), classArgs, methodArgs);
+    if (sig.kind !== 'var' && sig.kind !== 'mvar') return { declared };
+    const owner = sig.kind === 'mvar' ? ([Table.MethodDef, rid] as const) : ([Table.TypeDef, meta.method(rid).declaringType] as const);
+    const constraints = typeParameterConstraints(meta, owner[0], owner[1], sig.index).map((tok) => substitute(this.types.fromToken(tok, meta), classArgs, methodArgs));
+    const interfaces = constraints.filter((c) => this.types.isInterface(c));
+    const bound = constraints.find((c) => !this.types.isInterface(c)) ?? (interfaces.length === 1 ? interfaces[0]! : named(OBJECT));
+    return { declared, bound };
   }
 
   /** A field's declared type; a generic class's type parameters from the object holding it. */
