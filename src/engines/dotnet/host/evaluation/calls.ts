@@ -69,7 +69,8 @@ export class Calls {
       if (resolution) return this.run(resolution, undefined, withTarget, place, `${owner}.${name}()`);
     }
     const anyNamed = levels.some((level) => this.candidates([level.type], name, isType, level.args).length > 0);
-    const shown = argInfo.map((a) => displayType(a.type)).join(', ');
+    // A value typed by a bare type parameter converts only as its constraint does (C#'s CS1503 for `Math.Round(t)`).
+    const shown = args.map((a, i) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? `T: ${displayType(a.bound)}` : displayType(argInfo[i]!.type))).join(', ');
     throw new DebugError(
       'EVALUATION_FAILED',
       anyNamed
@@ -260,7 +261,8 @@ export class Calls {
     return passed;
   }
 
-  private specs(types: ClrType[], what: string): TypeSpec[] {
+  /** The native specs of exact type arguments (a generic method's, or an interface's whose member is called). */
+  specs(types: ClrType[], what: string): TypeSpec[] {
     return types.map((t) => {
       const spec = this.types.spec(t);
       if (!spec) throw new DebugError('EVALUATION_FAILED', `${what}: the type ${displayType(t)} is not loaded in the program, so the generic method cannot be instantiated`);
