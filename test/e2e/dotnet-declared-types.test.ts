@@ -124,7 +124,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
     });
   });
 
-  describe('in a generic method of a generic class, then a static generic method', () => {
+  describe('in a generic method of a generic class, a generic async method, then a static generic method', () => {
     const shelf = fixtureSource('pricing', 'Shelf.cs');
     let sessionId: string;
 
@@ -146,7 +146,17 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Shelf<Pricing.Item>.Front<string>', line: shelf.line('front') });
     });
 
+    it("reads a generic async method's hoisted locals by its class's type argument (Shelf<Item>.CountAsync)", async () => {
+      await client.call('breakpoint_set', { sessionId, file: shelf.path, line: shelf.line('counted') });
+      const next = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
+      expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.Shelf<Pricing.Item>.CountAsync', line: shelf.line('counted') });
+      expect((await evaluate(sessionId, 'last.Name')).value).toBe('"label ink"');
+      expect((await evaluate(sessionId, 'Describer.Describe(last)')).value).toBe('"object"');
+      expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Shelf<Pricing.Item>.CountAsync', line: shelf.line('counted') });
+    }, 120_000);
+
     it("reads a static generic method's values by its type argument (Pick<decimal>)", async () => {
+      await client.call('breakpoint_remove', { sessionId, all: true });
       await client.call('breakpoint_set', { sessionId, file: shelf.path, line: shelf.line('pick') });
       const next = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
       expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.Picking.Pick<decimal>', line: shelf.line('pick') });

@@ -8,8 +8,8 @@
 import { type ClrType, named, OBJECT, substitute } from '../../expressions/clrType.js';
 import { localVariableTypes, methodSignature, typeParameterConstraints } from '../../symbols/declarations.js';
 import type { TypeSig } from '../../symbols/signatures.js';
-import { typeFullName } from '../../symbols/assemblyMetadata.js';
-import { Table, tokenRid } from '../../symbols/tableSchema.js';
+import { type AssemblyMetadata, typeFullName } from '../../symbols/assemblyMetadata.js';
+import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { SetTarget } from '../nativeSession.js';
@@ -32,27 +32,34 @@ export class StaticTypes {
    */
   ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): { declared?: ClrType; bound?: ClrType } {
     if (!home) return {};
-    if (home.kind === 'field' || home.kind === 'static') return { declared: this.ofField(home.module, home.type, home.field) };
-    if (home.kind !== 'local' && home.kind !== 'argument') return {};
     const meta = this.modules.get(frame.module)?.symbols?.metadata;
-    if (!meta) return {};
     const rid = tokenRid(frame.methodToken);
+    const typeRid = meta?.method(rid).declaringType;
+    if (home.kind === 'field' || home.kind === 'static') {
+      // A hoisted local of a generic async method or iterator: a field of the frame's own (generic) state machine.
+      const sig = meta && home.module === frame.module && home.type === token(Table.TypeDef, typeRid!) ? this.catalog.view({ et: ElementType.class, module: home.module, token: home.type })?.fields.find((f) => f.token === home.field)?.type : undefined;
+      return sig ? this.typed(frame, sig, meta!, rid, 0) : { declared: this.ofField(home.module, home.type, home.field) };
+    }
+    if ((home.kind !== 'local' && home.kind !== 'argument') || !meta) return {};
     const signature = methodSignature(meta, rid);
-    let sig: TypeSig | undefined;
-    if (home.kind === 'local') sig = localVariableTypes(meta, rid)[home.index];
-    else if (signature.hasThis && home.index === 0) {
+    if (home.kind === 'argument' && signature.hasThis && home.index === 0) {
       // `this` is of the method's class: the object's own type or the base class that declares the method.
-      const name = typeFullName(meta, Table.TypeDef, meta.method(rid).declaringType);
+      const name = typeFullName(meta, Table.TypeDef, typeRid!);
       const own = (value.chain ?? []).find((t) => this.catalog.view(t)?.fullName === name);
       return { declared: own && this.types.fromNative(own) };
-    } else sig = signature.params[signature.hasThis ? home.index - 1 : home.index];
-    if (!sig) return {};
+    }
+    const sig = home.kind === 'local' ? localVariableTypes(meta, rid)[home.index] : signature.params[signature.hasThis ? home.index - 1 : home.index];
+    return sig ? this.typed(frame, sig, meta, rid, signature.genericParams) : {};
+  }
+
+  /** A signature of the frame's method or class with the frame's type arguments, and a bare type parameter's constraint. */
+  private typed(frame: FrameHandle, sig: TypeSig, meta: AssemblyMetadata, methodRid: number, methodArity: number): { declared?: ClrType; bound?: ClrType } {
     const args = (frame.typeArgs ?? []).map((t) => this.types.fromNative(t));
-    const split = args.length - signature.genericParams;
+    const split = args.length - methodArity;
     const [classArgs, methodArgs] = split >= 0 ? [args.slice(0, split), args.slice(split)] : [[], []];
     const declared = substitute(this.types.fromSig(sig, meta), classArgs, methodArgs);
     if (sig.kind !== 'var' && sig.kind !== 'mvar') return { declared };
-    const owner = sig.kind === 'mvar' ? ([Table.MethodDef, rid] as const) : ([Table.TypeDef, meta.method(rid).declaringType] as const);
+    const owner = sig.kind === 'mvar' ? ([Table.MethodDef, methodRid] as const) : ([Table.TypeDef, meta.method(methodRid).declaringType] as const);
     const constraints = typeParameterConstraints(meta, owner[0], owner[1], sig.index).map((tok) => substitute(this.types.fromToken(tok, meta), classArgs, methodArgs));
     const interfaces = constraints.filter((c) => this.types.isInterface(c));
     const bound = constraints.find((c) => !this.types.isInterface(c)) ?? (interfaces.length === 1 ? interfaces[0]! : named(OBJECT));
