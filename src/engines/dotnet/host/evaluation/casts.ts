@@ -5,7 +5,7 @@
  * answers null), numeric conversions compute, and a user-defined operator runs in the program.
  */
 import { type ClrType, displayType, KEYWORD_TYPES, NULLABLE, OBJECT, sameType } from '../../expressions/clrType.js';
-import { compileError, convertExplicit, CSharpOperationError, type CsType, type CsValue, isNumericType } from '../../expressions/numeric.js';
+import { compileError, convertExplicit, CSharpOperationError, type CsType, type CsValue, formatValue, isIntegralType, isNumericType } from '../../expressions/numeric.js';
 import { resolveOverload } from '../../expressions/overloadResolution.js';
 import { fieldsOf } from '../../symbols/typeMembers.js';
 import { Table, token } from '../../symbols/tableSchema.js';
@@ -38,7 +38,12 @@ export class Casts {
     const from = this.staticType(value);
     const keyword = numericKeyword(to);
     if (throwing && keyword && (numericKeyword(from) || this.types.isEnum(from))) {
-      return { kind: 'value', value: convertExplicit(await operands.csValue(value), keyword) };
+      const cs = await operands.csValue(value);
+      const converted = convertExplicit(cs, keyword);
+      if (cs.constant && !sameNumber(cs, converted)) {
+        throw compileError('CS0221', `Constant value '${formatValue(cs)}' cannot be converted to a '${keyword}' (use 'unchecked' syntax to override)`);
+      }
+      return { kind: 'value', value: converted };
     }
     if (throwing && this.types.isEnum(to) && (numericKeyword(from) || this.types.isEnum(from))) return this.toEnum(await operands.csValue(value), to);
     const conversion = this.conversion(from, to);
@@ -121,6 +126,13 @@ function retyped(value: EvalValue, to: ClrType): EvalValue {
   if (value.kind !== 'object' && value.kind !== 'value') return value;
   const { bound: _bound, ...rest } = value;
   return { ...rest, declared: to };
+}
+
+/** A constant's conversion to an integral type keeps its value (else C# refuses it at compile time). */
+function sameNumber(from: CsValue, to: CsValue): boolean {
+  if (!isIntegralType(to.type as CsType) || from.type === 'decimal') return true;
+  if (typeof from.value === 'bigint') return from.value === to.value;
+  return typeof from.value === 'number' && Number.isFinite(from.value) && BigInt(Math.trunc(from.value)) === to.value;
 }
 
 const isNullable = (t: ClrType) => t.kind === 'named' && t.name === NULLABLE;

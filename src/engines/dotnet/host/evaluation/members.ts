@@ -70,7 +70,8 @@ export class Members {
     if (view && field?.isLiteral) {
       const literal = literalOf(view.meta, field.token);
       const value = literal && literalValue(literal.et, literal.bytes);
-      if (value) return { kind: 'value', value, enumType: this.catalog.isEnum(native) ? native : undefined };
+      // A `const` is a constant, as C# folds it: `(int)long.MaxValue` does not compile.
+      if (value) return { kind: 'value', value: { ...value, constant: true }, enumType: this.catalog.isEnum(native) ? native : undefined };
     }
     if (view && field) {
       const { value } = await this.requireNative().call('staticField', { module: view.module, type: view.token, field: field.token, threadId: place.threadId, frameIndex: place.frameIndex });
