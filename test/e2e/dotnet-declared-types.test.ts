@@ -89,6 +89,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       ['(DayOfWeek)2', 'Tuesday'],
       ['(string)quote', /^EVALUATION_FAILED: CS0030 Cannot convert type 'Pricing\.Quote' to 'string'/],
       ['(int)"a"', /^EVALUATION_FAILED: CS0030 Cannot convert type 'string' to 'int'/],
+      ['(int)long.MaxValue', /^EVALUATION_FAILED: CS0221 Constant value '9223372036854775807' cannot be converted to a 'int'/],
       ['(IDisposable)"x"', /^EVALUATION_FAILED: CS0030 Cannot convert type 'string' to 'System\.IDisposable'/],
       ['3 as string', /^EVALUATION_FAILED: CS0039 Cannot convert type 'int' to 'string' via a reference conversion/],
       ['label as int', /^EVALUATION_FAILED: CS0077 The as operator must be used with a reference type or nullable type/],
