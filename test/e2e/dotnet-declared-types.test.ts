@@ -3,8 +3,10 @@
  * constructor, records, an explicit interface implementation, a `new`-hidden property): overloads,
  * extension methods, generic inference and `params` are chosen by the type a local, field, property,
  * array element, call or cast is declared with, not by the object it holds; members are those of the
- * declared type; primary-constructor parameters are named as the source names them, in the
- * hand-written evaluator and the compiled one.
+ * declared type; casts are checked as the compiler and the runtime check them; in generic methods a
+ * value typed by a type parameter is the frame's type argument, bound by its constraint;
+ * primary-constructor parameters are named as the source names them, in the hand-written evaluator
+ * and the compiled one.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -81,6 +83,26 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect(await topFrame(client, sessionId)).toMatchObject({ line: catalog.line('run') });
     });
 
+    // [cast, what C# answers or the error it gives]: refused as the compiler refuses, thrown as the runtime throws, computed when legal.
+    it.each([
+      ['(decimal)quote', '2.5'],
+      ['(DayOfWeek)2', 'Tuesday'],
+      ['(string)quote', /^EVALUATION_FAILED: CS0030 Cannot convert type 'Pricing\.Quote' to 'string'/],
+      ['(int)"a"', /^EVALUATION_FAILED: CS0030 Cannot convert type 'string' to 'int'/],
+      ['(int)long.MaxValue', /^EVALUATION_FAILED: CS0221 Constant value '9223372036854775807' cannot be converted to a 'int'/],
+      ['(IDisposable)"x"', /^EVALUATION_FAILED: CS0030 Cannot convert type 'string' to 'System\.IDisposable'/],
+      ['3 as string', /^EVALUATION_FAILED: CS0039 Cannot convert type 'int' to 'string' via a reference conversion/],
+      ['label as int', /^EVALUATION_FAILED: CS0077 The as operator must be used with a reference type or nullable type/],
+      ['(Special)label', /^EVALUATION_FAILED: System\.InvalidCastException: Unable to cast object of type 'Pricing\.Item' to type 'Pricing\.Special'\./],
+      ['(long)row[1]', /^EVALUATION_FAILED: System\.InvalidCastException: Unable to cast object of type 'System\.Int32' to type 'System\.Int64'\./],
+      ['(long)(object)3', /^EVALUATION_FAILED: System\.InvalidCastException: Unable to cast object of type 'System\.Int32' to type 'System\.Int64'\./],
+    ])('cast %s: %s, and the stop is intact', async (expression, expected) => {
+      const r = await evaluate(sessionId, expression);
+      if (typeof expected === 'string') expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value: expected, error: undefined });
+      else expect(r.text).toMatch(expected);
+      expect(await topFrame(client, sessionId)).toMatchObject({ line: catalog.line('run') });
+    });
+
     // Primary-constructor parameters the class's members use: the hand-written evaluator, then the compiled one (lambdas).
     it.each([
       ['title', '"spring"'],
@@ -101,6 +123,48 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect(r.structured.variables.find((v) => v.name === 'title')?.value).toBe('"spring"');
       expect(r.text).not.toContain('<title>P');
     });
+  });
+
+  describe('in a generic method of a generic class, a generic async method, then a static generic method', () => {
+    const shelf = fixtureSource('pricing', 'Shelf.cs');
+    let sessionId: string;
+
+    beforeAll(async () => {
+      sessionId = (await launchTo(client, pricing, shelf.path, shelf.line('front'))).sessionId;
+    }, 180_000);
+
+    // A value typed by a type parameter is the frame's type argument (Shelf<Item>.Front<string>); its constraint (T : ILabel) binds members and overloads first, as C# does.
+    it.each([
+      ['first.Name', '"label ink"'],
+      ['first.Sku', '"ink"'],
+      ['Describer.Describe(first)', '"object"'],
+      ['Describer.Join("-", all)', '"generic Item"'],
+      ['(string)first', /^EVALUATION_FAILED: CS0030 Cannot convert type 'Pricing\.Item' to 'string'/],
+    ])('%s: %s, and the stop is intact', async (expression, expected) => {
+      const r = await evaluate(sessionId, expression);
+      if (typeof expected === 'string') expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value: expected, error: undefined });
+      else expect(r.text).toMatch(expected);
+      expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Shelf<Pricing.Item>.Front<string>', line: shelf.line('front') });
+    });
+
+    it("reads a generic async method's hoisted locals by its class's type argument (Shelf<Item>.CountAsync)", async () => {
+      await client.call('breakpoint_set', { sessionId, file: shelf.path, line: shelf.line('counted') });
+      const next = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
+      expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.Shelf<Pricing.Item>.CountAsync', line: shelf.line('counted') });
+      expect((await evaluate(sessionId, 'last.Name')).value).toBe('"label ink"');
+      expect((await evaluate(sessionId, 'Describer.Describe(last)')).value).toBe('"object"');
+      expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Shelf<Pricing.Item>.CountAsync', line: shelf.line('counted') });
+    }, 120_000);
+
+    it("reads a static generic method's values by its type argument (Pick<decimal>)", async () => {
+      await client.call('breakpoint_remove', { sessionId, all: true });
+      await client.call('breakpoint_set', { sessionId, file: shelf.path, line: shelf.line('pick') });
+      const next = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
+      expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.Picking.Pick<decimal>', line: shelf.line('pick') });
+      expect((await evaluate(sessionId, 'choices.Count + (int)chosen')).value).toBe('4');
+      expect((await evaluate(sessionId, 'Describer.Describe(chosen)')).value).toBe('"object"');
+      expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Picking.Pick<decimal>', line: shelf.line('pick') });
+    }, 120_000);
   });
 
   it('decides a condition, writes a logpoint and probes with primary-constructor parameters in a plain method', async () => {

@@ -10,6 +10,7 @@ import type { FilterOp, Native } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
 import { formatValue, type CsValue } from '../expressions/numeric.js';
 import { Calls } from './evaluation/calls.js';
+import { Casts } from './evaluation/casts.js';
 import { ClrTypes } from './evaluation/clrTypes.js';
 import { Evaluator } from './evaluation/evaluator.js';
 import { AssemblyLoader } from './evaluation/assemblyLoader.js';
@@ -79,7 +80,7 @@ export class Inspection {
     const staticTypes = new StaticTypes(modules, this.catalog, clrTypes);
     const calls = new Calls(native, this.catalog, this.funcEval, clrTypes, staticTypes);
     const members = new Members(native, this.catalog, this.reader, this.funcEval, types, calls, staticTypes);
-    this.evaluator = new Evaluator(modules, this.locals, this.reader, members, types, calls, staticTypes);
+    this.evaluator = new Evaluator(modules, this.locals, this.reader, members, types, calls, staticTypes, new Casts(clrTypes, calls));
     this.assemblies = new AssemblyLoader(members, types);
     this.compiled = new CompiledEvaluation(new FrameShapes(native, modules, this.locals), this.assemblies, this.funcEval);
     this.assignment = new Assignment(native, this.catalog, this.funcEval, new DeclaredTypes(modules, this.catalog), (expression, frame) => this.evaluateIn(expression, frame, true));

@@ -10,7 +10,7 @@ import type { FrameInfo } from '../../../core/types.js';
 import type { SourceLocation } from '../symbols/moduleSymbols.js';
 import type { AsyncChains, AsyncFrame } from './asyncChain.js';
 import type { ModuleRegistry } from './moduleRegistry.js';
-import type { NativeFrame } from './nativeEvents.js';
+import type { NativeFrame, NativeType } from './nativeEvents.js';
 import type { Native } from './nativeSession.js';
 import type { NativeValue } from './values/nativeValue.js';
 
@@ -32,6 +32,8 @@ export interface FrameHandle {
   stateMachine?: NativeValue;
   /** The module's EnC version of the code the frame runs (1: as loaded). */
   version?: number;
+  /** The exact type arguments of its class, then of its method (ICorDebugILFrame2::EnumerateTypeParameters). */
+  typeArgs?: NativeType[];
 }
 
 export interface UserFrame {
@@ -125,7 +127,7 @@ export class StackReader {
     return {
       name: symbols.methodName(frame.token, typeArgs),
       location,
-      handle: { threadId, nativeIndex, module: frame.module, methodToken: frame.token, ilOffset: frame.ilOffset, version: frame.version ?? 1 },
+      handle: { threadId, nativeIndex, module: frame.module, methodToken: frame.token, ilOffset: frame.ilOffset, version: frame.version ?? 1, ...(frame.typeArgs?.length && { typeArgs: frame.typeArgs }) },
     };
   }
 

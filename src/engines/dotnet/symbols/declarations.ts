@@ -1,11 +1,11 @@
 /**
  * The types things are declared with, from metadata signatures: a method's local variables (its body's
- * LocalVarSig), its parameters, and the interfaces a type implements. Set value checks a new object
- * against them.
+ * LocalVarSig), its parameters, the interfaces a type implements, and the constraints of a type
+ * parameter. Set value checks a new object against them.
  */
 import type { AssemblyMetadata } from './assemblyMetadata.js';
 import { BlobReader } from './blobReader.js';
-import { decodeCoded } from './metadataTables.js';
+import { decodeCoded, encodeCoded } from './metadataTables.js';
 import { localsSig, methodSig, readType, type MethodSig, type TypeSig } from './signatures.js';
 import { Coded, Table, token, tokenRid, tokenTable } from './tableSchema.js';
 
@@ -35,4 +35,15 @@ export function implementedInterfaces(meta: AssemblyMetadata, typeRid: number): 
     else out.push({ kind: 'class', token: token(coded.table, coded.rid) });
   }
   return out;
+}
+
+/** The constraint types (TypeDef, TypeRef or TypeSpec tokens) of type parameter `index` of a type or method. */
+export function typeParameterConstraints(meta: AssemblyMetadata, owner: Table.TypeDef | Table.MethodDef, ownerRid: number, index: number): number[] {
+  const t = meta.tables;
+  const param = t.rowsWhere(Table.GenericParam, 'owner', encodeCoded(owner, ownerRid, Coded.TypeOrMethodDef)).find((rid) => t.row(Table.GenericParam, rid).number === index);
+  if (param === undefined) return [];
+  return t.rowsWhere(Table.GenericParamConstraint, 'owner', param).map((rid) => {
+    const c = decodeCoded(t.row(Table.GenericParamConstraint, rid).constraint!, Coded.TypeDefOrRef);
+    return token(c.table, c.rid);
+  });
 }

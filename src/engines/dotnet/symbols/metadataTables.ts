@@ -104,8 +104,10 @@ export class MetadataTables {
    * The rows whose key `column` holds `value`, found by binary search when the table is marked
    * sorted (as compilers emit CustomAttribute, Constant, MethodSemantics, InterfaceImpl …), else
    * through an index built once. The framework's own assembly has tens of thousands of rows in some.
+   * Read-only: the index's own lists are returned, and a caller that changed one (a `.pop()`) would
+   * change every later answer for that key.
    */
-  rowsWhere(table: Table, column: string, value: number): number[] {
+  rowsWhere(table: Table, column: string, value: number): readonly number[] {
     const count = this.rowCount(table);
     if (!this.layouts.get(table)?.sorted) {
       const key = `${table}:${column}`;

@@ -70,7 +70,7 @@ export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
 
 export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyInfo[] {
   const t = meta.tables;
-  const mapRid = t.rowsWhere(Table.PropertyMap, 'parent', typeRid).pop();
+  const mapRid = t.rowsWhere(Table.PropertyMap, 'parent', typeRid).at(-1);
   if (!mapRid) return [];
   const { first, last } = t.listRange(Table.PropertyMap, mapRid, 'propertyList', Table.Property);
   const properties: PropertyInfo[] = [];

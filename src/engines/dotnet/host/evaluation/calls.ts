@@ -69,7 +69,8 @@ export class Calls {
       if (resolution) return this.run(resolution, undefined, withTarget, place, `${owner}.${name}()`);
     }
     const anyNamed = levels.some((level) => this.candidates([level.type], name, isType, level.args).length > 0);
-    const shown = argInfo.map((a) => displayType(a.type)).join(', ');
+    // A value typed by a bare type parameter converts only as its constraint does (C#'s CS1503 for `Math.Round(t)`).
+    const shown = args.map((a, i) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? `T: ${displayType(a.bound)}` : displayType(argInfo[i]!.type))).join(', ');
     throw new DebugError(
       'EVALUATION_FAILED',
       anyNamed
@@ -94,6 +95,22 @@ export class Calls {
     const passed = await this.passAll(chosen.argumentTypes, chosen.expanded, args, place);
     const typeArgs = this.specs(type.args, what);
     return this.funcEval.construct(place.threadId, chosen.method, passed, what, undefined, typeArgs);
+  }
+
+  /**
+   * `(to)value` by a user-defined conversion operator (op_Explicit, op_Implicit) of the value's type
+   * or of `to`, chosen among those returning `to` by the argument; undefined when there is none.
+   */
+  async convertByOperator(value: EvalValue, from: ClrType, to: ClrType, place: Place): Promise<EvalValue | undefined> {
+    const owners = [from, to].flatMap((t) => this.definedType(t)?.type ?? []);
+    const fits = this.candidates(owners, 'op_Explicit', true)
+      .concat(this.candidates(owners, 'op_Implicit', true))
+      .filter((c) => {
+        const view = this.catalog.view({ et: ElementType.class, module: c.method.declaringModule, token: c.method.declaringType });
+        return view && sameType(this.types.fromSig(c.method.sig.returnType, view.meta), to);
+      });
+    const chosen = fits.length ? this.resolve(fits, [value], undefined, `(${displayType(to)})`) : undefined;
+    return chosen && this.run(chosen, undefined, [value], place, `the conversion (${displayType(to)})`);
   }
 
   /** A new `elem[]` holding `items` (or `length` default values). */
@@ -170,7 +187,8 @@ export class Calls {
    * call is refused rather than answered by a method C# would not call.
    */
   private resolve(candidates: Candidate<Method>[], args: EvalValue[], explicit: ClrType[] | undefined, what: string) {
-    const argInfo = args.map((a) => this.argument(a));
+    // A value typed by a bare type parameter converts as its constraint does: C# binds the call once for every type argument.
+    const argInfo = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? { type: a.bound } : this.argument(a)));
     const resolution = resolveOverload(candidates, argInfo, this.types, explicit);
     if (!('chosen' in resolution)) {
       if (resolution.error === 'ambiguous') throw ambiguous(what, argInfo);
@@ -243,7 +261,8 @@ export class Calls {
     return passed;
   }
 
-  private specs(types: ClrType[], what: string): TypeSpec[] {
+  /** The native specs of exact type arguments (a generic method's, or an interface's whose member is called). */
+  specs(types: ClrType[], what: string): TypeSpec[] {
     return types.map((t) => {
       const spec = this.types.spec(t);
       if (!spec) throw new DebugError('EVALUATION_FAILED', `${what}: the type ${displayType(t)} is not loaded in the program, so the generic method cannot be instantiated`);

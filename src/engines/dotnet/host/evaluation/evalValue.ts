@@ -41,10 +41,13 @@ export interface TypeRef {
  */
 export type Declared = ClrType;
 
+/** A variable typed by a bare type parameter: its constraint, which C# binds its members and overloads by first. */
+export type Bound = { bound?: ClrType };
+
 export type EvalValue =
   /** `origin`: the program's own value, when it came from the program (a struct's `this`, an argument). */
-  | { kind: 'value'; value: CsValue; origin?: NativeValue; enumType?: NativeType; declared?: Declared }
-  | { kind: 'object'; value: NativeValue; declared?: Declared }
+  | ({ kind: 'value'; value: CsValue; origin?: NativeValue; enumType?: NativeType; declared?: Declared } & Bound)
+  | ({ kind: 'object'; value: NativeValue; declared?: Declared } & Bound)
   | { kind: 'type'; type: TypeRef }
   | { kind: 'namespace'; name: string }
   | { kind: 'void' };

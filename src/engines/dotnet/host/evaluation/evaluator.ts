@@ -8,21 +8,23 @@ import { DebugError } from '../../../../core/errors.js';
 import type { Expr, Pattern, TypeSyntax } from '../../expressions/ast.js';
 import {
   convertExplicit,
+  CSharpOperationError,
   evaluateBinary,
   evaluateUnary,
   formatValue,
   SIZEOF,
   type CsType,
 } from '../../expressions/numeric.js';
-import { type ClrType, displayType } from '../../expressions/clrType.js';
+import { type ClrType, displayType, OBJECT } from '../../expressions/clrType.js';
 import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { FrameLocals } from '../values/frameLocals.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
-import { boolEval, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
+import { boolEval, type Bound, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
 import type { Calls } from './calls.js';
+import type { Casts } from './casts.js';
 import { pad } from './formatSpecifiers.js';
 import { clrTypeOf, declaringTypeOf, namesOf, predefinedType, staticImportsOf, typeSyntaxName } from './frameNames.js';
 import type { Members } from './members.js';
@@ -54,10 +56,18 @@ export class Evaluator {
     private readonly types: TypeIndex,
     private readonly calls: Calls,
     private readonly staticTypes: StaticTypes,
+    private readonly casts: Casts,
   ) {}
 
   async evaluate(text: string, scope: Scope): Promise<EvalValue> {
-    return new Run(this, scope).eval(this.parse(text));
+    try {
+      return await new Run(this, scope).eval(this.parse(text));
+    } catch (e) {
+      // As the compiler or the runtime words it: `CS0030 Cannot convert…`, `System.InvalidCastException: Unable to cast…`.
+      if (!(e instanceof CSharpOperationError)) throw e;
+      if (e.kind === 'compile') throw new DebugError('EVALUATION_FAILED', `${e.code} ${e.message}`, 'The expression does not compile as C# here: fix it.');
+      throw new DebugError('EVALUATION_FAILED', `${e.code}: ${e.message}`, 'C# throws this here too: check the values the expression uses.');
+    }
   }
 
   /** Parsed once: a breakpoint condition is evaluated at every hit. */
@@ -78,13 +88,13 @@ export class Evaluator {
 
   // The Run below reaches these through the evaluator.
   get parts() {
-    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types, calls: this.calls, staticTypes: this.staticTypes };
+    return { modules: this.modules, locals: this.locals, reader: this.reader, members: this.members, types: this.types, calls: this.calls, staticTypes: this.staticTypes, casts: this.casts };
   }
 }
 
 /** One evaluation: the frame's variables are read once, on first use. */
 class Run {
-  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType } | undefined>();
+  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType; bound?: ClrType } | undefined>();
   private readonly place: Place;
   private bindings: EvalValue[] = [];
   private readonly operands: Operands;
@@ -220,7 +230,11 @@ class Run {
 
   private async name(name: string): Promise<EvalValue> {
     const variable = await this.variable(name);
-    if (variable) return fromNative(variable, this.variables.get(name)?.declared);
+    if (variable) {
+      const { declared, bound } = this.variables.get(name)!;
+      const value = fromNative(variable, declared);
+      return bound && (value.kind === 'object' || value.kind === 'value') ? { ...value, bound } : value;
+    }
     const self = this.scope.self ?? (await this.variable('this'));
     if (self && !self.null) {
       try {
@@ -256,7 +270,7 @@ class Run {
     const { members, types } = this.evaluator.parts;
     switch (target.kind) {
       case 'object':
-        return members.instance(target.value, name, this.place, target.declared);
+        return this.byBound(target, (declared) => members.instance(target.value, name, this.place, declared));
       case 'type':
         return members.static(target.type, name, this.place);
       case 'namespace': {
@@ -268,10 +282,25 @@ class Run {
       }
       case 'value':
         if (target.value.type === 'string' && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(target.value.value.length) } };
-        if (target.origin) return members.instance(target.origin, name, this.place, target.declared);
+        if (target.origin) return this.byBound(target, (declared) => members.instance(target.origin!, name, this.place, declared));
         throw new DebugError('EVALUATION_FAILED', `a ${target.value.type} constant has no member '${name}' here`);
       case 'void':
         throw new DebugError('EVALUATION_FAILED', 'the method returns nothing');
+    }
+  }
+
+  /**
+   * A member of a value typed by a bare type parameter is its constraint's (an interface's explicit
+   * implementation); one the constraint lacks, the type argument's (where C# would refuse).
+   */
+  private async byBound(target: EvalValue & Bound, lookup: (declared: ClrType | undefined) => Promise<EvalValue>): Promise<EvalValue> {
+    const declared = target.kind === 'object' || target.kind === 'value' ? target.declared : undefined;
+    if (!target.bound || (target.bound.kind === 'named' && target.bound.name === OBJECT)) return lookup(declared);
+    try {
+      return await lookup(target.bound);
+    } catch (e) {
+      if (!(e instanceof DebugError) || !/has no (member|method)/.test(e.message)) throw e;
+      return lookup(declared);
     }
   }
 
@@ -288,7 +317,7 @@ class Run {
   }
 
   private async invoke(target: Expr, args: Expr[]): Promise<EvalValue> {
-    const values = [];
+    const values: EvalValue[] = [];
     for (const arg of args) values.push(await this.eval(arg));
     let receiver: EvalValue;
     let name: string;
@@ -311,9 +340,9 @@ class Run {
     if (name === 'ToString' && values.length === 0 && receiver.kind === 'value') return stringEval(formatValue(receiver.value));
     const { members } = this.evaluator.parts;
     if (target.kind === 'name') return this.invokeSimple(receiver, name, values, typeArgs);
-    if (receiver.kind === 'object') return members.call(receiver.value, name, values, this.place, typeArgs, receiver.declared);
+    if (receiver.kind === 'object') return this.byBound(receiver, (declared) => members.call(receiver.value, name, values, this.place, typeArgs, declared));
     if (receiver.kind === 'type') return members.call(receiver.type, name, values, this.place, typeArgs);
-    if (receiver.kind === 'value' && receiver.origin) return members.call(receiver.origin, name, values, this.place, typeArgs, receiver.declared);
+    if (receiver.kind === 'value' && receiver.origin) return this.byBound(receiver, (declared) => members.call(receiver.origin!, name, values, this.place, typeArgs, declared));
     if (receiver.kind === 'value' && receiver.value.type === 'string') {
       return members.call(await members.materialize(receiver.value.value, this.place), name, values, this.place, typeArgs);
     }
@@ -367,14 +396,7 @@ class Run {
   }
 
   private async cast(v: EvalValue, type: TypeSyntax, throwing: boolean): Promise<EvalValue> {
-    if (type.kind === 'predefinedType' && type.name !== 'object' && type.name !== 'string') {
-      return { kind: 'value', value: convertExplicit(await this.operands.csValue(v), type.name as CsType) };
-    }
-    if (isNullValue(v)) return nullEval();
-    // The result is of the type cast to: its members and overloads are that type's.
-    if (await this.isOfType(v, type)) return v.kind === 'object' || v.kind === 'value' ? { ...v, declared: this.clrType(type) } : v;
-    if (!throwing) return nullEval();
-    throw new DebugError('EVALUATION_FAILED', `InvalidCastException: the value is not a ${typeSyntaxName(type)}`);
+    return this.evaluator.parts.casts.cast(v, this.clrType(type), throwing, this.place, this.operands);
   }
 
   private async matches(v: EvalValue, pattern: Pattern): Promise<boolean> {
@@ -441,7 +463,7 @@ class Run {
     if (this.scope.self) return undefined;
     if (!this.variables.has(name)) {
       const found = await this.evaluator.parts.locals.lookup(this.scope.frame, name);
-      this.variables.set(name, found && { value: found.value, declared: this.evaluator.parts.staticTypes.ofVariable(this.scope.frame, found.home, found.value) });
+      this.variables.set(name, found && { value: found.value, ...this.evaluator.parts.staticTypes.ofVariable(this.scope.frame, found.home, found.value) });
     }
     return this.variables.get(name)?.value;
   }

@@ -51,7 +51,12 @@ export class Members {
     const [field] = fieldRef ? await this.reader.fieldsByName(object, [name]) : [];
     if (field && fieldRef) return fromNative(field, this.staticTypes.ofField(fieldRef.module, fieldRef.type, fieldRef.field, object));
     const getter = this.property(levels, name, false);
-    if (getter) return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], `${this.catalog.name(levels[0]?.type)}.${name}`), getter.returns);
+    if (getter) {
+      const what = `${this.catalog.name(levels[0]?.type)}.${name}`;
+      // An interface's getter takes the interface's type arguments: the object's class does not name them (an array as IReadOnlyList<T>).
+      const typeArgs = getter.args?.length ? this.calls.specs(getter.args, what) : undefined;
+      return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], what, undefined, typeArgs), getter.returns);
+    }
     // A tuple's element names live in the PDB of the code that declared it, not in the value: the compiled path reads them.
     if (this.catalog.name(object.chain?.[0] ?? object.type).startsWith('System.ValueTuple<')) throw unsupported('tuple element names', `'${name}' may name an element of a tuple`);
     throw new DebugError('EVALUATION_FAILED', `'${this.catalog.name(object.chain?.[0] ?? object.type)}' has no member named '${name}'`);
@@ -65,7 +70,8 @@ export class Members {
     if (view && field?.isLiteral) {
       const literal = literalOf(view.meta, field.token);
       const value = literal && literalValue(literal.et, literal.bytes);
-      if (value) return { kind: 'value', value, enumType: this.catalog.isEnum(native) ? native : undefined };
+      // A `const` is a constant, as C# folds it: `(int)long.MaxValue` does not compile.
+      if (value) return { kind: 'value', value: { ...value, constant: true }, enumType: this.catalog.isEnum(native) ? native : undefined };
     }
     if (view && field) {
       const { value } = await this.requireNative().call('staticField', { module: view.module, type: view.token, field: field.token, threadId: place.threadId, frameIndex: place.frameIndex });
@@ -110,13 +116,13 @@ export class Members {
   }
 
   /** The getter of a property the first of `levels` declares, and the type it returns. */
-  private property(levels: Level[], name: string, isStatic: boolean): { method: MethodRef; returns: ClrType | undefined } | undefined {
+  private property(levels: Level[], name: string, isStatic: boolean): { method: MethodRef; returns: ClrType | undefined; args?: ClrType[] } | undefined {
     for (const { type, args } of levels) {
       const view = this.catalog.view(type);
       const property = view?.properties.find((p) => p.name === name && p.isStatic === isStatic && p.getter);
       if (!view || !property) continue;
       const method: MethodRef = { module: view.module, token: property.getter!, sig: { hasThis: !isStatic, genericParams: 0, returnType: { kind: 'other', et: 0 }, params: [] }, isStatic, declaringModule: view.module, declaringType: view.token };
-      return { method, returns: this.staticTypes.returnType(method, args ?? this.staticTypes.typeArgsOf(type)) };
+      return { method, returns: this.staticTypes.returnType(method, args ?? this.staticTypes.typeArgsOf(type)), args };
     }
     return undefined;
   }

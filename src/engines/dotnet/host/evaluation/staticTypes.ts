@@ -2,12 +2,14 @@
  * The types C# gives what an expression reads, from the metadata: a local's or argument's
  * signature in the frame's method, a field's (with the type arguments of the object holding it), a
  * method's or property getter's return type. Overload resolution and member lookup follow these, as
- * the compiler does: an `object` local holding a string is an object.
+ * the compiler does: an `object` local holding a string is an object. In a generic method a type
+ * parameter is the frame's type argument (a `List<T>` is the `List<Item>` it holds).
  */
-import { type ClrType, substitute } from '../../expressions/clrType.js';
-import { localVariableTypes, methodSignature } from '../../symbols/declarations.js';
-import { typeFullName } from '../../symbols/assemblyMetadata.js';
-import { Table, tokenRid } from '../../symbols/tableSchema.js';
+import { type ClrType, named, OBJECT, substitute } from '../../expressions/clrType.js';
+import { localVariableTypes, methodSignature, typeParameterConstraints } from '../../symbols/declarations.js';
+import type { TypeSig } from '../../symbols/signatures.js';
+import { type AssemblyMetadata, typeFullName } from '../../symbols/assemblyMetadata.js';
+import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { SetTarget } from '../nativeSession.js';
@@ -23,27 +25,45 @@ export class StaticTypes {
     private readonly types: ClrTypes,
   ) {}
 
-  /** The declared type of a frame's variable by where it lives (undefined when it cannot be read). */
-  ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): ClrType | undefined {
-    if (!home) return undefined;
-    if (home.kind === 'field' || home.kind === 'static') return this.ofField(home.module, home.type, home.field);
-    if (home.kind !== 'local' && home.kind !== 'argument') return undefined;
+  /**
+   * The declared type of a frame's variable by where it lives (undefined when it cannot be read); a
+   * type parameter of the method or its class is the frame's type argument, and `bound` is what C#
+   * binds members and overloads of a variable typed by a bare type parameter with: its constraint.
+   */
+  ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): { declared?: ClrType; bound?: ClrType } {
+    if (!home) return {};
     const meta = this.modules.get(frame.module)?.symbols?.metadata;
-    if (!meta) return undefined;
     const rid = tokenRid(frame.methodToken);
-    if (home.kind === 'local') {
-      const sig = localVariableTypes(meta, rid)[home.index];
-      return sig && this.types.fromSig(sig, meta);
+    const typeRid = meta?.method(rid).declaringType;
+    if (home.kind === 'field' || home.kind === 'static') {
+      // A hoisted local of a generic async method or iterator: a field of the frame's own (generic) state machine.
+      const sig = meta && home.module === frame.module && home.type === token(Table.TypeDef, typeRid!) ? this.catalog.view({ et: ElementType.class, module: home.module, token: home.type })?.fields.find((f) => f.token === home.field)?.type : undefined;
+      return sig ? this.typed(frame, sig, meta!, rid, 0) : { declared: this.ofField(home.module, home.type, home.field) };
     }
+    if ((home.kind !== 'local' && home.kind !== 'argument') || !meta) return {};
     const signature = methodSignature(meta, rid);
-    if (signature.hasThis && home.index === 0) {
+    if (home.kind === 'argument' && signature.hasThis && home.index === 0) {
       // `this` is of the method's class: the object's own type or the base class that declares the method.
-      const name = typeFullName(meta, Table.TypeDef, meta.method(rid).declaringType);
+      const name = typeFullName(meta, Table.TypeDef, typeRid!);
       const own = (value.chain ?? []).find((t) => this.catalog.view(t)?.fullName === name);
-      return own && this.types.fromNative(own);
+      return { declared: own && this.types.fromNative(own) };
     }
-    const sig = signature.params[signature.hasThis ? home.index - 1 : home.index];
-    return sig && this.types.fromSig(sig, meta);
+    const sig = home.kind === 'local' ? localVariableTypes(meta, rid)[home.index] : signature.params[signature.hasThis ? home.index - 1 : home.index];
+    return sig ? this.typed(frame, sig, meta, rid, signature.genericParams) : {};
+  }
+
+  /** A signature of the frame's method or class with the frame's type arguments, and a bare type parameter's constraint. */
+  private typed(frame: FrameHandle, sig: TypeSig, meta: AssemblyMetadata, methodRid: number, methodArity: number): { declared?: ClrType; bound?: ClrType } {
+    const args = (frame.typeArgs ?? []).map((t) => this.types.fromNative(t));
+    const split = args.length - methodArity;
+    const [classArgs, methodArgs] = split >= 0 ? [args.slice(0, split), args.slice(split)] : [[], []];
+    const declared = substitute(this.types.fromSig(sig, meta), classArgs, methodArgs);
+    if (sig.kind !== 'var' && sig.kind !== 'mvar') return { declared };
+    const owner = sig.kind === 'mvar' ? ([Table.MethodDef, methodRid] as const) : ([Table.TypeDef, meta.method(methodRid).declaringType] as const);
+    const constraints = typeParameterConstraints(meta, owner[0], owner[1], sig.index).map((tok) => substitute(this.types.fromToken(tok, meta), classArgs, methodArgs));
+    const interfaces = constraints.filter((c) => this.types.isInterface(c));
+    const bound = constraints.find((c) => !this.types.isInterface(c)) ?? (interfaces.length === 1 ? interfaces[0]! : named(OBJECT));
+    return { declared, bound };
   }
 
   /** A field's declared type; a generic class's type parameters from the object holding it. */

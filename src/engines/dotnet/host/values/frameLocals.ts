@@ -7,13 +7,13 @@
  * that its members use (`<title>P` → `title`, shadowed by a local or argument). A logical frame of an awaiting async method has no
  * native frame: its variables are all hoisted, read from its state machine.
  */
-import { fieldsOf, parameterNames } from '../../symbols/typeMembers.js';
+import { parameterNames } from '../../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { Native } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
 import { userTypeRid } from '../evaluation/frameNames.js';
-import type { NativeValue } from './nativeValue.js';
+import { ElementType, type NativeValue } from './nativeValue.js';
 import type { Child, ValueReader } from './valueReader.js';
 
 const METHOD_STATIC = 0x10;
@@ -183,7 +183,7 @@ export class FrameLocals {
     const method = meta?.methodByToken(frame.methodToken);
     if (!meta || !method) return undefined;
     const rid = userTypeRid(meta, method.declaringType);
-    const names = new Set(fieldsOf(meta, rid).filter((f) => !f.isStatic && PRIMARY_PARAMETER.test(f.name)).map((f) => f.name));
+    const names = new Set((this.reader.catalog.view({ et: ElementType.class, module: frame.module, token: token(Table.TypeDef, rid) })?.fields ?? []).filter((f) => !f.isStatic && PRIMARY_PARAMETER.test(f.name)).map((f) => f.name));
     return names.size ? { typeToken: token(Table.TypeDef, rid), names } : undefined;
   }
 
