@@ -29,6 +29,20 @@ const EXTENSION_HINTS: Record<string, string> = {
 
 type Importer = (specifier: string) => Promise<unknown>;
 
+/**
+ * The built-in modules the registry loads, each by a literal import() so that the build's bundler
+ * (scripts/bundle-cli.mjs) sees it and makes it a chunk of its own, loaded on first use.
+ */
+const BUILT_IN_MODULES: Record<string, () => Promise<unknown>> = {
+  '../engines/python/index.js': () => import('../engines/python/index.js'),
+  '../engines/node/index.js': () => import('../engines/node/index.js'),
+  '../engines/dotnet/index.js': () => import('../engines/dotnet/index.js'),
+  '../engines/python/readying.js': () => import('../engines/python/readying.js'),
+  '../engines/node/readying.js': () => import('../engines/node/readying.js'),
+  '../engines/debugPort.js': () => import('../engines/debugPort.js'),
+};
+const importBuiltInOrPackage: Importer = (specifier) => BUILT_IN_MODULES[specifier]?.() ?? import(specifier);
+
 /** What readying is told: when it may begin, and whether a call already waits for it (readiness.ts). */
 export interface ReadyingTurn {
   /** Resolves when this runtime may be readied; undefined: now. */
@@ -54,7 +68,7 @@ export class EngineRegistry {
   private readonly loaded = new Map<string, Promise<EngineFactory>>();
   private readonly detected = new Map<string, Promise<Availability>>();
 
-  constructor(private readonly importModule: Importer = (s) => import(s)) {}
+  constructor(private readonly importModule: Importer = importBuiltInOrPackage) {}
 
   load(language: string): Promise<EngineFactory> {
     let pending = this.loaded.get(language);
