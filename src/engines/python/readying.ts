@@ -17,12 +17,16 @@ export async function prepare({ wanted = false }: { wanted?: boolean } = {}): Pr
   const target = (executable: string) => ({ executable, env: {}, justMyCode: true, socketTuning: true });
   const first = early ? prepareFirstReadyDebuggee(target(early), lowPriority) : undefined;
   const interpreter = await findInterpreter({});
+  let ready = first;
   // A launch with no extra variables starts from it, whatever its working folder.
   if (first?.target.executable !== interpreter.executable) {
     // The candidate is a link or a shim: a launch names the interpreter it leads to.
     if (first?.waiting) await first.discard();
-    prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
+    ready = prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
   }
+  // The spare comes after the ready debuggee, which a first launch is likelier to wait for: started
+  // together, they shared the core the server's loading leaves, and each took twice as long.
+  await ready?.ready.catch(() => undefined);
   // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
   prepareSpareAdapter({}, interpreter.executable, true);
 }
