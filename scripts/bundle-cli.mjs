@@ -19,8 +19,8 @@
 // them. Every import.meta.url in a bundled module is the URL of its compiled file in dist/, so the
 // paths a module builds from it are the ones tsc's file would build.
 import { readFile } from 'node:fs/promises';
-import { rmSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -62,9 +62,10 @@ const startPathOnly = (dynamicTarget) => ({
   },
 });
 
-/** The start path's own files: each resolved to its .ts source, and each dynamic import() it makes. */
-const dynamicImports = new Set();
-/** A CommonJS bundle of one entry point. Through the banner's function: a module's own `const require = createRequire(…)` cannot shadow it. */
+/**
+ * A CommonJS bundle of one entry point; `dynamicTarget(outDir)` names the file each dynamic import()
+ * loads. import.meta.url through the banner's function: a module's own `const require = createRequire(…)` cannot shadow it.
+ */
 async function startPathBundle(entry, outfile, dynamicTarget) {
   const outDir = dirname(join(dist, outfile));
   await build({
@@ -81,6 +82,7 @@ async function startPathBundle(entry, outfile, dynamicTarget) {
 }
 
 // The entry point: its dynamic imports go to the lazy build's entries, found on the way.
+const dynamicImports = new Set();
 await startPathBundle('cli.ts', 'cli.cjs', (outDir) => (target) => {
   dynamicImports.add(target);
   return `./${slashes(relative(outDir, join(lazy, `${lazyName(target)}.js`)))}`;
@@ -88,8 +90,7 @@ await startPathBundle('cli.ts', 'cli.cjs', (outDir) => (target) => {
 // The .NET host process: its few dynamic imports stay tsc's ES modules.
 await startPathBundle('engines/dotnet/host/hostMain.ts', 'engines/dotnet/host/hostMain.cjs', (outDir) => (target) => `./${distPath(target, outDir)}`);
 
-rmSync(lazy, { recursive: true, force: true });
-await build({
+const { metafile } = await build({
   entryPoints: [...dynamicImports].map((file) => ({ in: file, out: lazyName(file) })),
   outdir: lazy,
   chunkNames: 'chunk-[hash]',
@@ -125,5 +126,20 @@ await build({
   // Less for V8 to parse on first load; names kept, so a stack trace still names its functions.
   minifyWhitespace: true,
   minifySyntax: true,
+  metafile: true,
   logLevel: 'warning',
 });
+keepTwoBuilds(Object.keys(metafile.outputs).map((file) => relative(lazy, resolve(file))));
+
+/**
+ * Chunks are named by their contents: a server started from the last build may still import one of
+ * its chunks (an engine, on first use) after this build, so the files of the last build stay beside
+ * this one's (`npm run dev` rebuilds while the server it replaces still runs); older ones go.
+ */
+function keepTwoBuilds(written) {
+  const listFile = join(lazy, 'builds.json');
+  const last = existsSync(listFile) ? JSON.parse(readFileSync(listFile, 'utf8')) : [];
+  const keep = new Set([...written, ...last, 'builds.json']);
+  for (const file of readdirSync(lazy)) if (!keep.has(file)) rmSync(join(lazy, file), { force: true });
+  writeFileSync(listFile, JSON.stringify(written));
+}

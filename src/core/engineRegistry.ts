@@ -51,6 +51,13 @@ export interface ReadyingTurn {
   wanted(language: string): boolean;
 }
 
+/** An engine's `readying.js`: what it readies ahead, started without the engine itself. */
+interface Readying {
+  prepare(how: { wanted: boolean }): Promise<void>;
+  /** A launch waits for what `prepare` started: give it our priority. */
+  hurry?(): void;
+}
+
 const AT_ONCE: ReadyingTurn = { wait: () => undefined, wanted: () => false };
 
 /** The language a program's extension names, if any. */
@@ -113,18 +120,33 @@ export class EngineRegistry {
     // A call may have come while those modules loaded.
     const now = turn.wait(language);
     if (now) return void now.then(() => this.prepare(language, turn));
-    const done = readying ? readying.prepare({ wanted: turn.wanted(language) }) : this.detectThenPrepare(language);
+    const done = readying
+      ? readying.prepare({ wanted: turn.wanted(language) })
+      : // A factory readies at low priority: a launch that waited for it meanwhile hurries it.
+        this.detectThenPrepare(language).then(() => turn.wanted(language) && this.hurry(language));
     // Readying is an optimisation: a launch that finds nothing ready starts the normal way.
     done.catch(() => undefined);
   }
 
-  private async readyingOf(language: string): Promise<{ prepare(how: { wanted: boolean }): Promise<void> } | undefined> {
-    if (!(LIGHT_READYING as readonly string[]).includes(language)) return undefined;
-    try {
-      return (await this.importModule(`../engines/${language}/readying.js`)) as { prepare(how: { wanted: boolean }): Promise<void> };
-    } catch {
-      return undefined;
+  /** A launch of this runtime waits: what its readying started goes on at our priority. Never throws. */
+  hurry(language: string): void {
+    void this.readying.get(language)?.then((readying) => readying?.hurry?.());
+    void this.loaded.get(language)?.then((factory) => factory.hurry?.(), () => undefined);
+  }
+
+  private readonly readying = new Map<string, Promise<Readying | undefined>>();
+
+  private readyingOf(language: string): Promise<Readying | undefined> {
+    if (!(LIGHT_READYING as readonly string[]).includes(language)) return Promise.resolve(undefined);
+    let pending = this.readying.get(language);
+    if (!pending) {
+      pending = this.importModule(`../engines/${language}/readying.js`).then(
+        (mod) => mod as Readying,
+        () => undefined,
+      );
+      this.readying.set(language, pending);
     }
+    return pending;
   }
 
   private async detectThenPrepare(language: string): Promise<void> {

@@ -5,7 +5,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { findInterpreter, interpreterCandidates } from './interpreter.js';
-import { prepareFirstReadyDebuggee } from './readyDebuggee.js';
+import { hurryReadyDebuggee, prepareFirstReadyDebuggee } from './readyDebuggee.js';
 import { prepareSpareAdapter } from './spareAdapter.js';
 
 /** `wanted`: a launch already waits for it, so it starts now and at our priority (that launch takes it). */
@@ -29,4 +29,9 @@ export async function prepare({ wanted = false }: { wanted?: boolean } = {}): Pr
   await ready?.ready.catch(() => undefined);
   // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
   prepareSpareAdapter({}, interpreter.executable, true);
+}
+
+/** A launch came while it was prepared at low priority: it takes that debuggee, so ours from now on. */
+export function hurry(): void {
+  hurryReadyDebuggee();
 }
