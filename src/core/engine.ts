@@ -191,5 +191,7 @@ export interface EngineFactory {
    * (its project files in the working folder, or a session of it ran); never throws.
    */
   prepare?(options?: Record<string, unknown>): Promise<void>;
+  /** A launch of this runtime came in: what `prepare` started goes on at our priority from now on. */
+  hurry?(): void;
   create(context: EngineContext): Engine;
 }

@@ -29,12 +29,33 @@ const EXTENSION_HINTS: Record<string, string> = {
 
 type Importer = (specifier: string) => Promise<unknown>;
 
+/**
+ * The built-in modules the registry loads, each by a literal import() so that the build's bundler
+ * (scripts/bundle-cli.mjs) sees it and makes it a chunk of its own, loaded on first use.
+ */
+const BUILT_IN_MODULES: Record<string, () => Promise<unknown>> = {
+  '../engines/python/index.js': () => import('../engines/python/index.js'),
+  '../engines/node/index.js': () => import('../engines/node/index.js'),
+  '../engines/dotnet/index.js': () => import('../engines/dotnet/index.js'),
+  '../engines/python/readying.js': () => import('../engines/python/readying.js'),
+  '../engines/node/readying.js': () => import('../engines/node/readying.js'),
+  '../engines/debugPort.js': () => import('../engines/debugPort.js'),
+};
+const importBuiltInOrPackage: Importer = (specifier) => BUILT_IN_MODULES[specifier]?.() ?? import(specifier);
+
 /** What readying is told: when it may begin, and whether a call already waits for it (readiness.ts). */
 export interface ReadyingTurn {
   /** Resolves when this runtime may be readied; undefined: now. */
   wait(language: string): Promise<void> | undefined;
   /** A call for this runtime waits: what it readies is taken at once, so it runs at our priority. */
   wanted(language: string): boolean;
+}
+
+/** An engine's `readying.js`: what it readies ahead, started without the engine itself. */
+interface Readying {
+  prepare(how: { wanted: boolean }): Promise<void>;
+  /** A launch waits for what `prepare` started: give it our priority. */
+  hurry?(): void;
 }
 
 const AT_ONCE: ReadyingTurn = { wait: () => undefined, wanted: () => false };
@@ -54,7 +75,7 @@ export class EngineRegistry {
   private readonly loaded = new Map<string, Promise<EngineFactory>>();
   private readonly detected = new Map<string, Promise<Availability>>();
 
-  constructor(private readonly importModule: Importer = (s) => import(s)) {}
+  constructor(private readonly importModule: Importer = importBuiltInOrPackage) {}
 
   load(language: string): Promise<EngineFactory> {
     let pending = this.loaded.get(language);
@@ -99,18 +120,33 @@ export class EngineRegistry {
     // A call may have come while those modules loaded.
     const now = turn.wait(language);
     if (now) return void now.then(() => this.prepare(language, turn));
-    const done = readying ? readying.prepare({ wanted: turn.wanted(language) }) : this.detectThenPrepare(language);
+    const done = readying
+      ? readying.prepare({ wanted: turn.wanted(language) })
+      : // A factory readies at low priority: a launch that waited for it meanwhile hurries it.
+        this.detectThenPrepare(language).then(() => turn.wanted(language) && this.hurry(language));
     // Readying is an optimisation: a launch that finds nothing ready starts the normal way.
     done.catch(() => undefined);
   }
 
-  private async readyingOf(language: string): Promise<{ prepare(how: { wanted: boolean }): Promise<void> } | undefined> {
-    if (!(LIGHT_READYING as readonly string[]).includes(language)) return undefined;
-    try {
-      return (await this.importModule(`../engines/${language}/readying.js`)) as { prepare(how: { wanted: boolean }): Promise<void> };
-    } catch {
-      return undefined;
+  /** A launch of this runtime waits: what its readying started goes on at our priority. Never throws. */
+  hurry(language: string): void {
+    void this.readying.get(language)?.then((readying) => readying?.hurry?.());
+    void this.loaded.get(language)?.then((factory) => factory.hurry?.(), () => undefined);
+  }
+
+  private readonly readying = new Map<string, Promise<Readying | undefined>>();
+
+  private readyingOf(language: string): Promise<Readying | undefined> {
+    if (!(LIGHT_READYING as readonly string[]).includes(language)) return Promise.resolve(undefined);
+    let pending = this.readying.get(language);
+    if (!pending) {
+      pending = this.importModule(`../engines/${language}/readying.js`).then(
+        (mod) => mod as Readying,
+        () => undefined,
+      );
+      this.readying.set(language, pending);
     }
+    return pending;
   }
 
   private async detectThenPrepare(language: string): Promise<void> {

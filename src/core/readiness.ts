@@ -40,11 +40,11 @@ export interface CallInFlight {
 /** The client's calls, as the server's transport sees them (server/callActivity.ts). */
 export interface CallActivity {
   inFlight(): CallInFlight[];
+  /** Told of each call as it comes in (one listener). */
+  onCall?: (call: CallInFlight) => void;
   /** Resolves once no call has been in flight for a moment; undefined when that is now. */
   quiet(): Promise<void> | undefined;
 }
-
-const NO_CALLS: CallActivity = { inFlight: () => [], quiet: () => undefined };
 
 /** The runtime a launch call names (its language, or its program's extension). */
 function launchedLanguage(call: CallInFlight): string | undefined {
@@ -59,8 +59,15 @@ export class Readiness implements ReadyingTurn {
 
   constructor(
     private readonly registry: EngineRegistry,
-    private readonly calls: CallActivity = NO_CALLS,
-  ) {}
+    private readonly calls: CallActivity = { inFlight: () => [], quiet: () => undefined },
+  ) {
+    // A launch that comes while its runtime is being readied at low priority (right after the
+    // tool list) will take what is readied: from now on that goes on at our priority.
+    calls.onCall = (call) => {
+      const language = launchedLanguage(call);
+      if (language) registry.hurry(language);
+    };
+  }
 
   wanted(language: string): boolean {
     return this.calls.inFlight().some((call) => launchedLanguage(call) === language);

@@ -23,8 +23,13 @@ export class ToolCalls implements CallActivity {
     if (message.method === 'notifications/cancelled') return this.response((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
     if (message.method !== 'tools/call' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return;
     const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
-    this.calls.set(message.id, { tool: String(params.name), args: (params.arguments ?? {}) as Record<string, unknown> });
+    const call = { tool: String(params.name), args: (params.arguments ?? {}) as Record<string, unknown> };
+    this.calls.set(message.id, call);
+    this.onCall?.(call);
   }
+
+  /** Told of each tool call as it comes in, before the server has loaded or handled it. */
+  onCall?: (call: CallInFlight) => void;
 
   /** A response went out. */
   response(id: RequestId): void {

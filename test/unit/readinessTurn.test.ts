@@ -13,6 +13,19 @@ describe('readying waits its turn', () => {
 
   const launch = (id: number, program: string) => ({ id, method: 'tools/call', params: { name: 'session_launch', arguments: { program } } });
 
+  it('hurries what a runtime readies once a launch of it comes, and only that runtime', async () => {
+    const hurried: string[] = [];
+    const registry = new EngineRegistry(async (specifier) => ({ prepare: async () => undefined, hurry: () => hurried.push(specifier) }));
+    const calls = new ToolCalls();
+    const readiness = new Readiness(registry, calls);
+    await registry.prepare('python', readiness);
+    calls.request(launch(1, '/src/app.js'));
+    expect(hurried).toEqual([]);
+    calls.request(launch(2, '/src/app.py'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(hurried).toEqual(['../engines/python/readying.js']);
+  });
+
   it.each([
     ['a launch of another runtime', '/src/app.js', 'python', false],
     ['a launch of that runtime', '/src/app.py', 'python', true],

@@ -69,6 +69,13 @@ export function prepareSpareHost(lowPriority = false): void {
   spare = { host, lowered };
 }
 
+/** A launch comes that will take the host booting at low priority: our priority from now on. */
+export function hurrySpareHost(): void {
+  if (!spare?.lowered || !spare.host.pid) return;
+  restorePriority([spare.host.pid]);
+  spare.lowered = false;
+}
+
 /**
  * Starts a host at a launch's start when none waits (the first launch of this process): it boots
  * while the program starts, and reads nothing ahead (the program's runtime waits for it).

@@ -5,7 +5,7 @@ import { isDebugError } from '../../core/errors.js';
 import type { Availability } from '../../core/types.js';
 import { loadAddon } from './addon.js';
 import { dotnetCapabilities } from './capabilities.js';
-import { prepareSpareHost } from './debuggerHost.js';
+import { hurrySpareHost, prepareSpareHost } from './debuggerHost.js';
 import { DotnetEngine } from './dotnetEngine.js';
 import { claimsProgram } from './program.js';
 import { findDbgShim, findDotnet } from './runtimeEnv.js';
@@ -78,6 +78,7 @@ export const engine: EngineFactory = {
   async prepare(): Promise<void> {
     prepareSpareHost(true);
   },
+  hurry: hurrySpareHost,
   create(context: EngineContext): Engine {
     return new DotnetEngine(context);
   },

@@ -164,6 +164,11 @@ export function prepareNextReadyDebuggee(target: ReadyTarget, after: { launch: o
   if (!(idle?.usable && idle.key === key)) prepare(target, after.programRunning, after.launch);
 }
 
+/** A launch that will take the one being prepared waits for it: our priority from now on. */
+export function hurryReadyDebuggee(): void {
+  if (idle?.waiting === 'preparing') idle.normalPriority();
+}
+
 /** The program of that launch paused or ended: the next ready debuggee need not yield to it any more. */
 export function programIdle(launch: object): void {
   if (idle?.after === launch) idle.normalPriority();

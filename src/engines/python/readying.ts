@@ -5,7 +5,7 @@
  */
 import { isAbsolute } from 'node:path';
 import { findInterpreter, interpreterCandidates } from './interpreter.js';
-import { prepareFirstReadyDebuggee } from './readyDebuggee.js';
+import { hurryReadyDebuggee, prepareFirstReadyDebuggee } from './readyDebuggee.js';
 import { prepareSpareAdapter } from './spareAdapter.js';
 
 /** `wanted`: a launch already waits for it, so it starts now and at our priority (that launch takes it). */
@@ -17,12 +17,21 @@ export async function prepare({ wanted = false }: { wanted?: boolean } = {}): Pr
   const target = (executable: string) => ({ executable, env: {}, justMyCode: true, socketTuning: true });
   const first = early ? prepareFirstReadyDebuggee(target(early), lowPriority) : undefined;
   const interpreter = await findInterpreter({});
+  let ready = first;
   // A launch with no extra variables starts from it, whatever its working folder.
   if (first?.target.executable !== interpreter.executable) {
     // The candidate is a link or a shim: a launch names the interpreter it leads to.
     if (first?.waiting) await first.discard();
-    prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
+    ready = prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
   }
+  // The spare comes after the ready debuggee, which a first launch is likelier to wait for: started
+  // together, they shared the core the server's loading leaves, and each took twice as long.
+  await ready?.ready.catch(() => undefined);
   // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
   prepareSpareAdapter({}, interpreter.executable, true);
+}
+
+/** A launch came while it was prepared at low priority: it takes that debuggee, so ours from now on. */
+export function hurry(): void {
+  hurryReadyDebuggee();
 }
