@@ -1,0 +1,51 @@
+/**
+ * An xUnit v3 test project without Microsoft.Testing.Platform is a program: xUnit's own in-process
+ * console runner. It runs under the debugger as itself (on Windows and Linux alike: no test host,
+ * no VSTest), lists its tests with `-list full/json` (each with its unique ID), runs exactly one with
+ * `-id`, a name or filter with `-filterVSTest`, and ends with its own summary.
+ */
+import { runCommand } from '../core/processGroup.js';
+import { listFailed } from './commands.js';
+import type { TestOutcome } from './types.js';
+
+export interface XunitListedTest {
+  /** The display name (the fully qualified method name unless the test names itself). */
+  id: string;
+  /** What `-id` takes. */
+  uid: string;
+}
+
+/** A project's reference to xUnit v3 (with or without its Microsoft.Testing.Platform support). */
+export const XUNIT_V3_REFERENCE = /Include="xunit\.v3(\.mtp-[\w-]+)?"/i;
+
+/** What every run passes: plain text, no colour codes in the output the outcome reads. */
+export const XUNIT_RUN_ARGS = ['-noColor'];
+
+/** The runner's arguments for one listed test, or for a VSTest filter (a name's part, or an expression). */
+export const xunitSelection = {
+  exact: (uid: string) => ['-id', uid],
+  filter: (filter: string) => ['-filterVSTest', filter],
+};
+
+/** The tests of the program `dotnet run --project` builds and starts. */
+export async function listXunitProgram(dotnet: string, project: string, cwd: string, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<XunitListedTest[]> {
+  const r = await runCommand(dotnet, ['run', '--project', project, '--', '-list', 'full/json', ...XUNIT_RUN_ARGS], { cwd, signal, env, timeoutMs });
+  const json = r.stdout.split(/\r?\n/).find((l) => l.startsWith('['));
+  if (r.code !== 0 || !json) throw listFailed('dotnet run -- -list full/json', r.stdout + r.stderr);
+  const listed = JSON.parse(json) as { DisplayName?: string; ID?: string }[];
+  return listed.filter((t) => t.DisplayName && t.ID).map((t) => ({ id: t.DisplayName!, uid: t.ID! }));
+}
+
+/**
+ * The verdict from the runner's summary (`Total: 1, Errors: 0, Failed: 1, Skipped: 0, Not Run: 0,
+ * Time: 0.66s`) and its exit code; each failure's report is its `[FAIL]` line and the lines indented under it.
+ */
+export function xunitOutcome(output: string, exitCode: number | undefined): TestOutcome {
+  const text = output.replace(/\r\n/g, '\n');
+  const summary = /^=== TEST EXECUTION SUMMARY ===\n\s*\S+\s+(Total: (\d+).*)$/m.exec(text);
+  const counts = summary?.[1]?.trim();
+  if (summary?.[2] === '0') return { status: 'no tests', counts };
+  if (summary && exitCode === 0) return { status: 'passed', counts };
+  const failures = [...text.matchAll(/^( +)(\S.*) \[FAIL\]\n((?:\1 +\S.*\n?)*)/gm)].map((m) => `${m[2]}\n${m[3]!.trimEnd()}`);
+  return { status: summary ? 'failed' : 'error', counts, failureSummary: failures.join('\n') || (summary ? undefined : text.trim()) };
+}
