@@ -38,13 +38,19 @@ export async function listXunitProgram(dotnet: string, project: string, cwd: str
 
 /**
  * The verdict from the runner's summary (`Total: 1, Errors: 0, Failed: 1, Skipped: 0, Not Run: 0,
- * Time: 0.66s`) and its exit code; each failure's report is its `[FAIL]` line and the lines indented under it.
+ * Time: 0.66s`, counted as VSTest counts: `Failed: 1, Passed: 0, Skipped: 0, Total: 1, Duration: 0.66s`)
+ * and its exit code; each failure's report is its `[FAIL]` line and the lines indented under it.
  */
 export function xunitOutcome(output: string, exitCode: number | undefined): TestOutcome {
   const text = output.replace(/\r\n/g, '\n');
-  const summary = /^=== TEST EXECUTION SUMMARY ===\n\s*\S+\s+(Total: (\d+).*)$/m.exec(text);
-  const counts = summary?.[1]?.trim();
-  if (summary?.[2] === '0') return { status: 'no tests', counts };
+  const summary = /^=== TEST EXECUTION SUMMARY ===\n\s*\S+\s+(Total: \d+.*)$/m.exec(text)?.[1];
+  const count = (name: string) => Number(new RegExp(`\\b${name}: (\\d+)`).exec(summary ?? '')?.[1] ?? 0);
+  const [total, failed, errors, skipped] = [count('Total'), count('Failed'), count('Errors'), count('Skipped')];
+  const time = /\bTime: (\S+)/.exec(summary ?? '')?.[1];
+  const counts = summary
+    ? [`Failed: ${failed}`, `Passed: ${total - failed - skipped - count('Not Run')}`, `Skipped: ${skipped}`, `Total: ${total}`, ...(errors ? [`Errors: ${errors}`] : []), ...(time ? [`Duration: ${time}`] : [])].join(', ')
+    : undefined;
+  if (summary && total === 0) return { status: 'no tests', counts };
   if (summary && exitCode === 0) return { status: 'passed', counts };
   const failures = [...text.matchAll(/^( +)(\S.*) \[FAIL\]\n((?:\1 +\S.*\n?)*)/gm)].map((m) => `${m[2]}\n${m[3]!.trimEnd()}`);
   return { status: summary ? 'failed' : 'error', counts, failureSummary: failures.join('\n') || (summary ? undefined : text.trim()) };

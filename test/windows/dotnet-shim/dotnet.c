@@ -6,8 +6,8 @@
 //  - every SDK command (build, run, test, --version, …) is the Linux SDK's, run through a script
 //    (Wine starts a Unix program but cannot wait for it nor pipe its output, so the script writes its
 //    output and exit code to files this process waits for), with Z:\ paths turned into Linux ones on
-//    the way in, Linux ones into Z:\ ones on the way out, and PathMap so the PDBs hold the Windows
-//    paths a build on Windows records.
+//    the way in, Linux ones into Z:\ ones on the way out (JSON lines aside), and PathMap so the PDBs
+//    hold the Windows paths a build on Windows records.
 #include <windows.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +76,11 @@ static void quote(const char *in, FILE *script) {
 static void print_translated(FILE *from) {
   char line[16384];
   while (fgets(line, sizeof line, from)) {
+    // A JSON line (a test program's listing) is passed as it is: a Z:\ path there would need escaping.
+    if (line[0] == '[' || line[0] == '{') {
+      fputs(line, stdout);
+      continue;
+    }
     for (char *p = line; *p; p++) {
       int starts = *p == '/' && (p == line || strchr(" '\"(=[", p[-1])) &&
                    (strncmp(p, "/work/", 6) == 0 || strncmp(p, "/tmp/", 5) == 0 || strncmp(p, "/root/", 6) == 0 || strncmp(p, "/usr/", 5) == 0);
@@ -103,15 +108,19 @@ static int run_sdk(int argc, const wchar_t **argv) {
   fputs("cd ", script);
   quote(cwd_linux, script);
   fputs(" && dotnet", script);
+  const wchar_t *command = argc > 1 ? argv[1] : L"";
+  int path_map = !wcscmp(command, L"build") || !wcscmp(command, L"run") || !wcscmp(command, L"test");
   for (int i = 1; i < argc; i++) {
+    // The SDK's own options end at `--` (what follows is the program's, with `run`).
+    if (path_map && !wcscmp(argv[i], L"--")) {
+      fputs(" '-p:PathMap=/=Z:\\'", script);
+      path_map = 0;
+    }
     fputc(' ', script);
     to_linux(argv[i], arg, sizeof arg);
     quote(arg, script);
   }
-  const wchar_t *command = argc > 1 ? argv[1] : L"";
-  if (!wcscmp(command, L"build") || !wcscmp(command, L"run") || !wcscmp(command, L"test")) {
-    fputs(" '-p:PathMap=/=Z:\\'", script);
-  }
+  if (path_map) fputs(" '-p:PathMap=/=Z:\\'", script);
   fprintf(script, " > %s.out 2>&1 < /dev/null; echo $? > %s.rc.tmp; mv %s.rc.tmp %s.rc\n", base, base, base, base);
   fclose(script);
 
