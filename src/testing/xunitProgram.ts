@@ -4,7 +4,9 @@
  * no VSTest), lists its tests with `-list full/json` (each with its unique ID), runs exactly one with
  * `-id`, a name or filter with `-filterVSTest`, and ends with its own summary.
  */
+import { basename } from 'node:path';
 import { runCommand } from '../core/processGroup.js';
+import { buildProject } from '../engines/dotnet/program.js';
 import { listFailed } from './commands.js';
 import type { TestOutcome } from './types.js';
 
@@ -27,11 +29,16 @@ export const xunitSelection = {
   filter: (filter: string) => ['-filterVSTest', filter],
 };
 
-/** The tests of the program `dotnet run --project` builds and starts. */
+/**
+ * The tests of the project, listed by the program the debugged run starts: built as a launch builds
+ * it, run as `dotnet <assembly> -list full/json` (a test's ID is the runner's hash of its assembly's
+ * path among others, so the listing and the run must start the same file the same way).
+ */
 export async function listXunitProgram(dotnet: string, project: string, cwd: string, env: Record<string, string>, timeoutMs: number, signal: AbortSignal): Promise<XunitListedTest[]> {
-  const r = await runCommand(dotnet, ['run', '--project', project, '--', '-list', 'full/json', ...XUNIT_RUN_ARGS], { cwd, signal, env, timeoutMs });
+  const assembly = await buildProject(dotnet, project, signal, timeoutMs);
+  const r = await runCommand(dotnet, [assembly, '-list', 'full/json', ...XUNIT_RUN_ARGS], { cwd, signal, env, timeoutMs });
   const json = r.stdout.split(/\r?\n/).find((l) => l.startsWith('['));
-  if (r.code !== 0 || !json) throw listFailed('dotnet run -- -list full/json', r.stdout + r.stderr);
+  if (r.code !== 0 || !json) throw listFailed(`dotnet ${basename(assembly)} -list full/json`, r.stdout + r.stderr);
   const listed = JSON.parse(json) as { DisplayName?: string; ID?: string }[];
   return listed.filter((t) => t.DisplayName && t.ID).map((t) => ({ id: t.DisplayName!, uid: t.ID! }));
 }

@@ -4,8 +4,8 @@
  * Windows .NET SDK is served here, so the server's DOTNET_ROOT holds the bed's own dotnet.exe
  * (support/bed.mjs sdkShim()): it hosts `dotnet <app>.dll` as the real muxer does, over the runtime
  * NuGet served, and hands build/run/test to the Linux SDK, with PathMap so the PDBs hold Windows paths.
- * The program under the debugger is a Windows process (test_list's `dotnet run -- -list` is a Linux
- * one). Each project is a copy of the fixture in a folder of its own.
+ * The program under the debugger, and the one test_list runs (`dotnet.exe <dll> -list`), is a Windows
+ * process. Each project is a copy of the fixture in a folder of its own.
  * The server runs with DOTNET_gcServer=1, a condition of the bed, not of Windows: under Wine's
  * workstation GC a test program ends with "Internal CLR error (0x80131506)" (in
  * DynamicResolver+DestroyScout.Finalize) in about half the runs, with or without a debugger.

@@ -6,8 +6,8 @@
 //  - every SDK command (build, run, test, --version, …) is the Linux SDK's, run through a script
 //    (Wine starts a Unix program but cannot wait for it nor pipe its output, so the script writes its
 //    output and exit code to files this process waits for), with Z:\ paths turned into Linux ones on
-//    the way in, Linux ones into Z:\ ones on the way out (JSON lines aside), and PathMap so the PDBs
-//    hold the Windows paths a build on Windows records.
+//    the way in, Linux ones into Z:\ ones on the way out, and PathMap so the PDBs hold the Windows
+//    paths a build on Windows records.
 #include <windows.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,11 +76,6 @@ static void quote(const char *in, FILE *script) {
 static void print_translated(FILE *from) {
   char line[16384];
   while (fgets(line, sizeof line, from)) {
-    // A JSON line (a test program's listing) is passed as it is: a Z:\ path there would need escaping.
-    if (line[0] == '[' || line[0] == '{') {
-      fputs(line, stdout);
-      continue;
-    }
     for (char *p = line; *p; p++) {
       int starts = *p == '/' && (p == line || strchr(" '\"(=[", p[-1])) &&
                    (strncmp(p, "/work/", 6) == 0 || strncmp(p, "/tmp/", 5) == 0 || strncmp(p, "/root/", 6) == 0 || strncmp(p, "/usr/", 5) == 0);
