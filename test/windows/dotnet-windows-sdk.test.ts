@@ -90,7 +90,7 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     expect(r.isError, r.text).toBe(false);
     expect(r.text).toMatch(/dotnet run --project \S+ -- -id [0-9a-f]{64} -noColor/);
     const testFrame = { name: 'XunitV3Tests.PricesTests.Totals', file: winPath(tests), line: markerLine(tests, 'FAIL:total') };
-    expect(r.structured.failure).toMatchObject({ frame: testFrame, type: 'Xunit.Sdk.EqualException', expected: '30', actual: '25' });
+    expect(r.structured.failure, r.text).toMatchObject({ frame: testFrame, type: 'Xunit.Sdk.EqualException', expected: '30', actual: '25' });
     expect(r.structured.stop?.frame).toMatchObject(testFrame);
     const evaluated = await client.call<{ value?: string }>('inspect_evaluate', { expression: 'Calc.Prices.Total(prices, 0)' });
     expect(evaluated.structured.value, evaluated.text).toBe('35');
