@@ -32,6 +32,7 @@ import { failureException } from './failureDetails.js';
 import { firstUserFrame, isUserFrame, judgeException, type JudgeContext } from './failureJudge.js';
 import { judgedStack } from './judgedStack.js';
 import { RunnerProcess } from './runnerProcess.js';
+import { StopBatch } from './stopBatch.js';
 import { cappedVerdict } from './verdict.js';
 import type { TestPlan } from './types.js';
 
@@ -76,6 +77,7 @@ export class TestEngine implements Engine {
   private verdictSent = false;
   /** The failure the run stopped at, for the verdict of a run ended before its runner reported. */
   private failureSeen?: string;
+  private readonly stops: StopBatch<Stopped>;
 
   constructor(
     private readonly context: EngineContext,
@@ -83,6 +85,14 @@ export class TestEngine implements Engine {
     private readonly spec: TestEngineSpec,
   ) {
     this.inner = this.createInner();
+    this.stops = new StopBatch<Stopped>({
+      decide: (event) => this.decide(event),
+      show: (event) => this.show(event),
+      passOn: (threadId) => this.passOn(threadId),
+      stopShown: () => this.stopShown,
+      // A Node target (the main thread, a worker) runs on by itself; debugpy and .NET resume every thread at once.
+      resumesAll: spec.plan.language !== 'node',
+    });
   }
 
   private createInner(): Engine {
@@ -181,10 +191,7 @@ export class TestEngine implements Engine {
   private onInner(event: EngineEvent): void {
     switch (event.type) {
       case 'stopped':
-        void this.onStopped(event).catch((e: Error) => {
-          this.context.log('warning', `test run: could not judge a stop (${e.message}); showing it`);
-          this.show(event);
-        });
+        this.stops.add(event);
         return;
       case 'continued':
         if (!this.stopShown) return;
@@ -212,18 +219,22 @@ export class TestEngine implements Engine {
     this.context.emit({ type: 'verdict', verdict: cappedVerdict(this.spec.plan.outcome(output, exitCode)) });
   }
 
-  private async onStopped(event: Stopped): Promise<void> {
+  /** The stop to show for this one, or undefined when the run goes on past it. */
+  private async decide(event: Stopped): Promise<Stopped | undefined> {
+    try {
+      return await this.judge(event);
+    } catch (e) {
+      this.context.log('warning', `test run: could not judge a stop (${(e as Error).message}); showing it`);
+      return event;
+    }
+  }
+
+  private async judge(event: Stopped): Promise<Stopped | undefined> {
     const asked = this.pauseAsked;
     this.pauseAsked = false;
     // `dotnet test`'s host calls Debugger.Break() once attached; vitest's worker breaks on the test file's first line.
-    if (this.starting && this.runner && !asked && !event.hitBreakpointIds?.length && event.reason !== 'exception' && event.reason !== 'breakpoint') {
-      await this.inner.continue(event.threadId);
-      return;
-    }
-    if (event.reason !== 'exception' && event.reason !== 'pause') {
-      this.show(event);
-      return;
-    }
+    if (this.starting && this.runner && !asked && !event.hitBreakpointIds?.length && event.reason !== 'exception' && event.reason !== 'breakpoint') return undefined;
+    if (event.reason !== 'exception' && event.reason !== 'pause') return event;
     const judged = event.reason === 'exception' && this.spec.judge;
     const { frames, listed } = judged ? await judgedStack(this.inner, this.spec.plan.language, event.threadId) : await this.listedStack(event.threadId);
     const userFrame = firstUserFrame(listed, this.spec.runnerFiles);
@@ -232,15 +243,17 @@ export class TestEngine implements Engine {
       const verdict = judgeException(frames, this.spec.judge!);
       if (!verdict.failure) {
         this.context.log('debug', `test run: exception passed on (${verdict.why})`);
-        await this.inner.continue(event.threadId);
-        return;
+        return undefined;
       }
       const exception = await failureException(this.inner, event.threadId, event.exception, listed[userFrame], this.spec.plan.language);
       this.failureSeen = `${exception.type ?? 'exception'}${exception.message ? `: ${exception.message}` : ''}${listed[userFrame]?.file ? ` (${listed[userFrame].name}, ${listed[userFrame].file}:${listed[userFrame].line})` : ''}`;
-      this.show({ ...event, exception, frameIndex });
-      return;
+      return { ...event, exception, frameIndex };
     }
-    this.show({ ...event, frameIndex });
+    return { ...event, frameIndex };
+  }
+
+  private async passOn(threadId: number): Promise<void> {
+    await this.inner.continue(threadId).catch((e: Error) => this.context.log('warning', `test run: could not pass a stop on (${e.message})`));
   }
 
   private async listedStack(threadId: number): Promise<{ frames: FrameInfo[]; listed: FrameInfo[] }> {
