@@ -25,8 +25,10 @@ const PATTERNS: { pattern: RegExp; expected: number; actual: number }[] = [
 
 export function assertionValues(message: string | undefined): AssertionValues | undefined {
   if (!message) return undefined;
+  // A .NET message on Windows ends its lines with Environment.NewLine, \r\n.
+  const text = message.replace(/\r\n/g, '\n');
   for (const { pattern, expected, actual } of PATTERNS) {
-    const m = pattern.exec(message);
+    const m = pattern.exec(text);
     if (m) return { expected: m[expected].trim(), actual: m[actual].trim() };
   }
   return undefined;

@@ -2,17 +2,18 @@
  * `dotnet test` for xUnit, NUnit and MSTest projects. With VSTest the tests run in a separate test
  * host: VSTEST_HOST_DEBUG=1 makes it print its pid and wait for a debugger, the engine attaches
  * by pid, and the host goes on once it sees the debugger (it then calls Debugger.Break(), which
- * the test engine passes). A Microsoft.Testing.Platform project is a program itself: the engine
- * builds and launches it with the platform's own options.
+ * the test engine passes). A Microsoft.Testing.Platform project, and an xUnit v3 project without
+ * it, is a program itself: the engine builds and launches it with its runner's own options.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { findDotnet } from '../engines/dotnet/runtimeEnv.js';
 import { commandLine, findUp, isDirectory } from './commands.js';
-import { exactSelection, frameworkOf, listDotnetTests, mayBeId, testFilter, type Selection } from './dotnetTests.js';
+import { exactSelection, frameworkOf, listDotnetTests, mayBeId, testFilter, type DotnetRunner, type Selection } from './dotnetTests.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestOutcome, TestPlan, TestRequest } from './types.js';
+import { XUNIT_RUN_ARGS, XUNIT_V3_REFERENCE, xunitOutcome, xunitSelection } from './xunitProgram.js';
 
 const PROJECT = /\.(cs|fs|vb)proj$|\.slnx?$/;
 
@@ -66,13 +67,14 @@ function requireDotnet(): string {
   return dotnet;
 }
 
-/** Microsoft.Testing.Platform projects run as programs; everything else runs under VSTest. */
-function usesTestingPlatform(project: string): boolean {
-  if (!/proj$/.test(project)) return false;
+/** Microsoft.Testing.Platform projects and xUnit v3 ones run as programs; everything else runs under VSTest. */
+function runnerOf(project: string): DotnetRunner {
+  if (!/proj$/.test(project)) return 'vstest';
   const text = safeRead(project);
-  if (/<(UseMicrosoftTestingPlatformRunner|EnableMSTestRunner|EnableNUnitRunner)>\s*true\s*</i.test(text)) return true;
+  if (/<(UseMicrosoftTestingPlatformRunner|EnableMSTestRunner|EnableNUnitRunner)>\s*true\s*</i.test(text)) return 'platform';
   const global = findUp(project, ['global.json']);
-  return !!global && /"runner"\s*:\s*"Microsoft\.Testing\.Platform"/.test(safeRead(join(global, 'global.json')));
+  if (global && /"runner"\s*:\s*"Microsoft\.Testing\.Platform"/.test(safeRead(join(global, 'global.json')))) return 'platform';
+  return XUNIT_V3_REFERENCE.test(text) ? 'xunit' : 'vstest';
 }
 
 function safeRead(file: string): string {
@@ -119,16 +121,17 @@ const PROCESS_ID = /^Process Id: (\d+), Name: /m;
  * How the run selects the test asked for: exactly the listed test when the text is one of the
  * project's ids (listed first when it looks like one), else a filter (a name's part, or an expression).
  */
-async function selectionFor(request: TestRequest, dotnet: string, project: string, platform: boolean): Promise<Selection | undefined> {
+async function selectionFor(request: TestRequest, dotnet: string, project: string, runner: DotnetRunner): Promise<Selection | undefined> {
   const test = request.test;
   if (!test) return undefined;
   if (mayBeId(test)) {
-    const listed = await listDotnetTests(dotnet, project, platform, request.cwd, new AbortController().signal).catch(() => []);
+    const listed = await listDotnetTests(dotnet, project, runner, request.cwd, new AbortController().signal).catch(() => []);
     const exact = listed.find((t) => t.id === test);
-    const selection = exact && exactSelection(exact, frameworkOf(project));
+    const selection = exact && exactSelection(exact, frameworkOf(project), runner);
     if (selection) return selection;
   }
-  return { args: ['--filter', testFilter(test)], shown: ['--filter', testFilter(test)] };
+  const args = runner === 'xunit' ? xunitSelection.filter(testFilter(test)) : ['--filter', testFilter(test)];
+  return { args, shown: args };
 }
 
 export const dotnetDriver: FrameworkDriver = {
@@ -143,20 +146,20 @@ export const dotnetDriver: FrameworkDriver = {
     const dotnet = requireDotnet();
     const project = requireProject(request);
     const rel = relative(request.cwd, project) || basename(project);
-    const platform = usesTestingPlatform(project);
-    const selection = await selectionFor(request, dotnet, project, platform);
-    if (platform) {
-      const args = selection?.args ?? [];
+    const runner = runnerOf(project);
+    const selection = await selectionFor(request, dotnet, project, runner);
+    if (runner !== 'vstest') {
+      const own = runner === 'xunit' ? XUNIT_RUN_ARGS : [];
       return {
         framework: 'dotnet',
         language: 'dotnet',
-        commandLine: commandLine('dotnet', ['run', '--project', rel, '--', ...(selection?.shown ?? [])]),
-        run: { kind: 'launch', program: project, args, cwd: request.cwd, env: {}, options: {} },
+        commandLine: commandLine('dotnet', ['run', '--project', rel, '--', ...(selection?.shown ?? []), ...own]),
+        run: { kind: 'launch', program: project, args: [...(selection?.args ?? []), ...own], cwd: request.cwd, env: {}, options: {} },
         failureFilters: ['all'],
         flavour: 'braces',
         frames: DOTNET_FRAMES,
         testFolder: dirname(project),
-        outcome: platformOutcome,
+        outcome: runner === 'xunit' ? xunitOutcome : platformOutcome,
       };
     }
     const args = ['test', rel, '--nologo', ...(selection?.args ?? [])];
@@ -186,7 +189,7 @@ export const dotnetDriver: FrameworkDriver = {
   async list(request, signal) {
     const dotnet = requireDotnet();
     const project = requireProject(request);
-    const tests = await listDotnetTests(dotnet, project, usesTestingPlatform(project), request.cwd, signal);
+    const tests = await listDotnetTests(dotnet, project, runnerOf(project), request.cwd, signal);
     return { framework: 'dotnet', tests: tests.map(({ id, file, line }) => ({ id, file, line })) };
   },
 };

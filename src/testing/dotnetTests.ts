@@ -3,8 +3,9 @@
  * qualified name as its framework writes it, each case of a parametrised test with its arguments:
  * xUnit's display name (`Ns.CartTests+Totals.TotalOfPens(qty: 3, expected: 31)`), NUnit's full name
  * (`Ns.CartTests+Totals.TotalOfPens(3,31)`), on Microsoft.Testing.Platform the class and the
- * display name (`Ns.CartTests.TotalOfPens (3,31)`). One id runs through what selects it exactly:
- * `--filter-uid` on the platform; under VSTest a settings file (a filter typed on the command line
+ * display name (`Ns.CartTests.TotalOfPens (3,31)`), xUnit v3's own runner the display name (a theory
+ * is one test: its rows run together). One id runs through what selects it exactly: `--filter-uid` on
+ * the platform, `-id` with xUnit v3's runner; under VSTest a settings file (a filter typed on the command line
  * goes through MSBuild, which rejects quotes): xUnit's DisplayName, NUnit's own `Where`.
  */
 import { createHash } from 'node:crypto';
@@ -15,11 +16,15 @@ import { listFailed } from './commands.js';
 import { ownFile } from './ownFiles.js';
 import { discoverPlatformTests, isDiscoveryFailure } from './testingPlatform.js';
 import type { ListedTest } from './types.js';
+import { listXunitProgram, XUNIT_V3_REFERENCE, xunitSelection } from './xunitProgram.js';
 
 export type DotnetFramework = 'xunit' | 'nunit' | 'mstest' | 'other';
 
+/** What runs a project's tests: VSTest (`dotnet test`), Microsoft.Testing.Platform, or xUnit v3's own runner (the program itself). */
+export type DotnetRunner = 'vstest' | 'platform' | 'xunit';
+
 export interface DotnetTest extends ListedTest {
-  /** What `--filter-uid` takes (Microsoft.Testing.Platform). */
+  /** What `--filter-uid` (Microsoft.Testing.Platform) or `-id` (xUnit v3's runner) takes. */
   uid?: string;
 }
 
@@ -29,7 +34,7 @@ const ENV = { DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_NOLOGO: '1' };
 /** The test framework a project references. */
 export function frameworkOf(project: string): DotnetFramework {
   const text = safeRead(project);
-  if (/Include="xunit(\.v3)?"|Include="xunit\.core"/i.test(text)) return 'xunit';
+  if (/Include="xunit"|Include="xunit\.core"/i.test(text) || XUNIT_V3_REFERENCE.test(text)) return 'xunit';
   if (/Include="NUnit"/i.test(text)) return 'nunit';
   if (/Include="MSTest(\.TestFramework)?"|Sdk="MSTest\.Sdk/i.test(text)) return 'mstest';
   return 'other';
@@ -48,11 +53,12 @@ export function mayBeId(test: string): boolean {
 const listings = new Map<string, { stamp: number; tests: Promise<DotnetTest[]> }>();
 
 /** The project's tests, listed by its runner; kept until a file of the project changes. */
-export function listDotnetTests(dotnet: string, project: string, platform: boolean, cwd: string, signal: AbortSignal): Promise<DotnetTest[]> {
+export function listDotnetTests(dotnet: string, project: string, runner: DotnetRunner, cwd: string, signal: AbortSignal): Promise<DotnetTest[]> {
   const stamp = newestChange(dirname(project));
   const known = listings.get(project);
   if (known && known.stamp === stamp) return known.tests;
-  const tests = platform ? listPlatform(dotnet, project, cwd, signal) : listVstest(dotnet, project, cwd, signal);
+  const list = { vstest: listVstest, platform: listPlatform, xunit: listXunit }[runner];
+  const tests = list(dotnet, project, cwd, signal);
   listings.set(project, { stamp, tests });
   tests.catch(() => listings.delete(project));
   return tests;
@@ -74,6 +80,10 @@ async function listPlatform(dotnet: string, project: string, cwd: string, signal
   }));
 }
 
+function listXunit(dotnet: string, project: string, cwd: string, signal: AbortSignal): Promise<DotnetTest[]> {
+  return listXunitProgram(dotnet, project, cwd, ENV, LIST_TIMEOUT_MS, signal);
+}
+
 async function listVstest(dotnet: string, project: string, cwd: string, signal: AbortSignal): Promise<DotnetTest[]> {
   // NUnit lists bare names unless told to write full names.
   const settings = frameworkOf(project) === 'nunit' ? ['--', 'NUnit.DisplayName=FullName'] : [];
@@ -91,9 +101,12 @@ async function listVstest(dotnet: string, project: string, cwd: string, signal: 
 /** How a run selects tests: arguments of its own, or a settings file for VSTest. */
 export type Selection = { args: string[]; shown: string[] };
 
-/** Exactly the listed test `test` is: its uid on the platform, a settings file under VSTest; undefined when the framework cannot say. */
-export function exactSelection(test: DotnetTest, framework: DotnetFramework): Selection | undefined {
-  if (test.uid) return { args: ['--filter-uid', test.uid], shown: ['--filter-uid', test.uid] };
+/** Exactly the listed test `test` is: its uid on the platform or to xUnit's runner, a settings file under VSTest; undefined when the framework cannot say. */
+export function exactSelection(test: DotnetTest, framework: DotnetFramework, runner: DotnetRunner): Selection | undefined {
+  if (test.uid) {
+    const args = runner === 'xunit' ? xunitSelection.exact(test.uid) : ['--filter-uid', test.uid];
+    return { args, shown: args };
+  }
   let settings: string | undefined;
   if (framework === 'xunit') settings = `<RunConfiguration><TestCaseFilter>${xml(`DisplayName=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`;
   if (framework === 'nunit') settings = `<NUnit><Where>${xml(`test == ${nunitString(test.id)}`)}</Where></NUnit>`;

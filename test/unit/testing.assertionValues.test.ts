@@ -9,6 +9,7 @@ describe('assertionValues', () => {
     ['jest', 'expect(received).toBe(expected) // Object.is equality\n\nExpected: 30\nReceived: 25', '30', '25'],
     ['vitest (chai)', 'expected 25 to be 30 // Object.is equality', '30', '25'],
     ['xUnit', 'Assert.Equal() Failure: Values differ\nExpected: 30\nActual:   25', '30', '25'],
+    ['xUnit on Windows (CRLF)', 'Assert.Equal() Failure: Values differ\r\nExpected: 30\r\nActual:   25', '30', '25'],
     ['NUnit', '  Assert.That(x, Is.EqualTo(30))\n  Expected: 30\n  But was:  25\n', '30', '25'],
     ['MSTest', "Assert.AreEqual failed. Expected:<30>. Actual:<25>. 'expected' expression: 'expected'.", '30', '25'],
   ])('%s', (_name, message, expected, actual) => {

@@ -103,15 +103,19 @@ static int run_sdk(int argc, const wchar_t **argv) {
   fputs("cd ", script);
   quote(cwd_linux, script);
   fputs(" && dotnet", script);
+  const wchar_t *command = argc > 1 ? argv[1] : L"";
+  int path_map = !wcscmp(command, L"build") || !wcscmp(command, L"run") || !wcscmp(command, L"test");
   for (int i = 1; i < argc; i++) {
+    // The SDK's own options end at `--` (what follows is the program's, with `run`).
+    if (path_map && !wcscmp(argv[i], L"--")) {
+      fputs(" '-p:PathMap=/=Z:\\'", script);
+      path_map = 0;
+    }
     fputc(' ', script);
     to_linux(argv[i], arg, sizeof arg);
     quote(arg, script);
   }
-  const wchar_t *command = argc > 1 ? argv[1] : L"";
-  if (!wcscmp(command, L"build") || !wcscmp(command, L"run") || !wcscmp(command, L"test")) {
-    fputs(" '-p:PathMap=/=Z:\\'", script);
-  }
+  if (path_map) fputs(" '-p:PathMap=/=Z:\\'", script);
   fprintf(script, " > %s.out 2>&1 < /dev/null; echo $? > %s.rc.tmp; mv %s.rc.tmp %s.rc\n", base, base, base, base);
   fclose(script);
 
