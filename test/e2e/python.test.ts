@@ -176,7 +176,7 @@ describe.runIf(run)('python end to end', () => {
       await client.call('session_stop', { sessionId: r.structured.sessionId });
     }
     expect(hits).toBe(20);
-  });
+  }, 180_000);
 
   it('answers a bad expression with EVALUATION_FAILED and Python\'s message', async () => {
     const program = fixture('loop.py');
