@@ -31,7 +31,7 @@ const IDS = {
   ],
 };
 
-describe.runIf(dotnetRuns)('debug_test: NUnit and MSTest', () => {
+describe.runIf(dotnetRuns)('debug_test: NUnit, MSTest and xUnit v3', () => {
   let client: McpTestClient;
   beforeAll(async () => {
     client = await startTestClient();
@@ -43,6 +43,8 @@ describe.runIf(dotnetRuns)('debug_test: NUnit and MSTest', () => {
   it.each([
     { name: 'NunitTests', type: 'NUnit.Framework.AssertionException' },
     { name: 'MstestTests', type: 'Microsoft.VisualStudio.TestTools.UnitTesting.AssertFailedException' },
+    // xUnit v3 without the testing platform: the test project is its own runner, run as the program it is.
+    { name: 'XunitV3Tests', type: 'Xunit.Sdk.EqualException' },
   ])(
     '$name: stops the failing test at its assertion with expected and actual',
     async ({ name, type }) => {
