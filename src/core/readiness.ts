@@ -7,8 +7,9 @@
  * that session (the next ready debuggee, the next host), whatever the folder holds.
  *
  * Readying never competes with a call: while the client's calls are in flight (and for a moment
- * after), a runtime waits its turn, unless the call waiting is a launch of that very runtime, which
- * takes over what is readied as soon as it can (so that is readied at once, at our priority).
+ * after the client's last message, tools/list too), a runtime waits its turn, unless the call waiting
+ * is a launch of that very runtime, which takes over what is readied as soon as it can (so that is
+ * readied at once, at our priority).
  */
 import { readdirSync } from 'node:fs';
 import { languageByExtension, type EngineRegistry, type ReadyingTurn } from './engineRegistry.js';
@@ -65,16 +66,29 @@ export class Readiness implements ReadyingTurn {
     // tool list) will take what is readied: from now on that goes on at our priority.
     calls.onCall = (call) => {
       const language = launchedLanguage(call);
-      if (language) registry.hurry(language);
+      if (!language) return;
+      registry.hurry(language);
+      // One that waited its turn is wanted now.
+      this.waitingTurn.get(language)?.();
+      this.waitingTurn.delete(language);
     };
   }
+
+  /** Runtimes waiting for the calls to be quiet, each with what lets it go at once. */
+  private readonly waitingTurn = new Map<string, () => void>();
 
   wanted(language: string): boolean {
     return this.calls.inFlight().some((call) => launchedLanguage(call) === language);
   }
 
   wait(language: string): Promise<void> | undefined {
-    return this.wanted(language) ? undefined : this.calls.quiet();
+    if (this.wanted(language)) return undefined;
+    const quiet = this.calls.quiet();
+    if (!quiet) return undefined;
+    return new Promise((resolve) => {
+      this.waitingTurn.set(language, resolve);
+      void quiet.then(resolve);
+    });
   }
 
   /**

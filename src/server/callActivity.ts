@@ -21,6 +21,8 @@ export class ToolCalls implements CallActivity {
   request(message: { id?: unknown; method?: unknown; params?: unknown }): void {
     // A cancelled call is not answered (MCP): it ends here.
     if (message.method === 'notifications/cancelled') return this.response((message.params as { requestId?: RequestId } | undefined)?.requestId ?? '');
+    // The client at work (initialize, tools/list): its first call is likely to follow at once.
+    if (message.id !== undefined) this.lastEnded = Date.now();
     if (message.method !== 'tools/call' || (typeof message.id !== 'string' && typeof message.id !== 'number')) return;
     const params = (message.params ?? {}) as { name?: unknown; arguments?: unknown };
     const call = { tool: String(params.name), args: (params.arguments ?? {}) as Record<string, unknown> };

@@ -24,11 +24,13 @@ export async function prepare({ wanted = false }: { wanted?: boolean } = {}): Pr
     if (first?.waiting) await first.discard();
     ready = prepareFirstReadyDebuggee(target(interpreter.executable), lowPriority);
   }
-  // The spare comes after the ready debuggee, which a first launch is likelier to wait for: started
-  // together, they shared the core the server's loading leaves, and each took twice as long.
-  await ready?.ready.catch(() => undefined);
-  // For a launch that the ready debuggee cannot take (other variables, stopOnEntry).
-  prepareSpareAdapter({}, interpreter.executable, true);
+  // The spare (for a launch that the ready debuggee cannot take: other variables, stopOnEntry) comes
+  // after the ready debuggee, which a first launch is likelier to wait for: started together, they
+  // shared the core the server's loading leaves, and each took twice as long. Not awaited: what is
+  // readied holds nothing open, and a process that awaited it could not end.
+  const spare = () => prepareSpareAdapter({}, interpreter.executable, true);
+  if (ready) void ready.ready.then(spare, spare);
+  else spare();
 }
 
 /** A launch came while it was prepared at low priority: it takes that debuggee, so ours from now on. */
