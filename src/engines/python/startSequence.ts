@@ -90,10 +90,10 @@ async function configureAndRun({ engine, client, steps, prelude }: Starting, sta
   const bound: Promise<BreakpointBinding[]>[] = [...byFile].map(([file, specs]) => engine.setBreakpoints(file, specs));
   if (config.functionBreakpoints.length) bound.push(engine.setFunctionBreakpoints(config.functionBreakpoints));
   const configured = Promise.all([Promise.all(bound), engine.setExceptionBreakpoints(config.exceptions)]);
+  configured.catch(() => {}); // awaited below, after the prelude's answer
   // pydevd runs a frameless evaluate on a thread of its own: its answer comes before the program may run.
   if (prelude) await guard(client.request('evaluate', { expression: prelude, context: 'watch' }).catch(() => undefined));
   const done = client.request('configurationDone', undefined);
-  configured.catch(() => {});
   done.catch(() => {});
   const [bindings] = await guard(configured);
   steps?.mark('configured');
