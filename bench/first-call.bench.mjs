@@ -187,6 +187,10 @@ for (const language of languages) {
     for (const r of results[language][way]) if (r.start) starts[r.start] = (starts[r.start] ?? 0) + 1;
     console.log(`  ${label.padEnd(28)} ${fmt(m[way].launch).padStart(14)} ${fmt(m[way].total).padStart(16)}   ${Object.entries(starts).map(([s, n]) => `${s} ×${n}`).join(', ')}`);
   }
+  for (const [way, { label }] of Object.entries(WAYS)) {
+    const perStep = WORKFLOW_STEPS.map(([k]) => `${k} ${fmt(median(results[language][way].map((r) => r.steps[k])))}`).join(', ');
+    console.log(`    ${label}, per step: ${perStep}`);
+  }
   const overSettled = m.atOnce.total / m.settled.total;
   const overOff = m.atOnce.total / m.readyOff.total;
   console.log(`  at once / settled ${fmt(overSettled, 2)}×, at once / ready off ${fmt(overOff, 2)}× (whole workflow)`);
