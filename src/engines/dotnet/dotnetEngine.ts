@@ -38,6 +38,7 @@ import { serveHost } from './serveHost.js';
 import { StartupTimeline, wallClock, type StartupTimes } from './startupTimeline.js';
 import { assertDebuggingEnabled, assertSameTmpdir, findDbgShim, findDotnet, processEnvironment } from './runtimeEnv.js';
 import { EncWorker } from './worker/encWorker.js';
+import { WorkerTurn } from './worker/workerTurn.js';
 
 interface Timeouts {
   startupMs: number;
@@ -61,7 +62,7 @@ export class DotnetEngine implements Engine {
   private modules = 0;
   private timeouts: Timeouts = { startupMs: 30_000, commandMs: 10_000, exitGraceMs: 2_000 };
   private stopped = false;
-  private compilerPrestarted = false;
+  private readonly workerTurn = new WorkerTurn(() => this.prestartCompiler());
   private finished = false;
   private runtimeExited = false;
   private detached = false;
@@ -92,6 +93,7 @@ export class DotnetEngine implements Engine {
 
   async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
     this.startedAt = wallClock();
+    this.workerTurn.launching();
     this.readOptions(config.options);
     // First: a host started now boots while the addon loads and the program starts.
     readyHost();
@@ -300,6 +302,7 @@ export class DotnetEngine implements Engine {
   }
 
   async dispose(): Promise<void> {
+    this.workerTurn.end();
     if (this.alivePoll) clearInterval(this.alivePoll);
     if (this.debuggee && !this.debuggee.hasExited && !this.detached) {
       this.debuggee.kill();
@@ -351,6 +354,7 @@ export class DotnetEngine implements Engine {
     fallback: ErrorCode = 'INTERNAL',
   ): Promise<Awaited<ReturnType<HostApi[M]>>> {
     const host = this.host;
+    this.workerTurn.request();
     if (!host || this.finished) {
       throw new DebugError('INVALID_STATE', `cannot ${method}: the .NET program is not being debugged any more`, 'Launch it again.');
     }
@@ -380,14 +384,14 @@ export class DotnetEngine implements Engine {
   }
 
   /**
-   * At the first stop, after its answer: the worker that compiles C# starts, so the first lambda
-   * evaluated does not wait for Roslyn to load (DEBUGBRIDGE_COMPILER_PRESTART=0: on first need only).
+   * At the first stop, once it has been read (worker/workerTurn.ts): the worker that compiles C#
+   * starts, so the first lambda evaluated does not wait for Roslyn to load
+   * (DEBUGBRIDGE_COMPILER_PRESTART=0: on first need only).
    */
   private prestartCompiler(): void {
-    if (this.compilerPrestarted || process.env.DEBUGBRIDGE_COMPILER_PRESTART === '0') return;
-    this.compilerPrestarted = true;
+    if (process.env.DEBUGBRIDGE_COMPILER_PRESTART === '0') return;
     const dotnet = this.dotnet ?? findDotnet();
-    if (dotnet) setTimeout(() => EncWorker.shared().prestart(dotnet), 0).unref();
+    if (dotnet) EncWorker.shared().prestart(dotnet);
   }
 
   private onHostEvent(event: HostEvent): void {
@@ -400,7 +404,7 @@ export class DotnetEngine implements Engine {
       case 'stopped':
         this.stopped = true;
         this.startup.mark('firstStop');
-        this.prestartCompiler();
+        this.workerTurn.stopCame();
         break;
       case 'conditionStats':
         this.conditions = { filters: event.filters, evaluatedInHost: event.evaluatedInHost };
@@ -466,6 +470,7 @@ export class DotnetEngine implements Engine {
   private finish(status: ExitStatus | undefined, detached: boolean): void {
     if (this.finished) return;
     this.finished = true;
+    this.workerTurn.end();
     if (this.alivePoll) clearInterval(this.alivePoll);
     this.stopped = false;
     if (!detached) this.emit({ type: 'exited', exitCode: status?.exitCode, signal: status?.signal });

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { DebugError } from '../../../core/errors.js';
 import { canRestorePriority, restorePriority, startAtLowPriority } from '../../../core/processPriority.js';
+import { killedWithUs } from '../../node/parentDeathSignal.js';
 import type { UpdateRequest, UpdateResult } from './encProtocol.js';
 import type { CompileRequest, CompileResult } from './evalProtocol.js';
 import { ensureWorkerBuilt, isWorkerBuilt } from './workerBuild.js';
@@ -42,6 +43,14 @@ export class EncWorker {
   private nextId = 1;
   /** Started by a prestart at idle priority, and not yet given a real request. */
   private lowered = false;
+  /** The prestart's warm-up, while it runs. */
+  private warming?: Promise<void>;
+  /** Launches under way (giveWay), a warming worker stopped meanwhile, a prestart waiting for them. */
+  private launches = 0;
+  private held = false;
+  private prestartAfterLaunches?: string;
+  /** Started under `setpriv --pdeathsig`: the kernel kills it when the server dies. */
+  private diesWithUs = false;
   readonly timings: WorkerTimings = {};
 
   /** The server's one worker. */
@@ -78,7 +87,41 @@ export class EncWorker {
    */
   prestart(dotnet: string): void {
     if (this.running || this.starting || !isWorkerBuilt() || !canRestorePriority()) return;
-    this.warm(dotnet).catch(() => undefined);
+    if (this.launches > 0) {
+      this.prestartAfterLaunches = dotnet;
+      return;
+    }
+    this.warming = this.warm(dotnet)
+      .catch(() => undefined)
+      .finally(() => (this.warming = undefined));
+  }
+
+  /**
+   * A .NET launch under way: a prestarted worker still warming (seconds of CPU loading Roslyn, at
+   * idle priority, yet on two cores it slowed a launch to its first stop by ~100 ms) is stopped
+   * until the last launch lets it go (the function returned), and a prestart waits for that too.
+   * Only a worker the kernel kills with the server is stopped (a stopped one never reads its stdin's end).
+   */
+  giveWay(): () => void {
+    this.launches++;
+    if (this.warming && this.diesWithUs && !this.held && this.process?.pid) {
+      this.held = signal(this.process.pid, 'SIGSTOP');
+    }
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      if (--this.launches > 0) return;
+      this.letGo();
+      const dotnet = this.prestartAfterLaunches;
+      this.prestartAfterLaunches = undefined;
+      if (dotnet) this.prestart(dotnet);
+    };
+  }
+
+  private letGo(): void {
+    if (this.held && this.process?.pid) signal(this.process.pid, 'SIGCONT');
+    this.held = false;
   }
 
   async commit(dotnet: string, session: string): Promise<void> {
@@ -92,13 +135,18 @@ export class EncWorker {
   /** Forgets a session's workspace (nothing to do when the worker is not running). */
   async end(session: string): Promise<void> {
     if (!this.running) return;
-    await this.request('', 'enc.end', { session }, 10_000).catch(() => undefined);
+    const ended = this.request('', 'enc.end', { session }, 10_000).catch(() => undefined);
+    // A worker stopped for a launch (giveWay) answers once it goes on: the session's end need not wait.
+    if (!this.held) await ended;
   }
 
   private async request(dotnet: string, method: string, params: unknown, timeoutMs: number, killOnTimeout = true): Promise<unknown> {
     const child = await this.start(dotnet, method);
-    // Prestarted at idle priority: a real need gets the server's priority back.
-    if (this.lowered && method !== 'eval.warm' && child.pid) {
+    // A real need goes on at once, at the server's priority, whatever launch is under way; a warm-up
+    // and a session's end (which the worker answers between two steps of its warm-up) are none.
+    const realNeed = method !== 'eval.warm' && method !== 'enc.end';
+    if (realNeed) this.letGo();
+    if (this.lowered && realNeed && child.pid) {
       this.lowered = false;
       restorePriority([child.pid]);
     }
@@ -153,8 +201,10 @@ export class EncWorker {
       }),
     ]).finally(() => clearTimeout(waited));
     const started = Date.now();
+    const { command, args } = killedWithUs(dotnet, [dll]);
+    this.diesWithUs = command !== dotnet;
     const spawnWorker = () =>
-      spawn(dotnet, [dll], {
+      spawn(command, args, {
         stdio: ['pipe', 'pipe', 'pipe'],
         env: { ...process.env, DOTNET_CLI_TELEMETRY_OPTOUT: '1', DOTNET_TieredPGO: '0', DOTNET_TC_QuickJitForLoops: '1' },
       });
@@ -172,7 +222,10 @@ export class EncWorker {
       if (this.stderr.length > STDERR_LINES) this.stderr.shift();
     });
     child.once('exit', (code, signal) => {
-      if (this.process === child) this.process = undefined;
+      if (this.process === child) {
+        this.process = undefined;
+        this.held = false;
+      }
       const error = new DebugError('INTERNAL', `the .NET worker ended (${signal ?? `exit code ${code}`})${this.stderr.length ? `:\n${this.stderr.slice(-5).join('\n')}` : ''}`, 'Try again; the worker restarts.');
       for (const [id, waiter] of this.pending) {
         clearTimeout(waiter.timer);
@@ -199,5 +252,14 @@ export class EncWorker {
     clearTimeout(waiter.timer);
     if (message.error) waiter.reject(new DebugError('INTERNAL', `the .NET worker: ${message.error.message} (${message.error.code})`));
     else waiter.resolve(message.result);
+  }
+}
+
+function signal(pid: number, name: 'SIGSTOP' | 'SIGCONT'): boolean {
+  try {
+    process.kill(pid, name);
+    return true;
+  } catch {
+    return false; // it ended meanwhile
   }
 }
