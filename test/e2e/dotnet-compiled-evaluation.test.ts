@@ -15,6 +15,7 @@ import { ensureWorkerBuilt } from '../../src/engines/dotnet/worker/workerBuild.j
 import { buildFixture } from '../fixtures/dotnet/fixtures.js';
 import { fixtureSource } from '../fixtures/dotnet/markers.js';
 import { evaluate as evaluateIn, launchTo as launchToIn, topFrame, type Frame, type Wait } from '../support/dotnetEvaluation.js';
+import { commandLine, descendants, niceOf } from '../support/processTree.js';
 import { requireRuntime } from '../support/runtimes.js';
 import { stopActiveSessions } from '../support/sessions.js';
 
@@ -132,5 +133,23 @@ describe.runIf(run)('.NET compiled evaluation (Roslyn) through MCP', () => {
     await client.call('breakpoint_remove', { sessionId, all: true });
     const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 30_000 });
     expect(end.structured.exitCode, end.text).toBe(0);
+  }, 120_000);
+
+  // A fresh server: this one's worker runs at our priority since its first real need. Warming
+  // beside the next launch at our priority slowed its first stop (issue 19): a session's end is no need.
+  it('prestarts the worker at idle priority once a stop is read, and leaves it there when the session ends', async () => {
+    const fresh = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-dotnet-prestart-')) } });
+    try {
+      const { sessionId } = await launchToIn(fresh, storefront, checkout.path, checkout.line('placed'));
+      const worker = () => descendants(fresh.pid!).find((pid) => commandLine(pid).includes('EncWorker.dll'));
+      let pid = worker();
+      for (const deadline = Date.now() + 60_000; pid === undefined && Date.now() < deadline; pid = worker()) await new Promise((r) => setTimeout(r, 100));
+      expect(pid, 'no worker prestarted').toBeDefined();
+      expect(niceOf(pid!)).toBe(19);
+      await fresh.call('session_stop', { sessionId });
+      expect(niceOf(pid!)).toBe(19);
+    } finally {
+      await fresh.close();
+    }
   }, 120_000);
 });

@@ -96,3 +96,9 @@ export async function waitIdle(pid: number, quietMs = 1000, timeoutMs = 60_000):
   }
   return false;
 }
+
+/** The nice value of `pid`'s main thread, or undefined for a process that is gone. */
+export function niceOf(pid: number): number | undefined {
+  const fields = statOf(pid);
+  return fields && Number(fields[16]);
+}
