@@ -138,7 +138,7 @@ describe.runIf(run)('.NET compiled evaluation (Roslyn) through MCP', () => {
   // A fresh server: this one's worker runs at our priority since its first real need. Warming
   // beside the next launch at our priority slowed its first stop (issue 19): a session's end is no need.
   it('prestarts the worker at idle priority once a stop is read, and leaves it there when the session ends', async () => {
-    const fresh = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-dotnet-prestart-')) } });
+    const fresh = await McpTestClient.start({ env: { DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(tmpdir(), 'dbb-dotnet-prestart-')), DEBUGBRIDGE_COMPILER_PRESTART: '1' } });
     try {
       const { sessionId } = await launchToIn(fresh, storefront, checkout.path, checkout.line('placed'));
       const worker = () => descendants(fresh.pid!).find((pid) => commandLine(pid).includes('EncWorker.dll'));
