@@ -319,6 +319,7 @@ export class DotnetDebugger implements HostApi {
   // ---- native events ----
 
   private onNative(event: NativeEvent): void {
+    if (event.event === 'breakpoint') this.startup.mark('firstHit');
     // A compiled expression's assembly loads during an evaluation, which holds the queue below.
     if (event.event === 'module' && event.reason === 'load' && event.inMemory) this.inspection.assemblies.moduleLoaded(event.handle);
     void this.inOrder(() => this.handle(event)).catch((e: unknown) =>
