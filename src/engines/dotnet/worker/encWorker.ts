@@ -104,7 +104,8 @@ export class EncWorker {
    */
   giveWay(): () => void {
     this.launches++;
-    if (this.warming && this.diesWithUs && !this.held && this.process?.pid) {
+    // Never one serving a real need (it runs at our priority since): only a prestart still warming.
+    if (this.warming && this.lowered && this.diesWithUs && !this.held && this.process?.pid) {
       this.held = signal(this.process.pid, 'SIGSTOP');
     }
     let released = false;
