@@ -108,7 +108,7 @@ describe.runIf(run)('python ready debuggee end to end', () => {
     const plain = JSON.parse(readFileSync(out, 'utf8')) as Facts;
     const plainFinalized = takeFinalized(out);
 
-    for (const key of ['argv', 'file', 'name', 'cwd', 'path0', 'path', 'meta_path', 'pkg_resources', 'main_file', 'stdin', 'streams', 'argv0_at_exit', 'worker_done_before_atexit']) {
+    for (const key of ['argv', 'file', 'name', 'cwd', 'path0', 'path', 'meta_path', 'platform', 'pkg_resources', 'main_file', 'stdin', 'streams', 'argv0_at_exit', 'worker_done_before_atexit']) {
       expect(ready.facts[key], key).toEqual(plain[key]);
     }
     expect(comparable(ready.facts.env)).toEqual(comparable(plain.env));
