@@ -217,8 +217,8 @@ export class PythonEngine implements Engine {
       this.emit({ type: 'process', pid: body.systemProcessId, name: this.program ?? body.name });
     });
     client.on('exited', (body) => {
-      // The program is over, so is this session's workflow: the next ready debuggee may be prepared.
-      sessionEnded();
+      // The program is over by itself, so is this session's workflow: the next ready debuggee may be prepared.
+      if (!this.ending) sessionEnded();
       this.emit(exitEvent(body.exitCode));
     });
     client.on('terminated', () => {
@@ -396,8 +396,9 @@ export class PythonEngine implements Engine {
   /** The first call decides; later calls wait for the same ending. */
   private end(how: 'terminate' | 'detach'): Promise<void> {
     active();
-    sessionEnded();
     this.ending ??= this.finish(how);
+    // Once the ending's first requests are on their way; a launch right after it finds the next debuggee under way.
+    setImmediate(sessionEnded);
     return this.ending;
   }
 
