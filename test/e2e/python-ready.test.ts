@@ -108,13 +108,15 @@ describe.runIf(run)('python ready debuggee end to end', () => {
     const plain = JSON.parse(readFileSync(out, 'utf8')) as Facts;
     const plainFinalized = takeFinalized(out);
 
-    for (const key of ['argv', 'file', 'name', 'cwd', 'path0', 'main_file', 'stdin', 'streams', 'argv0_at_exit', 'worker_done_before_atexit']) {
+    for (const key of ['argv', 'file', 'name', 'cwd', 'path0', 'path', 'meta_path', 'platform', 'pkg_resources', 'main_file', 'stdin', 'streams', 'argv0_at_exit', 'worker_done_before_atexit']) {
       expect(ready.facts[key], key).toEqual(plain[key]);
     }
     expect(comparable(ready.facts.env)).toEqual(comparable(plain.env));
     expect(ready.facts.env.PYTHONUNBUFFERED).toBe('1');
     expect(ready.facts.argv).toEqual([facts, out, 'x y', 'z']);
     expect(ready.facts.cwd).toBe(scratch);
+    // pydevd imported its plugins without pkg_resources (debuggeePrelude.ts); the program still has it.
+    expect(ready.facts.pkg_resources).toBe(true);
     expect(ready.facts.streams).toEqual(['char device', 'stream', 'stream']);
     expect(ready.exitCode).toBe(plainRun.status);
     expect(ready.exitCode).toBe(3);

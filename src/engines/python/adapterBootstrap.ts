@@ -10,17 +10,20 @@
  * keeps its own back-to-back messages from waiting the same way.
  *
  * It also starts the session guard (sessionGuard.ts) on the pipe named by --guard-fd, and has the
- * launcher report a debuggee killed by a signal as such (launcherExit.ts).
+ * launcher report a debuggee killed by a signal as such (launcherExit.ts), and skips the platform
+ * description of a log header no log writes (logHeader.ts).
  *
  * Kept as a string (run with `python -c`) so the compiled package needs no extra asset.
  */
 import { LAUNCHER_EXIT } from './launcherExit.js';
+import { SKIP_LOG_HEADER_PLATFORM } from './logHeader.js';
 import { SESSION_GUARD } from './sessionGuard.js';
 
 export const ADAPTER_BOOTSTRAP = String.raw`
 import runpy, socket, sys
 ${SESSION_GUARD}
 ${LAUNCHER_EXIT}
+${SKIP_LOG_HEADER_PLATFORM}
 
 def _tune_adapter_sockets():
     tcp = socket.IPPROTO_TCP
@@ -81,7 +84,10 @@ if "--guard-fd" in sys.argv:
 
 # python -c puts the working directory first on sys.path; the adapter must not import from it.
 sys.path[:] = [entry for entry in sys.path if entry not in ("", ".")]
-_report_debuggee_signals()
+at = sys.argv.index("--debuggee-prelude")
+_report_debuggee_signals(sys.argv[at + 1])
+del sys.argv[at:at + 2]
+_debugbridge_skip_log_header_platform()
 sys.argv[0] = "debugpy.adapter"
 runpy.run_module("debugpy.adapter", run_name="__main__", alter_sys=True)
 `;

@@ -9,6 +9,7 @@ import type { Writable } from 'node:stream';
 import { StdioTransport } from '../../dap/stdioTransport.js';
 import { killedWithUs } from '../node/parentDeathSignal.js';
 import { ADAPTER_BOOTSTRAP } from './adapterBootstrap.js';
+import { debuggeePreludeFile } from './debuggeePrelude.js';
 import { descendantsOf, endProcesses, killProcesses, sessionMembers } from './processTree.js';
 
 export interface AdapterOptions {
@@ -27,7 +28,7 @@ export class AdapterProcess {
   private readonly exited: Promise<void>;
 
   constructor(executable: string, options: AdapterOptions) {
-    const args = ['-c', ADAPTER_BOOTSTRAP];
+    const args = ['-c', ADAPTER_BOOTSTRAP, '--debuggee-prelude', debuggeePreludeFile()];
     if (!options.socketTuning) args.push('--no-socket-tuning');
     if (POSIX) args.push('--guard-fd', String(GUARD_FD));
     // Until its guard runs the kernel ends the adapter with us; the guard then takes over (see sessionGuard.ts).

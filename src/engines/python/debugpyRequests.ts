@@ -6,6 +6,7 @@
 import { DebugError, type ErrorCode } from '../../core/errors.js';
 import type { DapClient } from '../../dap/dapClient.js';
 import type { DapArguments, DapCommand } from '../../dap/dapProtocol.js';
+import { active } from './callsQuiet.js';
 import { requestError } from './requestErrors.js';
 
 export class DebugpyRequests {
@@ -17,6 +18,7 @@ export class DebugpyRequests {
     if (!client || client.closed) {
       return Promise.reject(new DebugError('INVALID_STATE', 'The Python debug session is not running.', 'Launch or attach first, or check session_state.'));
     }
+    active();
     return client.request(command, args);
   }
 

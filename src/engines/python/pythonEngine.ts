@@ -44,7 +44,8 @@ import { LaunchSteps } from './launchSteps.js';
 import { PythonLiveEdit } from './liveEdit.js';
 import { passThroughEvents } from './passThroughEvents.js';
 import { injectDebugpy } from './pidInjection.js';
-import { prepareNextReadyDebuggee, programIdle, readyDebuggeeMayFit, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
+import { active, launchUnderWay, sessionEnded, whenQuiet } from './callsQuiet.js';
+import { prepareNextReadyDebuggee, readyDebuggeeMayFit, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
 import { delay, rejectOnAbort, startCancelled, startDebugpy, startReadyDebuggee, type Starting } from './startSequence.js';
@@ -80,8 +81,6 @@ export class PythonEngine implements Engine {
   private startedAs?: { way: 'ready debuggee' | 'normal launch'; note?: string };
   private steps?: LaunchSteps;
   private specPath?: string;
-  /** Between the launch and a stop or the end (a ready debuggee being prepared yields to it). */
-  private programRunning = false;
   /** Set when a ready debuggee runs it: debugpy names that process after the ready launcher file. */
   private program?: string;
   private ending?: Promise<void>;
@@ -101,7 +100,11 @@ export class PythonEngine implements Engine {
 
   // ── start ──────────────────────────────────────────────────────────────────────────────────
 
-  async launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
+  launch(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
+    return launchUnderWay(() => this.launchProgram(config, signal));
+  }
+
+  private async launchProgram(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
     if (!existsSync(config.program)) {
       throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a Python file (absolute, or relative to cwd).');
     }
@@ -131,11 +134,9 @@ export class PythonEngine implements Engine {
     this.started = true;
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
-    this.programRunning = true;
     void this.prepareLiveEdit(config.program);
-    // The next launch like this one finds a debuggee ready: prepared once this answer is on its
-    // way (starting a process takes a few ms), at low priority while this program runs.
-    setImmediate(() => prepareNextReadyDebuggee(target, { launch: this, programRunning: this.programRunning }));
+    // The next launch like this one finds a debuggee ready: prepared once the calls pause (callsQuiet.ts).
+    whenQuiet('next ready debuggee', () => prepareNextReadyDebuggee(target));
     return { ...result, pid: this.debuggeePid };
   }
 
@@ -208,7 +209,6 @@ export class PythonEngine implements Engine {
     client.on('stopped', (body) => this.enqueue(() => this.stopped(body)));
     client.on('continued', (body) => {
       this.stops.forgetStack();
-      if (this.mode === 'launch') this.programRunning = true;
       this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued });
     });
     client.on('process', (body) => {
@@ -217,11 +217,11 @@ export class PythonEngine implements Engine {
       this.emit({ type: 'process', pid: body.systemProcessId, name: this.program ?? body.name });
     });
     client.on('exited', (body) => {
-      this.programPaused();
+      // The program is over by itself, so is this session's workflow: the next ready debuggee may be prepared.
+      if (!this.ending) sessionEnded();
       this.emit(exitEvent(body.exitCode));
     });
     client.on('terminated', () => {
-      this.programPaused();
       this.emit({ type: 'terminated' });
       // The program is over: let the adapter go now rather than when the session is disposed.
       void this.end('terminate');
@@ -239,14 +239,8 @@ export class PythonEngine implements Engine {
   private async stopped(body: DebugProtocol.StoppedEvent['body']): Promise<void> {
     this.pages.clear();
     this.steps?.mark('stopped');
-    this.programPaused();
     const event = await this.stops.read(body);
     if (event) this.emit(event);
-  }
-
-  private programPaused(): void {
-    this.programRunning = false;
-    programIdle(this);
   }
 
   private emit(event: EngineEvent): void {
@@ -401,7 +395,10 @@ export class PythonEngine implements Engine {
 
   /** The first call decides; later calls wait for the same ending. */
   private end(how: 'terminate' | 'detach'): Promise<void> {
+    active();
     this.ending ??= this.finish(how);
+    // Once the ending's first requests are on their way; a launch right after it finds the next debuggee under way.
+    setImmediate(sessionEnded);
     return this.ending;
   }
 

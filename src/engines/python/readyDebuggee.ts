@@ -9,9 +9,9 @@
  * while no session of theirs runs there would be a surprise.
  *
  * One waits at a time. The first is prepared once Python is in play (core/readiness.ts); the next
- * after each launch, for the next launch like it, at low priority while that launch's program runs (at a
- * breakpoint or ended, it takes no CPU the preparation could slow down), where the priority can
- * be given back (a program must not keep a priority it did not ask for). It never holds our
+ * after each launch, for the next launch like it, once the calls pause (callsQuiet.ts). Both at the
+ * lowest priority until a launch takes them, where the priority can be given back (a program must
+ * not keep a priority it did not ask for). It never holds our
  * process open and ends with it (its adapter ends when our end of its stdin closes).
  * DEBUGBRIDGE_READY_DEBUGGEE=0 turns it off.
  */
@@ -55,8 +55,6 @@ export class ReadyDebuggee {
     readonly target: ReadyTarget,
     readonly key: string,
     lowPriority: boolean,
-    /** The launch whose program it must not slow down while that program runs. */
-    readonly after?: object,
   ) {
     const start = () => startAdapter(target.executable, { socketTuning: target.socketTuning });
     ({ started: this.adapter, lowered: this.lowered } = lowPriority ? startAtLowPriority(start) : { started: start(), lowered: false });
@@ -155,13 +153,10 @@ export function prepareFirstReadyDebuggee(target: ReadyTarget, lowPriority = tru
   return idle;
 }
 
-/**
- * The next one after a launch, for the next launch like it, in place of one waiting for another
- * target: at low priority while that launch's program runs (`programIdle` ends it). Never throws.
- */
-export function prepareNextReadyDebuggee(target: ReadyTarget, after: { launch: object; programRunning: boolean }): void {
+/** The next one after a launch, for the next launch like it, in place of one waiting for another target. Never throws. */
+export function prepareNextReadyDebuggee(target: ReadyTarget): void {
   const key = keyOf(target);
-  if (!(idle?.usable && idle.key === key)) prepare(target, after.programRunning, after.launch);
+  if (!(idle?.usable && idle.key === key)) prepare(target, true);
 }
 
 /** A launch that will take the one being prepared waits for it: our priority from now on. */
@@ -169,16 +164,11 @@ export function hurryReadyDebuggee(): void {
   if (idle?.waiting === 'preparing') idle.normalPriority();
 }
 
-/** The program of that launch paused or ended: the next ready debuggee need not yield to it any more. */
-export function programIdle(launch: object): void {
-  if (idle?.after === launch) idle.normalPriority();
-}
-
-function prepare(target: ReadyTarget, lowPriority: boolean, after?: object): void {
+function prepare(target: ReadyTarget, lowPriority: boolean): void {
   if (readyDebuggeesOff()) return;
   void idle?.discard();
   try {
-    idle = new ReadyDebuggee(target, keyOf(target), lowPriority, after);
+    idle = new ReadyDebuggee(target, keyOf(target), lowPriority);
     unprepared = undefined;
   } catch (e) {
     idle = undefined;

@@ -76,7 +76,6 @@ else:
 `;
 
 let folder: string | undefined;
-let launcherFile: string | undefined;
 let specs = 0;
 
 /** What the ready debuggee becomes: written just before configurationDone lets it run. */
@@ -89,16 +88,22 @@ export interface LaunchSpec {
 
 /** The launcher file, written again whenever it is missing. Its name must end in `debugpy_launcher.py`. */
 export function readyLauncherFile(): string {
-  if (!launcherFile) {
-    const hash = createHash('sha256').update(READY_LAUNCHER).digest('hex').slice(0, 12);
-    launcherFile = join(privateFolder(), `ready_${hash}_debugpy_launcher.py`);
+  return privateScript('ready', READY_LAUNCHER);
+}
+
+/**
+ * A Python file of ours, named after its content and written again whenever it is missing. Its
+ * name ends in `debugpy_launcher.py`: debugpy has pydevd hide such files from stacks and stepping.
+ */
+export function privateScript(prefix: string, source: string): string {
+  const hash = createHash('sha256').update(source).digest('hex').slice(0, 12);
+  const file = join(privateFolder(), `${prefix}_${hash}_debugpy_launcher.py`);
+  if (!existsSync(file)) {
+    const partial = `${file}.${process.pid}.tmp`;
+    writeFileSync(partial, source, { mode: 0o600 });
+    renameSync(partial, file);
   }
-  if (!existsSync(launcherFile)) {
-    const partial = `${launcherFile}.${process.pid}.tmp`;
-    writeFileSync(partial, READY_LAUNCHER, { mode: 0o600 });
-    renameSync(partial, launcherFile);
-  }
-  return launcherFile;
+  return file;
 }
 
 /** Where ready debuggees wait: a folder of ours, so no user's folder is held open by a process they did not start. */

@@ -6,6 +6,7 @@
 import { isAbsolute } from 'node:path';
 import { findInterpreter, interpreterCandidates } from './interpreter.js';
 import { hurryReadyDebuggee, prepareFirstReadyDebuggee } from './readyDebuggee.js';
+import { whenQuiet } from './callsQuiet.js';
 import { prepareSpareAdapter } from './spareAdapter.js';
 
 /** `wanted`: a launch already waits for it, so it starts now and at our priority (that launch takes it). */
@@ -26,9 +27,10 @@ export async function prepare({ wanted = false }: { wanted?: boolean } = {}): Pr
   }
   // The spare (for a launch that the ready debuggee cannot take: other variables, stopOnEntry) comes
   // after the ready debuggee, which a first launch is likelier to wait for: started together, they
-  // shared the core the server's loading leaves, and each took twice as long. Not awaited: what is
+  // shared the core the server's loading leaves, and each took twice as long; and once the calls
+  // pause (a launch that took the ready debuggee goes on without competition). Not awaited: what is
   // readied holds nothing open, and a process that awaited it could not end.
-  const spare = () => prepareSpareAdapter({}, interpreter.executable, true);
+  const spare = () => whenQuiet('spare adapter', () => prepareSpareAdapter({}, interpreter.executable, true));
   if (ready) void ready.ready.then(spare, spare);
   else spare();
 }

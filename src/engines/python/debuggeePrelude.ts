@@ -1,0 +1,64 @@
+/**
+ * How debugpy's launcher starts a debuggee through us: `python <prelude file> <debugpy dir> …` where
+ * debugpy runs `python <debugpy dir> …`. The prelude sets sys.argv and sys.path[0] as
+ * `python <dir>` would and runs the directory's `__main__` the way Python itself does, so neither
+ * debugpy nor the program can tell; it changes how pydevd imports its plugins, and skips the
+ * platform description in debugpy's log header when no log writes it (logHeader.ts).
+ *
+ * Why: pydevd's `pydevd_plugins` packages declare their namespace through pkg_resources, which
+ * takes ~160 ms of imports (a third of pydevd's import) and falls back on pkgutil when it cannot be
+ * imported. For those packages' own import it cannot; anyone else's `import pkg_resources`, the
+ * program's too, is untouched. The finder that refuses it leaves sys.meta_path as soon as debugpy's
+ * server imports its api (pydevd and debugpy's log are imported by then), before the program runs,
+ * and puts platform.platform back.
+ *
+ * A file, not `python -c`: pydevd would show a `<string>` frame under every stack (the file's name
+ * hides it, readyLauncher.ts), and a traceback printed at the program's end does not show it either.
+ * Kept as a string and written at run time so the compiled package needs no extra asset.
+ */
+import { SKIP_LOG_HEADER_PLATFORM } from './logHeader.js';
+import { privateScript } from './readyLauncher.js';
+
+/** The prelude's file, written again whenever it is missing. */
+export function debuggeePreludeFile(): string {
+  return privateScript('prelude', DEBUGGEE_PRELUDE);
+}
+
+export const DEBUGGEE_PRELUDE = String.raw`# debugbridge: python <debugpy dir>, with pydevd's plugins imported without pkg_resources (debuggeePrelude.ts).
+import sys
+${SKIP_LOG_HEADER_PLATFORM}
+
+class _DebugbridgePluginsWithoutPkgResources:
+    def __init__(self, restore_platform):
+        self.restore_platform = restore_platform
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "debugpy.server.api":
+            # pydevd is imported (debugpy.server imports it first), and debugpy's log (the cli, before
+            # the api): nothing more to refuse, the platform as it was.
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
+            self.restore_platform()
+        elif name == "pkg_resources":
+            frame = sys._getframe(1)
+            while frame is not None and frame.f_code.co_filename.startswith("<frozen importlib"):
+                frame = frame.f_back
+            importer = str(frame.f_globals.get("__name__", "")) if frame is not None else ""
+            if importer == "pydevd_plugins" or importer.startswith("pydevd_plugins."):
+                raise ImportError("pydevd_plugins declares its namespace without pkg_resources")
+        return None
+
+
+sys.meta_path.insert(0, _DebugbridgePluginsWithoutPkgResources(_debugbridge_skip_log_header_platform()))
+del sys.argv[0]
+# python <file> puts the file's folder first on sys.path, python <dir> the directory (neither in safe-path mode).
+if not getattr(sys.flags, "safe_path", False):
+    sys.path[0] = sys.argv[0]
+del _DebugbridgePluginsWithoutPkgResources, _debugbridge_skip_log_header_platform, sys
+try:
+    __import__("runpy")._run_module_as_main("__main__", False)
+except BaseException as _debugbridge_exception:
+    # A bare raise adds no frame: a traceback printed at the end starts where python <dir> starts it.
+    _debugbridge_exception.__traceback__ = _debugbridge_exception.__traceback__.tb_next
+    raise
+`;
