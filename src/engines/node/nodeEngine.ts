@@ -99,7 +99,7 @@ export class NodeEngine implements Engine {
     this.targets.typesStrippedInPlace = plan.typesStrippedInPlace;
     if (!isTypeScript(plan.entry) && !plan.runtimeArgs.length) this.targets.compiledEntry = plan.entry;
     this.targets.want(config.breakpoints, config.functionBreakpoints, config.exceptions);
-    this.hub = await ChildProcessHub.open((report) => this.childReported(report));
+    this.hub = ChildProcessHub.open((report) => this.childReported(report));
     const { process: debuggee, url } = await InspectorProcess.start(
       {
         runtime: this.runtime.executable,
