@@ -127,6 +127,8 @@ export class NodeEngine implements Engine {
       const main = this.targets.add('main', await this.connect(url, config.options), `main, pid ${debuggee.pid}`, debuggee.pid);
       this.phase('connected');
       const loaded = scriptLoaded(main, plan.entry).then(() => this.phase('programLoaded'));
+      // Node pauses on the program's first line (--inspect-brk): keep the ACKs flowing until it does.
+      main.cdp.expectEvent('Debugger.paused');
       await main.start({ entry: { stopOnEntry: config.stopOnEntry }, held: true });
       this.phase('running');
       await Promise.race([config.stopOnEntry ? stopped : Promise.race([loaded, stopped]), this.gone]);
