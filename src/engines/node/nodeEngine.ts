@@ -127,8 +127,6 @@ export class NodeEngine implements Engine {
       const main = this.targets.add('main', await this.connect(url, config.options), `main, pid ${debuggee.pid}`, debuggee.pid);
       this.phase('connected');
       const loaded = scriptLoaded(main, plan.entry).then(() => this.phase('programLoaded'));
-      // Node pauses on the program's first line (--inspect-brk): keep the ACKs flowing until it does.
-      main.cdp.expectEvent('Debugger.paused');
       await main.start({ entry: { stopOnEntry: config.stopOnEntry }, held: true });
       this.phase('running');
       await Promise.race([config.stopOnEntry ? stopped : Promise.race([loaded, stopped]), this.gone]);
@@ -474,7 +472,11 @@ function scriptLoaded(target: NodeTarget, file: string): Promise<void> {
   const urls = new Set([pathToFileURL(file).href, pathToFileURL(realpathSync(file)).href]);
   return new Promise((resolve) => {
     target.scripts.onParsed((script) => {
-      if (urls.has(script.url)) void target.cdp.send('Runtime.getIsolateId').then(() => resolve(), () => resolve());
+      if (!urls.has(script.url)) return;
+      // Node pauses on its first line next (--inspect-brk): the ACKs keep flowing until it does, else
+      // Nagle held that pause behind the answer below for a delayed ACK (40 ms).
+      target.cdp.expectEvent('Debugger.paused');
+      void target.cdp.send('Runtime.getIsolateId').then(() => resolve(), () => resolve());
     });
   });
 }
