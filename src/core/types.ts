@@ -274,6 +274,8 @@ export interface EngineCapabilities {
   stepBack?: boolean;
   /** session_apply_changes applies source edits to the running program. */
   liveEdit?: boolean;
+  /** What one continue resumes: every thread of the program (debugpy, .NET) or the stopped target alone (a Node.js worker runs on by itself). */
+  continueResumes: 'all threads' | 'its target';
   /** Exception filters with their meaning, e.g. [{id: 'uncaught', label: 'Uncaught exceptions', default: true}]. */
   exceptionFilters: { id: string; label: string; default: boolean }[];
   /** Free text the agent should know (limits, quirks). */

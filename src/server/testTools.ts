@@ -186,8 +186,10 @@ async function explainRunnerEnd(e: unknown, prepared: PreparedTest, signal: Abor
   const error = toDebugError(e);
   const output = error.details?.runnerOutput;
   if (typeof output !== 'string') return error;
-  const { endedEarly, testNotFound } = await testRun();
+  const { endedEarly, testNotFound, testNotListed } = await testRun();
   const run = endedEarly(prepared.plan, output, error.details?.runnerExitCode as number | undefined);
   if (run.outcome.status === 'no tests' && prepared.request.test) return testNotFound(prepared, signal);
+  const unlisted = run.exitCode === 0 ? await testNotListed(prepared, signal) : undefined;
+  if (unlisted) return unlisted;
   return new DebugError('LAUNCH_FAILED', `${prepared.plan.commandLine} ended before running the test (exit code ${run.exitCode ?? 'unknown'}).\n${run.outcome.failureSummary ?? output.trim().split('\n').slice(-15).join('\n')}`, 'Fix what it says (build errors, configuration), then run again.');
 }

@@ -19,7 +19,7 @@ export interface StopBatchHooks<E extends BatchedStop> {
   /** A stop is shown and the program has not run on since: it stays where the user sees it. */
   stopShown(): boolean;
   /** One continue resumes every thread (debugpy, .NET) rather than only the one named (a Node target). */
-  resumesAll: boolean;
+  resumesAll(): boolean;
 }
 
 export class StopBatch<E extends BatchedStop> {
@@ -49,7 +49,7 @@ export class StopBatch<E extends BatchedStop> {
             passOn.push(event.threadId);
           }
         }
-        if (this.hooks.resumesAll) {
+        if (this.hooks.resumesAll()) {
           if (!shown && !this.hooks.stopShown() && passOn.length) await this.hooks.passOn(passOn[0]);
         } else {
           for (const threadId of passOn) await this.hooks.passOn(threadId);

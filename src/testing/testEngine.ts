@@ -90,8 +90,7 @@ export class TestEngine implements Engine {
       show: (event) => this.show(event),
       passOn: (threadId) => this.passOn(threadId),
       stopShown: () => this.stopShown,
-      // A Node target (the main thread, a worker) runs on by itself; debugpy and .NET resume every thread at once.
-      resumesAll: spec.plan.language !== 'node',
+      resumesAll: () => this.inner.capabilities.continueResumes === 'all threads',
     });
   }
 

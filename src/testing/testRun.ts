@@ -127,8 +127,25 @@ export function endedEarly(plan: TestPlan, output: string, exitCode: number | un
 /** A named test the runner did not find: the closest names it does know. */
 export async function testNotFound(prepared: PreparedTest, signal: AbortSignal): Promise<DebugError> {
   const { request, driver } = prepared;
-  const listing = await driver.list({ ...request, test: undefined }, signal).catch(() => undefined);
-  return noSuchTest(driver.name, request.test ?? '', request.path, listing?.tests.map((t) => t.id) ?? []);
+  return noSuchTest(driver.name, request.test ?? '', request.path, (await listedIds(prepared, signal)) ?? []);
+}
+
+/**
+ * TEST_NOT_FOUND when no test the framework lists there bears the name asked for: a runner that
+ * ended cleanly before any test ran does not always say that nothing matched (VSTest, rarely).
+ */
+export async function testNotListed(prepared: PreparedTest, signal: AbortSignal): Promise<DebugError | undefined> {
+  const { request, driver } = prepared;
+  const ids = request.test ? await listedIds(prepared, signal) : undefined;
+  if (!ids || ids.some((id) => id.includes(request.test!))) return undefined;
+  return noSuchTest(driver.name, request.test!, request.path, ids);
+}
+
+function listedIds({ request, driver }: PreparedTest, signal: AbortSignal): Promise<string[] | undefined> {
+  return driver.list({ ...request, test: undefined }, signal).then(
+    (listing) => listing.tests.map((t) => t.id),
+    () => undefined,
+  );
 }
 
 /** TEST_NOT_FOUND for `test` under `path`, with the closest of the ids the framework lists there. */

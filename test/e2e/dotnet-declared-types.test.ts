@@ -83,7 +83,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect(await topFrame(client, sessionId)).toMatchObject({ line: catalog.line('run') });
     });
 
-    // [cast, what C# answers or the error it gives]: refused as the compiler refuses, thrown as the runtime throws, computed when legal.
+    // [cast or constant arithmetic, what C# answers or the error it gives]: refused as the compiler refuses, thrown as the runtime throws, computed when legal.
     it.each([
       ['(decimal)quote', '2.5'],
       ['(DayOfWeek)2', 'Tuesday'],
@@ -96,7 +96,9 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       ['(Special)label', /^EVALUATION_FAILED: System\.InvalidCastException: Unable to cast object of type 'Pricing\.Item' to type 'Pricing\.Special'\./],
       ['(long)row[1]', /^EVALUATION_FAILED: System\.InvalidCastException: Unable to cast object of type 'System\.Int32' to type 'System\.Int64'\./],
       ['(long)(object)3', /^EVALUATION_FAILED: System\.InvalidCastException: Unable to cast object of type 'System\.Int32' to type 'System\.Int64'\./],
-    ])('cast %s: %s, and the stop is intact', async (expression, expected) => {
+      ['int.MaxValue + 1', /^EVALUATION_FAILED: CS0220 The operation overflows at compile time in checked mode/],
+      ['(int)(decimal)quote / 0', /^EVALUATION_FAILED: System\.DivideByZeroException: Attempted to divide by zero\./],
+    ])('cast or constant %s: %s, and the stop is intact', async (expression, expected) => {
       const r = await evaluate(sessionId, expression);
       if (typeof expected === 'string') expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value: expected, error: undefined });
       else expect(r.text).toMatch(expected);

@@ -75,6 +75,21 @@ describe.runIf(run)('.NET set value on application code', () => {
       await client.call('session_stop', { sessionId });
     });
 
+    // Read before any assignment below: rounds holds 3, discount holds null.
+    it.each([
+      ['(int)rounds', '3'],
+      ['(long?)rounds', '3'],
+      ['(double?)rounds / 2', '1.5'],
+      ['(object)rounds', '3'],
+      ['(Status?)2', 'Paid'],
+      ['(long?)discount', 'null'],
+      ['(int)discount', 'EVALUATION_FAILED: System.InvalidOperationException: Nullable object must have a value.'],
+      ['(string)rounds', "EVALUATION_FAILED: CS0030 Cannot convert type 'int?' to 'string'"],
+    ])('casts the nullable %s as C# does: %s', async (expression, expected) => {
+      const r = await client.call<{ value: string }>('inspect_evaluate', { sessionId, expression });
+      expect(r.isError ? r.text.split('\n')[0] : r.structured.value).toBe(expected);
+    });
+
     it.each([
       ['an object from an indexer', 'item', 'invoices[2]', 'Invoice { Id = 3,'],
       ['an object from another variable', 'current', 'invoices[6]', 'Invoice { Id = 7,'],

@@ -353,7 +353,7 @@ describe('C# expression parser refusals', () => {
       ['f(x: 1)', 'named arguments are not supported: pass the arguments in order', 2],
       ['f(ref x)', "'ref' arguments are not supported", 2],
       ['f(out var x)', "'out' arguments are not supported", 2],
-      ['checked(x + 1)', "'checked' is not supported: arithmetic is always unchecked", 0],
+      ['checked(x + 1)', "'checked' is not supported: arithmetic is unchecked, but on constants (C#'s default)", 0],
       ['await t', "'await' is not supported", 0],
       ['a[1..2]', 'ranges (..) are not supported', 3],
       ['a[^1]', 'index from end (^) is not supported', 2],

@@ -193,6 +193,19 @@ describe('C# values', () => {
     expect(evaluateBinary('+', variable('5u'), variable('1'))).toEqual({ type: 'long', value: 6n });
   });
 
+  it('constant arithmetic is checked as the compiler checks it; the same on a variable wraps or throws at run time', () => {
+    const overflow = new CSharpOperationError('compile', 'CS0220', 'The operation overflows at compile time in checked mode');
+    expect(() => evaluateBinary('+', constant('2147483647'), constant('1'))).toThrow(overflow);
+    expect(() => evaluateBinary('*', constant('4294967295u'), constant('2u'))).toThrow(overflow);
+    expect(() => evaluateBinary('-', constant('0ul'), constant('1ul'))).toThrow(overflow);
+    expect(() => evaluateBinary('/', constant('-2147483648'), constant('-1'))).toThrow(overflow);
+    expect(() => evaluateUnary('-', constant('-9223372036854775808'))).toThrow(overflow);
+    expect(() => evaluateBinary('%', constant('7'), constant('0'))).toThrow('Division by constant zero');
+    expect(evaluateBinary('<<', constant('2147483647'), constant('1'))).toEqual({ type: 'int', value: -2n, constant: true });
+    expect(evaluateBinary('+', variable('2147483647'), constant('1'))).toEqual({ type: 'int', value: -2147483648n });
+    expect(() => evaluateBinary('/', variable('1'), constant('0'))).toThrow('Attempted to divide by zero.');
+  });
+
   it('builds values from raw numbers, and knows sizeof and default of the predefined types', () => {
     expect(integralValue('byte', 300)).toEqual({ type: 'byte', value: 44n });
     expect(integralValue('int', 0xffffffffn)).toEqual({ type: 'int', value: -1n });

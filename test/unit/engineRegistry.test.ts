@@ -6,7 +6,7 @@ const fakeFactory = (language: string): EngineFactory => ({
   language,
   displayName: language,
   extensions: ['.rb'],
-  capabilities: { conditionalBreakpoints: false, hitConditionalBreakpoints: false, logPoints: false, functionBreakpoints: false, setVariable: false, pause: false, attach: false, restart: false, exceptionFilters: [] },
+  capabilities: { conditionalBreakpoints: false, hitConditionalBreakpoints: false, logPoints: false, functionBreakpoints: false, setVariable: false, pause: false, attach: false, restart: false, continueResumes: 'all threads', exceptionFilters: [] },
   detect: async () => ({ available: true }),
   create: () => {
     throw new Error('not in this test');

@@ -21,7 +21,7 @@ function batch(resumesAll: boolean, shownBefore = false) {
     show: (event) => calls.push(`show ${event.threadId}`),
     passOn: async (threadId) => void calls.push(`continue ${threadId}`),
     stopShown: () => shownBefore,
-    resumesAll,
+    resumesAll: () => resumesAll,
   });
   const settled = async () => {
     release();

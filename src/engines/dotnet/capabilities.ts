@@ -2,6 +2,7 @@ import type { EngineCapabilities } from '../../core/types.js';
 
 /** What the .NET engine can do: source-level debugging from Portable PDBs, values and C# expressions. */
 export const dotnetCapabilities: EngineCapabilities = {
+  continueResumes: 'all threads',
   conditionalBreakpoints: true,
   hitConditionalBreakpoints: true,
   logPoints: true,

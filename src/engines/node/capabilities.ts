@@ -6,6 +6,7 @@ export const NODE_EXCEPTION_FILTERS: EngineCapabilities['exceptionFilters'] = [
 ];
 
 export const NODE_CAPABILITIES: EngineCapabilities = {
+  continueResumes: 'its target',
   conditionalBreakpoints: true,
   hitConditionalBreakpoints: true,
   logPoints: true,

@@ -4,6 +4,7 @@ import { PYTHON_EXCEPTION_FILTERS } from './exceptionFilters.js';
 
 /** What debugpy (1.6 and later) offers; an engine refines it with the adapter's own answer. */
 export const PYTHON_CAPABILITIES: EngineCapabilities = {
+  continueResumes: 'all threads',
   conditionalBreakpoints: true,
   hitConditionalBreakpoints: true,
   logPoints: true,

@@ -4,7 +4,8 @@
  * double, decimal; bool; string), which yields the numeric promotions of §12.4.7: byte + byte → int,
  * int + uint → long, ulong + int → ambiguous, decimal + double → no operator, and with a constant
  * operand `uintValue + 1` → uint. Arithmetic is unchecked (integers wrap) as a debugger evaluates;
- * integer division by zero, and int.MinValue / -1, throw as .NET does. A null operand lifts the
+ * integer division by zero, and int.MinValue / -1, throw as .NET does. Constant operands are
+ * checked as the compiler checks them: `int.MaxValue + 1` is CS0220, `1 / 0` is CS0020. A null operand lifts the
  * operator (`null + 1` is null, `null == 1` is false, `null & false` is false).
  */
 import type { BinaryOperator, UnaryOperator } from './ast.js';
@@ -170,7 +171,7 @@ export function evaluateBinary(op: ValueBinaryOperator, left: CsValue, right: Cs
   const type = resolveBinary(op, left, right);
   const a = convertExplicit(left, type);
   const b = convertExplicit(right, SHIFTS.has(op) ? 'int' : type);
-  return withConstant(numericOperator(op, a, b), constant);
+  return withConstant(numericOperator(op, a, b, constant), constant);
 }
 
 function boolOperator(op: ValueBinaryOperator, a: boolean, b: boolean, constant: boolean): CsValue {
@@ -209,21 +210,26 @@ function liftedNull(op: ValueBinaryOperator, other: CsValue, l: CsType, r: CsTyp
   return COMPARISONS.has(op) ? bool(op === '!=', false) : nothing;
 }
 
-function numericOperator(op: ValueBinaryOperator, a: CsValue, b: CsValue): CsValue {
+function numericOperator(op: ValueBinaryOperator, a: CsValue, b: CsValue, constant: boolean): CsValue {
   if (a.type === 'decimal' && b.type === 'decimal') return decimalOperator(op, a.value, b.value);
   if ((a.type === 'float' || a.type === 'double') && (b.type === 'float' || b.type === 'double')) {
     return floatingOperator(op, a.type, a.value, b.value);
   }
-  if (isIntegralType(a.type) && isIntegralType(b.type)) return integerOperator(op, a.type, a.value as bigint, b.value as bigint);
+  if (isIntegralType(a.type) && isIntegralType(b.type)) return integerOperator(op, a.type, a.value as bigint, b.value as bigint, constant);
   throw new Error(`no operator ${op} for ${a.type} and ${b.type}`);
 }
 
-function integerOperator(op: ValueBinaryOperator, type: IntegralType, a: bigint, b: bigint): CsValue {
-  const wrap = (n: bigint): CsValue => ({ type, value: wrapIntegral(type, n) });
+/** Integer arithmetic wraps, except on constants, which the compiler checks (shifts never overflow). */
+function integerOperator(op: ValueBinaryOperator, type: IntegralType, a: bigint, b: bigint, constant: boolean): CsValue {
+  const wrap = (n: bigint): CsValue => {
+    const value = wrapIntegral(type, n);
+    if (constant && value !== n && !SHIFTS.has(op) && !BITWISE.has(op)) throw constantOverflow();
+    return { type, value };
+  };
   const count = b & (integralBits(type) === 32 ? 31n : 63n);
   if (COMPARISONS.has(op)) return bool(orderResult(op, a < b ? -1 : a > b ? 1 : 0), false);
-  if ((op === '/' || op === '%') && b === 0n) throw divideByZero();
-  if ((op === '/' || op === '%') && b === -1n && isSignedIntegral(type) && a === integralRange(type).min) throw arithmeticOverflow();
+  if ((op === '/' || op === '%') && b === 0n) throw constant ? compileError('CS0020', 'Division by constant zero') : divideByZero();
+  if ((op === '/' || op === '%') && b === -1n && isSignedIntegral(type) && a === integralRange(type).min) throw constant ? constantOverflow() : arithmeticOverflow();
   switch (op) {
     case '+':
       return wrap(a + b);
@@ -288,7 +294,9 @@ function decimalOperator(op: ValueBinaryOperator, a: CsDecimal, b: CsDecimal): C
   return { type: 'decimal', value: f(a, b) };
 }
 
-/** `op operand` on a value (unary + - ! ~), unchecked. */
+const constantOverflow = () => compileError('CS0220', 'The operation overflows at compile time in checked mode');
+
+/** `op operand` on a value (unary + - ! ~), unchecked but for constants. */
 export function evaluateUnary(op: UnaryOperator, operand: CsValue): CsValue {
   const constant = Boolean(operand.constant);
   if (op === '!') {
@@ -301,7 +309,10 @@ export function evaluateUnary(op: UnaryOperator, operand: CsValue): CsValue {
   if (op === '-') {
     if (v.type === 'decimal') result = { type: 'decimal', value: decimalNegate(v.value) };
     else if (v.type === 'float' || v.type === 'double') result = { type: v.type, value: -v.value };
-    else if (isIntegralType(v.type)) result = { type: v.type, value: wrapIntegral(v.type, -(v.value as bigint)) };
+    else if (isIntegralType(v.type)) {
+      result = { type: v.type, value: wrapIntegral(v.type, -(v.value as bigint)) };
+      if (constant && result.value !== -(v.value as bigint)) throw constantOverflow();
+    }
   } else if (op === '~' && isIntegralType(v.type)) {
     result = { type: v.type, value: wrapIntegral(v.type, ~(v.value as bigint)) };
   }

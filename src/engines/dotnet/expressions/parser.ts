@@ -314,7 +314,7 @@ class Parser {
         throw refuse(token, 'anonymous methods and lambdas are not supported');
       case 'checked':
       case 'unchecked':
-        throw refuse(token, `'${token.text}' is not supported: arithmetic is always unchecked`);
+        throw refuse(token, `'${token.text}' is not supported: arithmetic is unchecked, but on constants (C#'s default)`);
       case 'throw':
       case 'stackalloc':
       case 'ref':

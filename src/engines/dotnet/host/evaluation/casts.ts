@@ -31,11 +31,13 @@ export class Casts {
     if (!throwing && this.types.isValueType(to) && !isNullable(to)) {
       throw compileError('CS0077', `The as operator must be used with a reference type or nullable type ('${displayType(to)}' is a non-nullable value type)`);
     }
-    if (isNullValue(value)) {
+    const declared = knownDeclared(value);
+    if (isNullValue(value) && !(declared && isNullable(declared))) {
       if (throwing && this.types.isValueType(to) && !isNullable(to)) throw compileError('CS0037', `Cannot convert null to '${displayType(to)}' because it is a non-nullable value type`);
-      return nullEval();
+      return isNullable(to) ? retyped(nullEval(), to) : nullEval();
     }
     const from = this.staticType(value);
+    if (isNullable(from) || (isNullable(to) && this.types.isValueType(from))) return this.nullableCast(value, from, to, throwing, place, operands);
     const keyword = numericKeyword(to);
     if (throwing && keyword && (numericKeyword(from) || this.types.isEnum(from))) {
       const cs = await operands.csValue(value);
@@ -56,6 +58,30 @@ export class Casts {
       'CS0039',
       `Cannot convert type '${displayType(from)}' to '${displayType(to)}' via a reference conversion, boxing conversion, unboxing conversion, wrapping conversion, or null type conversion`,
     );
+  }
+
+  /**
+   * A cast from or to a nullable value type (§10.6.1): the value's own conversion, lifted — null
+   * stays null where the target can hold it, and `.Value` of a null throws as the program would.
+   */
+  private async nullableCast(held: EvalValue, from: ClrType, to: ClrType, throwing: boolean, place: Place, operands: Operands): Promise<EvalValue> {
+    const toInner = underlying(to);
+    const value = await operands.unwrapNullable(held, underlying(from));
+    if (!isNullValue(value)) {
+      const inner = await this.cast(retyped(value, underlying(from)), toInner, throwing, place, operands).catch((e: unknown) => {
+        // The compiler names the types as written: 'int?', not the 'int' it lifted the conversion from.
+        if (e instanceof CSharpOperationError && (e.code === 'CS0030' || e.code === 'CS0039')) throw compileError(e.code, e.message.replace(/'[^']*' to '[^']*'/, `'${displayType(from)}' to '${displayType(to)}'`));
+        throw e;
+      });
+      return isNullable(to) && !isNullValue(inner) ? retyped(inner, to) : inner;
+    }
+    const numberOrEnum = (t: ClrType) => numericKeyword(t) !== undefined || this.types.isEnum(t);
+    const converts = (numberOrEnum(underlying(from)) && numberOrEnum(toInner)) || this.conversion(underlying(from), toInner) !== undefined;
+    if (!converts) throw compileError(throwing ? 'CS0030' : 'CS0039', `Cannot convert type '${displayType(from)}' to '${displayType(to)}'`);
+    if (throwing && !isNullable(to) && this.types.isValueType(to)) {
+      throw new CSharpOperationError('runtime', 'System.InvalidOperationException', 'Nullable object must have a value.');
+    }
+    return isNullable(to) ? retyped(nullEval(), to) : nullEval();
   }
 
   /** An explicit enumeration conversion: the number as the enum's underlying type. */
@@ -136,6 +162,8 @@ function sameNumber(from: CsValue, to: CsValue): boolean {
 }
 
 const isNullable = (t: ClrType) => t.kind === 'named' && t.name === NULLABLE;
+/** T of T?, else the type itself. */
+const underlying = (t: ClrType): ClrType => (isNullable(t) ? (t as { args: ClrType[] }).args[0]! : t);
 
 function numericKeyword(t: ClrType): CsType | undefined {
   if (t.kind !== 'named') return undefined;

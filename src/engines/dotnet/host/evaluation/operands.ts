@@ -9,7 +9,8 @@ import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
-import { fromNative, isNullValue, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import type { ClrType } from '../../expressions/clrType.js';
+import { fromNative, isNullValue, nullEval, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import { applyFormat } from './formatSpecifiers.js';
 import type { Members } from './members.js';
 
@@ -42,6 +43,14 @@ export class Operands {
     if (v.kind !== 'object' || this.reader.catalog.view(v.value.chain?.[0])?.fullName !== 'System.Nullable`1') return false;
     const [hasValue] = await this.reader.fieldsByName(v.value, ['hasValue']);
     return hasValue?.v !== 'true';
+  }
+
+  /** The value a Nullable<T> holds (null when it holds none); any other value as it is. */
+  async unwrapNullable(v: EvalValue, inner: ClrType): Promise<EvalValue> {
+    if (v.kind !== 'object' || this.reader.catalog.view(v.value.chain?.[0])?.fullName !== 'System.Nullable`1') return v;
+    if (await this.isNull(v)) return nullEval();
+    const [held] = await this.reader.fieldsByName(v.value, ['value']);
+    return held ? fromNative(held, inner) : v;
   }
 
   /** Reference equality of objects; undefined when the operands are values to compare by value. */
