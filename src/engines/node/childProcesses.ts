@@ -4,8 +4,8 @@
  * it listens into this hub's folder and waits for the debugger. The hub watches the folder and
  * hands each report to the engine, which connects, arms the breakpoints and lets it run.
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtempSync, watch, type FSWatcher } from 'node:fs';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -42,8 +42,9 @@ export class ChildProcessHub {
     this.timer.unref();
   }
 
-  static async open(onReport: (report: ChildReport) => void): Promise<ChildProcessHub> {
-    return new ChildProcessHub(await mkdtemp(join(tmpdir(), 'dbb-node-')), onReport);
+  /** At once: one mkdir, where awaiting the thread pool's answer cost a launch 10–35 ms under load. */
+  static open(onReport: (report: ChildReport) => void): ChildProcessHub {
+    return new ChildProcessHub(mkdtempSync(join(tmpdir(), 'dbb-node-')), onReport);
   }
 
   /** The environment that makes the program's node processes load the preload and report here. */

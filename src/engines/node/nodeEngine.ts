@@ -99,7 +99,7 @@ export class NodeEngine implements Engine {
     this.targets.typesStrippedInPlace = plan.typesStrippedInPlace;
     if (!isTypeScript(plan.entry) && !plan.runtimeArgs.length) this.targets.compiledEntry = plan.entry;
     this.targets.want(config.breakpoints, config.functionBreakpoints, config.exceptions);
-    this.hub = await ChildProcessHub.open((report) => this.childReported(report));
+    this.hub = ChildProcessHub.open((report) => this.childReported(report));
     const { process: debuggee, url } = await InspectorProcess.start(
       {
         runtime: this.runtime.executable,
@@ -472,7 +472,11 @@ function scriptLoaded(target: NodeTarget, file: string): Promise<void> {
   const urls = new Set([pathToFileURL(file).href, pathToFileURL(realpathSync(file)).href]);
   return new Promise((resolve) => {
     target.scripts.onParsed((script) => {
-      if (urls.has(script.url)) void target.cdp.send('Runtime.getIsolateId').then(() => resolve(), () => resolve());
+      if (!urls.has(script.url)) return;
+      // Node pauses on its first line next (--inspect-brk): the ACKs keep flowing until it does, else
+      // Nagle held that pause behind the answer below for a delayed ACK (40 ms).
+      target.cdp.expectEvent('Debugger.paused');
+      void target.cdp.send('Runtime.getIsolateId').then(() => resolve(), () => resolve());
     });
   });
 }

@@ -465,8 +465,14 @@ export class NodeTarget {
     this.handles.clear();
   }
 
+  /**
+   * Lets a pause of our own go on (the launch's break on start, a load hook). The program most often
+   * pauses again soon (the launch's first breakpoint, the next hook): the ACKs keep flowing, else
+   * Nagle held node's `resumed` and the next `paused` for a delayed ACK (40 ms of a first stop).
+   */
   private resumeQuietly(): void {
     this.quietResumes++;
+    this.cdp.expectEvent('Debugger.paused');
     this.cdp.send('Debugger.resume', {}).catch(() => this.quietResumes--);
   }
 

@@ -1,7 +1,8 @@
 /**
- * What Node.js readies ahead once it is in play (core/readiness.ts): no process, only the answer
- * of the one probe a launch needs, so the first launch finds it. Kept apart from the engine so the
- * registry can start it while the server is still loading the rest.
+ * What Node.js readies ahead once it is in play (core/readiness.ts): no process; the answer of the
+ * one probe a launch needs, then the engine's own code, so the first launch finds both (loading
+ * the engine took 20–40 ms of a first launch's CPU, more under load). Kept apart from the engine
+ * so the registry can start it while the server is still loading the rest.
  */
 import { findRuntime } from './nodeRuntime.js';
 import { probeParentDeathSignal } from './parentDeathSignal.js';
@@ -9,4 +10,5 @@ import { probeParentDeathSignal } from './parentDeathSignal.js';
 export async function prepare(): Promise<void> {
   await findRuntime();
   await probeParentDeathSignal();
+  await import('./nodeEngine.js');
 }
