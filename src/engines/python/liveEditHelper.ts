@@ -83,24 +83,25 @@ def _remember(path):
 
 def _install(paths):
     """Keeps the text of the modules loaded so far, of the files named (the main program), and of every module that loads from now on."""
+    # The hook first, then the modules loaded so far: the program runs on meanwhile, and a module
+    # it loads between the two is in one or the other.
+    original = importlib.machinery.SourceFileLoader.get_code
+    if not getattr(original, "_debugbridge", False):
+
+        def get_code(self, fullname):
+            code = original(self, fullname)
+            try:
+                _remember(os.path.realpath(self.get_filename(fullname)))
+            except Exception:
+                pass
+            return code
+
+        get_code._debugbridge = True
+        importlib.machinery.SourceFileLoader.get_code = get_code
     for path in json.loads(paths):
         _remember(os.path.realpath(path))
     for module in list(sys.modules.values()):
         _remember(_file_of(module))
-    original = importlib.machinery.SourceFileLoader.get_code
-    if getattr(original, "_debugbridge", False):
-        return
-
-    def get_code(self, fullname):
-        code = original(self, fullname)
-        try:
-            _remember(os.path.realpath(self.get_filename(fullname)))
-        except Exception:
-            pass
-        return code
-
-    get_code._debugbridge = True
-    importlib.machinery.SourceFileLoader.get_code = get_code
 
 
 def _modules_by_file():

@@ -57,7 +57,7 @@ import { withWaits } from './threadWaits.js';
 const STEP_COMMANDS = { over: 'next', into: 'stepIn', out: 'stepOut' } as const;
 const JUMP_HINT = 'Pick a line of the current function; Python cannot jump into a block (loop, with, try) or out of a finally.';
 /** How long an attach waits for the live edit helper to go in (it goes on after that). */
-const LIVE_EDIT_ATTACH_WAIT_MS = 3000;
+const LIVE_EDIT_WAIT_MS = 3000;
 
 type StartCommand = 'launch' | 'attach';
 
@@ -134,7 +134,9 @@ export class PythonEngine implements Engine {
     this.started = true;
     // debugpy names the debuggee's pid just after answering `launch`.
     await Promise.race([processStarted, delay(2000)]);
-    void this.prepareLiveEdit(config.program);
+    // The modules loaded before the helper goes in are taken as they are on disk then: it must be in
+    // before the answer, or an edit made right after the first stop would pass for the loaded text.
+    await Promise.race([this.prepareLiveEdit(config.program), delay(LIVE_EDIT_WAIT_MS)]);
     // The next launch like this one finds a debuggee ready: prepared once the calls pause (callsQuiet.ts).
     whenQuiet('next ready debuggee', () => prepareNextReadyDebuggee(target));
     return { ...result, pid: this.debuggeePid };
@@ -174,7 +176,7 @@ export class PythonEngine implements Engine {
     this.started = true;
     // The modules loaded before the attach are taken as they are on disk when the helper goes in:
     // it must be in before the answer, or an edit made right after it would pass for the loaded text.
-    await Promise.race([this.prepareLiveEdit(), delay(LIVE_EDIT_ATTACH_WAIT_MS)]);
+    await Promise.race([this.prepareLiveEdit(), delay(LIVE_EDIT_WAIT_MS)]);
     return result;
   }
 
