@@ -15,7 +15,7 @@ import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { DebugError, isDebugError, type ErrorCode } from '../../core/errors.js';
 import { restorePriority, startAtLowPriority } from '../../core/processPriority.js';
-import { killedWithUs } from '../node/parentDeathSignal.js';
+import { killedWithUs } from '../../core/parentDeathSignal.js';
 import { NativeError } from './addon.js';
 import type { HostApi, HostCall, HostEvent, HostMessage, HostMethod, ServerAnswer, ServerApi } from './hostProtocol.js';
 import { newestCoreLibrary } from './runtimeEnv.js';

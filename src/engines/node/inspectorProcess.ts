@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { DebugError } from '../../core/errors.js';
 import { endChild, hasEnded } from './processEnd.js';
 import { InspectorLineFilter, type InspectorLine } from './inspectorLines.js';
-import { killedWithUs, probeParentDeathSignal } from './parentDeathSignal.js';
+import { killedWithUs, probeParentDeathSignal } from '../../core/parentDeathSignal.js';
 
 export interface InspectorLaunch {
   runtime: string;

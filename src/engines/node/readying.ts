@@ -5,7 +5,7 @@
  * so the registry can start it while the server is still loading the rest.
  */
 import { findRuntime } from './nodeRuntime.js';
-import { probeParentDeathSignal } from './parentDeathSignal.js';
+import { probeParentDeathSignal } from '../../core/parentDeathSignal.js';
 
 export async function prepare(): Promise<void> {
   await findRuntime();

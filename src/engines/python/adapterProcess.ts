@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Writable } from 'node:stream';
 import { StdioTransport } from '../../dap/stdioTransport.js';
-import { killedWithUs } from '../node/parentDeathSignal.js';
+import { killedWithUs } from '../../core/parentDeathSignal.js';
 import { ADAPTER_BOOTSTRAP } from './adapterBootstrap.js';
 import { debuggeePreludeFile } from './debuggeePrelude.js';
 import { descendantsOf, endProcesses, killProcesses, sessionMembers } from './processTree.js';

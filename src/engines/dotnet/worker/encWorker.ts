@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { DebugError } from '../../../core/errors.js';
 import { canRestorePriority, restorePriority, startAtLowPriority } from '../../../core/processPriority.js';
-import { killedWithUs } from '../../node/parentDeathSignal.js';
+import { killedWithUs } from '../../../core/parentDeathSignal.js';
 import type { UpdateRequest, UpdateResult } from './encProtocol.js';
 import type { CompileRequest, CompileResult } from './evalProtocol.js';
 import { ensureWorkerBuilt, isWorkerBuilt } from './workerBuild.js';

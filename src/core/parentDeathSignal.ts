@@ -1,9 +1,10 @@
 /**
- * A debuggee must not outlive us. When our process dies without ending its sessions, the
- * inspector's socket closes, node drops our breakpoints and the program runs on as an orphan
- * (a busy loop runs until it ends by itself). On Linux, util-linux's `setpriv --pdeathsig`
- * makes the kernel kill the debuggee when we die; it then execs node, so the pid, argv and
- * environment the program sees are its own.
+ * A process we start (a Node.js debuggee, debugpy's adapter, the .NET host and worker) must not
+ * outlive us. When our process dies without ending its sessions, a Node.js debuggee's inspector
+ * socket closes, node drops our breakpoints and the program runs on as an orphan (a busy loop runs
+ * until it ends by itself). On Linux, util-linux's `setpriv --pdeathsig` makes the kernel kill the
+ * process when we die; it then execs the command, so the pid, argv and environment the program
+ * sees are its own.
  */
 import { execFile, execFileSync } from 'node:child_process';
 
