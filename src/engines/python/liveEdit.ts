@@ -1,8 +1,8 @@
 /**
  * Live edit for Python: the helper module (liveEditHelper.ts) is executed in the debuggee once per
  * session, as the program starts, through debugpy's `evaluate` without a frame (pydevd runs it on
- * its own thread, so it works whether the program is stopped or running); each apply calls it the
- * same way and reads its answer back.
+ * whichever thread takes it first, its own or a stopped one, so it works whether the program is
+ * stopped or running); each apply calls it the same way and reads its answer back.
  */
 import type { LiveEditRequest, LiveEditResult } from '../../core/engine.js';
 import { DebugError } from '../../core/errors.js';

@@ -215,10 +215,9 @@ def _stale(pairs):
     old = set(pairs)
     frames = []
     names = dict((t.ident, t.name) for t in threading.enumerate())
-    current = threading.get_ident()
+    # Every thread, this one too: pydevd hands an evaluation without a frame to whichever thread
+    # takes it first, and a thread stopped in the edited function takes it as it waits.
     for ident, frame in sys._current_frames().items():
-        if ident == current:
-            continue
         while frame is not None:
             if frame.f_code in old:
                 frames.append({"thread": names.get(ident, str(ident)), "name": frame.f_code.co_name, "file": frame.f_code.co_filename, "line": frame.f_lineno})
