@@ -18,6 +18,8 @@ const decimal = named('System.Decimal');
 const ienum = (t: ClrType) => named('System.Collections.Generic.IEnumerable`1', [t]);
 const list = (t: ClrType) => named('System.Collections.Generic.List`1', [t]);
 const array = (t: ClrType): ClrType => ({ kind: 'array', elem: t, rank: 1 });
+const comparable = (t: ClrType) => named('System.IComparable`1', [t]);
+const equatable = (t: ClrType) => named('System.IEquatable`1', [t]);
 const span = (why = 'a span parameter'): ClrType => ({ kind: 'unusable', why });
 
 const VALUE_TYPES = new Set(['System.Int32', 'System.Int64', 'System.UInt32', 'System.Double', 'System.Decimal', 'System.Char', 'System.DateTime']);
@@ -32,7 +34,9 @@ const facts: TypeFacts = {
       case 'System.Collections.Generic.IList`1':
         return [ienum(t.args[0]!)];
       case 'System.String':
-        return [object, ienum(named('System.Char')), named('System.IComparable')];
+        return [object, ienum(named('System.Char')), named('System.IComparable'), comparable(t), equatable(t)];
+      case 'System.Int32':
+        return [named('System.ValueType'), named('System.IComparable'), comparable(t), equatable(t)];
       case 'System.Object':
         return [];
       default:
@@ -51,7 +55,7 @@ const intConst = (n: number): Argument => arg(int, { type: 'int', value: BigInt(
 
 function pick(candidates: Candidate<string>[], args: Argument[], explicit?: ClrType[]): string {
   const r = resolveOverload(candidates, args, facts, explicit);
-  if ('error' in r) return `${r.error}: ${r.candidates.join(', ')}`;
+  if ('error' in r) return r.why ?? `${r.error}: ${r.candidates.join(', ')}`;
   const { method, typeArgs, expanded } = r.chosen;
   return `${method}${typeArgs.length ? `<${typeArgs.map(displayType).join(', ')}>` : ''}${expanded ? ` expanded from ${expanded.from}` : ''}`;
 }
@@ -93,7 +97,9 @@ describe('C# overload resolution', () => {
 
   it('takes explicit type arguments, and refuses a generic method whose type arguments cannot be inferred', () => {
     expect(pick(JOIN, [arg(string), arg(array(int))], [int])).toBe('Join<T>(string, IEnumerable<T>)<int>');
-    expect(pick([m('Empty<T>()', [], { genericArity: 1 })], [])).toBe('none: Empty<T>()');
+    expect(pick([m('Empty<T>()', [], { genericArity: 1, name: 'Store.Empty', typeParams: [{ name: 'T', constraints: [] }] })], [])).toBe(
+      "CS0411 The type arguments for method 'Store.Empty<T>()' cannot be inferred from the usage. Try specifying the type arguments explicitly.",
+    );
     expect(pick([m('Empty<T>()', [], { genericArity: 1 })], [], [string])).toBe('Empty<T>()<string>');
   });
 
@@ -121,5 +127,45 @@ describe('C# overload resolution', () => {
     expect(pick([m('F(object)', [object]), m('F(IComparable)', [named('System.IComparable')])], [arg(int)])).toBe('F(IComparable)');
     expect(pick([m('F(object[])', [array(object)])], [arg(array(string))])).toBe('F(object[])');
     expect(pick([m('F(object[])', [array(object)])], [arg(array(int))])).toBe('none: F(object[])');
+  });
+
+  describe('generic methods with constraints', () => {
+    // static T Largest<T>(IEnumerable<T> items) where T : IComparable<T>, IEquatable<T>
+    const largest = m('Largest', [ienum(T0)], { genericArity: 1, name: 'Pricing.Ranking.Largest', typeParams: [{ name: 'T', constraints: [comparable(T0), equatable(T0)] }] });
+    const shown = "'Pricing.Ranking.Largest<T>(System.Collections.Generic.IEnumerable<T>)'";
+
+    it('infers T from the arguments and checks every constraint', () => {
+      expect(pick([largest], [arg(list(int))])).toBe('Largest<int>');
+      expect(pick([largest], [arg(array(string))])).toBe('Largest<string>');
+    });
+
+    it.each([
+      ['a reference type lacking a constraint (CS0311)', list(object), `CS0311 The type 'object' cannot be used as type parameter 'T' in the generic type or method ${shown}. There is no implicit reference conversion from 'object' to 'System.IComparable<object>'.`],
+      ['a value type lacking a constraint (CS0315)', list(decimal), `CS0315 The type 'decimal' cannot be used as type parameter 'T' in the generic type or method ${shown}. There is no boxing conversion from 'decimal' to 'System.IComparable<decimal>'.`],
+      ['an argument T cannot be inferred from (CS0411)', int, `CS0411 The type arguments for method ${shown} cannot be inferred from the usage. Try specifying the type arguments explicitly.`],
+    ])('refuses %s as the compiler words it, naming T', (_what, given, expected) => {
+      expect(pick([largest], [arg(given)])).toBe(expected);
+    });
+
+    it('checks class and struct constraints, and explicit type arguments too', () => {
+      const byRef = m('Keep', [T0], { genericArity: 1, name: 'Store.Keep', typeParams: [{ name: 'TItem', constraints: [], referenceType: true }] });
+      const byValue = m('Pack', [T0], { genericArity: 1, name: 'Store.Pack', typeParams: [{ name: 'TItem', constraints: [], valueType: true }] });
+      expect(pick([byRef], [arg(int)])).toBe("CS0452 The type 'int' must be a reference type in order to use it as parameter 'TItem' in the generic type or method 'Store.Keep<TItem>(TItem)'");
+      expect(pick([byValue], [arg(string)])).toBe("CS0453 The type 'string' must be a non-nullable value type in order to use it as parameter 'TItem' in the generic type or method 'Store.Pack<TItem>(TItem)'");
+      expect(pick([byValue], [arg(int)])).toBe('Pack<int>');
+      expect(pick([largest], [arg(list(object))], [object])).toMatch(/^CS0311 /);
+    });
+
+    it('drops a candidate whose constraints fail and takes the one C# takes among the rest', () => {
+      const describe = [m('Describe<T>(T) where T : struct', [T0], { genericArity: 1, typeParams: [{ name: 'T', constraints: [], valueType: true }] }), m('Describe(object)', [object])];
+      expect(pick(describe, [arg(string)])).toBe('Describe(object)');
+      expect(pick(describe, [arg(int)])).toBe('Describe<T>(T) where T : struct<int>');
+    });
+
+    it('converts a value typed by a type parameter to each of its constraints', () => {
+      const take = [m('Take(IEquatable<int>)', [equatable(int)])];
+      expect(pick(take, [{ type: comparable(int), alsoConvertsTo: [equatable(int)] }])).toBe('Take(IEquatable<int>)');
+      expect(pick(take, [{ type: comparable(int) }])).toBe('none: Take(IEquatable<int>)');
+    });
   });
 });

@@ -68,20 +68,21 @@ export function mentionsMethodParam(t: ClrType): boolean {
   return false;
 }
 
-/** The C# name of a type, for messages. */
-export function displayType(t: ClrType): string {
+/** The C# name of a type, for messages; a method's type parameters by `methodParams` names (`T`). */
+export function displayType(t: ClrType, methodParams: readonly string[] = []): string {
+  const show = (inner: ClrType) => displayType(inner, methodParams);
   switch (t.kind) {
     case 'named': {
       const keyword = PRIMITIVE_KEYWORDS[t.name];
       if (keyword) return keyword;
-      if (t.name === NULLABLE && t.args.length === 1) return `${displayType(t.args[0]!)}?`;
+      if (t.name === NULLABLE && t.args.length === 1) return `${show(t.args[0]!)}?`;
       const base = t.name.replace(/`\d+/g, '').replace(/\+/g, '.');
-      return t.args.length ? `${base}<${t.args.map(displayType).join(', ')}>` : base;
+      return t.args.length ? `${base}<${t.args.map(show).join(', ')}>` : base;
     }
     case 'array':
-      return `${displayType(t.elem)}[${','.repeat(Math.max(0, t.rank - 1))}]`;
+      return `${show(t.elem)}[${','.repeat(Math.max(0, t.rank - 1))}]`;
     case 'param':
-      return `${t.method ? 'M' : 'T'}${t.index}`;
+      return (t.method && methodParams[t.index]) || `${t.method ? 'M' : 'T'}${t.index}`;
     case 'null':
       return 'null';
     case 'unusable':

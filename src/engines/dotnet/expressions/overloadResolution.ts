@@ -3,10 +3,12 @@
  * applicable candidates in their normal and `params`-expanded forms, type inference for generic
  * methods (lower-bound inference through base types and interfaces, §12.6.3), the better function
  * member by better conversions (exact match, better conversion target, signed over unsigned), and the
- * tie-breaks (non-generic over generic, normal over expanded form). What the types are comes from a
+ * tie-breaks (non-generic over generic, normal over expanded form). A generic candidate whose type
+ * arguments break a constraint is not applicable (§12.6.4.2, as C# 7.3 and later); when the only
+ * candidate fails that way or by inference, the compiler's own error says why. What the types are comes from a
  * TypeFacts (the program's metadata in the debugger, a table in the tests).
  */
-import { type ClrType, KEYWORD_TYPES, mentionsMethodParam, NULLABLE, OBJECT, PRIMITIVE_KEYWORDS, sameType, substitute } from './clrType.js';
+import { type ClrType, displayType, KEYWORD_TYPES, mentionsMethodParam, NULLABLE, OBJECT, PRIMITIVE_KEYWORDS, sameType, substitute } from './clrType.js';
 import { isImplicitlyConvertible } from './csConversions.js';
 import type { CsType, CsValue } from './csValue.js';
 
@@ -18,12 +20,27 @@ export interface TypeFacts {
   isEnum(t: ClrType): boolean;
   /** A generic interface's or delegate's type parameter variance. */
   variance(name: string, index: number): 'in' | 'out' | undefined;
+  /** A non-abstract type with a public parameterless constructor (`new()`); unknown when absent. */
+  isConstructible?(t: ClrType): boolean;
+}
+
+/** A method's type parameter as its constraint clause declares it. */
+export interface TypeParameter {
+  name: string;
+  /** Constraint types; the method's type parameters remain in them (`IComparable<T>`). */
+  constraints: ClrType[];
+  /** `class`, `struct`, `new()`. */
+  referenceType?: boolean;
+  valueType?: boolean;
+  constructible?: boolean;
 }
 
 /** An argument: its type (the runtime's for values read from the program), and its value when it is a constant. */
 export interface Argument {
   type: ClrType;
   constant?: CsValue;
+  /** A value typed by a type parameter with several constraints: `type` is the first, these the others it converts to too. */
+  alsoConvertsTo?: ClrType[];
 }
 
 export interface Candidate<T> {
@@ -33,6 +50,9 @@ export interface Candidate<T> {
   genericArity: number;
   /** The last parameter is `params T[]`. */
   paramArray: boolean;
+  /** The method's type parameters (names and constraints), and its name as errors show it (`Ns.Type.Method`). */
+  typeParams?: TypeParameter[];
+  name?: string;
 }
 
 export interface Chosen<T> {
@@ -45,17 +65,27 @@ export interface Chosen<T> {
   expanded?: { from: number; elem: ClrType };
 }
 
-export type Resolution<T> = { chosen: Chosen<T> } | { error: 'none' | 'ambiguous'; candidates: T[] };
+/** `why`: the compiler's error when the only candidate failed by inference or a constraint (CS0411, CS0311, …). */
+export type Resolution<T> = { chosen: Chosen<T> } | { error: 'none' | 'ambiguous'; candidates: T[]; why?: string };
 
 type Form<T> = Chosen<T> & { generic: boolean; normalParams: ClrType[] };
 
 export function resolveOverload<T>(candidates: Candidate<T>[], args: Argument[], facts: TypeFacts, explicitTypeArgs?: ClrType[]): Resolution<T> {
   const applicable: Form<T>[] = [];
+  const failures: string[] = [];
   for (const candidate of candidates) {
     if (explicitTypeArgs && explicitTypeArgs.length !== candidate.genericArity) continue;
     for (const form of forms(candidate, args.length)) {
       const typeArgs = explicitTypeArgs ?? (candidate.genericArity ? infer(form.types, args, candidate.genericArity, facts) : []);
-      if (!typeArgs) continue;
+      if (!typeArgs) {
+        failures.push(`CS0411 The type arguments for method '${methodDisplay(candidate)}' cannot be inferred from the usage. Try specifying the type arguments explicitly.`);
+        continue;
+      }
+      const broken = candidate.genericArity ? brokenConstraint(candidate, typeArgs, facts) : undefined;
+      if (broken) {
+        failures.push(broken);
+        continue;
+      }
       const types = form.types.map((p) => substitute(p, [], typeArgs));
       if (types.some((p) => p.kind === 'unusable' || mentionsMethodParam(p))) continue;
       if (!args.every((a, i) => conversion(a, types[i]!, facts) !== undefined)) continue;
@@ -63,11 +93,48 @@ export function resolveOverload<T>(candidates: Candidate<T>[], args: Argument[],
       applicable.push({ method: candidate.method, typeArgs, argumentTypes: types, expanded: form.expanded === undefined ? undefined : { from: form.expanded, elem: types[form.expanded] ?? elemOf(normalParams.at(-1)) }, generic: candidate.genericArity > 0, normalParams });
     }
   }
-  if (applicable.length === 0) return { error: 'none', candidates: candidates.map((c) => c.method) };
+  if (applicable.length === 0) {
+    const why = candidates.length === 1 && failures.length === 1 ? failures[0] : undefined;
+    return { error: 'none', candidates: candidates.map((c) => c.method), ...(why && { why }) };
+  }
   const best = applicable.filter((m) => applicable.every((other) => other === m || better(m, other, args, facts)));
   if (best.length !== 1) return { error: 'ambiguous', candidates: (best.length ? best : applicable).map((m) => m.method) };
   const { generic: _generic, normalParams: _normal, ...chosen } = best[0]!;
   return { chosen };
+}
+
+/** The first constraint the type arguments break, as the compiler words it (§15.2.5), or undefined. */
+export function brokenConstraint(candidate: Pick<Candidate<unknown>, 'params' | 'typeParams' | 'name'>, typeArgs: ClrType[], facts: TypeFacts): string | undefined {
+  const method = methodDisplay(candidate);
+  for (const [i, param] of (candidate.typeParams ?? []).entries()) {
+    const arg = typeArgs[i];
+    if (!param || !arg) continue;
+    const shown = displayType(arg);
+    const where = `in the generic type or method '${method}'`;
+    const valueType = facts.isValueType(arg);
+    if (param.referenceType && valueType) return `CS0452 The type '${shown}' must be a reference type in order to use it as parameter '${param.name}' ${where}`;
+    if (param.valueType && (!valueType || (arg.kind === 'named' && arg.name === NULLABLE))) {
+      return `CS0453 The type '${shown}' must be a non-nullable value type in order to use it as parameter '${param.name}' ${where}`;
+    }
+    for (const constraint of param.constraints) {
+      const target = substitute(constraint, [], typeArgs);
+      const kind = conversion({ type: arg }, target, facts);
+      if (kind === 'identity' || kind === 'reference' || kind === 'boxing') continue;
+      const via = valueType ? 'boxing conversion' : 'implicit reference conversion';
+      return `${valueType ? 'CS0315' : 'CS0311'} The type '${shown}' cannot be used as type parameter '${param.name}' ${where}. There is no ${via} from '${shown}' to '${displayType(target)}'.`;
+    }
+    if (param.constructible && !valueType && facts.isConstructible?.(arg) === false) {
+      return `CS0310 '${shown}' must be a non-abstract type with a public parameterless constructor in order to use it as parameter '${param.name}' ${where}`;
+    }
+  }
+  return undefined;
+}
+
+/** A generic method as the compiler's errors name it: `Ns.Type.Method<T>(System.Collections.Generic.IEnumerable<T>)`. */
+export function methodDisplay(candidate: Pick<Candidate<unknown>, 'params' | 'typeParams' | 'name'>): string {
+  const names = (candidate.typeParams ?? []).map((p) => p.name);
+  const generic = names.length ? `<${names.join(', ')}>` : '';
+  return `${candidate.name ?? 'method'}${generic}(${candidate.params.map((p) => displayType(p, names)).join(', ')})`;
 }
 
 function elemOf(t: ClrType | undefined): ClrType {
@@ -152,6 +219,7 @@ export function conversion(arg: Argument, to: ClrType, facts: TypeFacts): Conver
   }
   if (facts.isValueType(to)) return undefined;
   if (inherits(from, to, facts, new Set())) return facts.isValueType(from) ? 'boxing' : 'reference';
+  if (arg.alsoConvertsTo?.some((c) => inherits(c, to, facts, new Set()))) return 'reference';
   return undefined;
 }
 

@@ -9,6 +9,7 @@ import type { NativeType } from './nativeEvents.js';
 import type { FilterOp, Native } from './nativeSession.js';
 import type { FrameHandle, StackReader } from './stackReader.js';
 import { formatValue, type CsValue } from '../expressions/numeric.js';
+import { displayType, NULLABLE } from '../expressions/clrType.js';
 import { Calls } from './evaluation/calls.js';
 import { Casts } from './evaluation/casts.js';
 import { ClrTypes } from './evaluation/clrTypes.js';
@@ -166,6 +167,14 @@ export class Inspection {
   }
 
   private async answer(value: EvalValue, frame: FrameHandle): Promise<EvaluateResult> {
+    const answer = await this.valueAnswer(value, frame);
+    // A value declared nullable (`(long?)rounds`, an `int?` call) is shown by that type, as C# declares it.
+    const declared = value.kind === 'object' || value.kind === 'value' ? value.declared : undefined;
+    if (declared?.kind !== 'named' || declared.name !== NULLABLE || !declared.args[0] || answer.type?.endsWith('?')) return answer;
+    return { ...answer, type: `${answer.type === 'null' || !answer.type ? displayType(declared.args[0]) : answer.type}?` };
+  }
+
+  private async valueAnswer(value: EvalValue, frame: FrameHandle): Promise<EvaluateResult> {
     switch (value.kind) {
       case 'object':
         return this.result(value.value, frame);

@@ -37,13 +37,29 @@ export function implementedInterfaces(meta: AssemblyMetadata, typeRid: number): 
   return out;
 }
 
+/** A generic parameter as its GenericParam row declares it: name, flags (`class`, `struct`, `new()`) and constraint types (TypeDef, TypeRef or TypeSpec tokens). */
+export interface GenericParamDecl {
+  name: string;
+  flags: number;
+  constraints: number[];
+}
+
+/** The generic parameters of a type or method, in order. */
+export function genericParameters(meta: AssemblyMetadata, owner: Table.TypeDef | Table.MethodDef, ownerRid: number): GenericParamDecl[] {
+  const t = meta.tables;
+  const out: GenericParamDecl[] = [];
+  for (const rid of t.rowsWhere(Table.GenericParam, 'owner', encodeCoded(owner, ownerRid, Coded.TypeOrMethodDef))) {
+    const row = t.row(Table.GenericParam, rid);
+    const constraints = t.rowsWhere(Table.GenericParamConstraint, 'owner', rid).map((c) => {
+      const coded = decodeCoded(t.row(Table.GenericParamConstraint, c).constraint!, Coded.TypeDefOrRef);
+      return token(coded.table, coded.rid);
+    });
+    out[row.number!] = { name: t.string(row.name!), flags: row.flags!, constraints };
+  }
+  return out;
+}
+
 /** The constraint types (TypeDef, TypeRef or TypeSpec tokens) of type parameter `index` of a type or method. */
 export function typeParameterConstraints(meta: AssemblyMetadata, owner: Table.TypeDef | Table.MethodDef, ownerRid: number, index: number): number[] {
-  const t = meta.tables;
-  const param = t.rowsWhere(Table.GenericParam, 'owner', encodeCoded(owner, ownerRid, Coded.TypeOrMethodDef)).find((rid) => t.row(Table.GenericParam, rid).number === index);
-  if (param === undefined) return [];
-  return t.rowsWhere(Table.GenericParamConstraint, 'owner', param).map((rid) => {
-    const c = decodeCoded(t.row(Table.GenericParamConstraint, rid).constraint!, Coded.TypeDefOrRef);
-    return token(c.table, c.rid);
-  });
+  return genericParameters(meta, owner, ownerRid)[index]?.constraints ?? [];
 }

@@ -10,7 +10,9 @@
 import { DebugError } from '../../../../core/errors.js';
 import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE, OBJECT, sameType, STRING, substitute } from '../../expressions/clrType.js';
 import { convertImplicit, type CsType, type CsValue } from '../../expressions/numeric.js';
-import { type Argument, type Candidate, resolveOverload } from '../../expressions/overloadResolution.js';
+import { type Argument, type Candidate, resolveOverload, type TypeParameter } from '../../expressions/overloadResolution.js';
+import type { AssemblyMetadata } from '../../symbols/assemblyMetadata.js';
+import { genericParameters } from '../../symbols/declarations.js';
 import { hasParamArray } from '../../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { NativeType } from '../nativeEvents.js';
@@ -19,10 +21,14 @@ import type { FuncEval } from '../values/funcEval.js';
 import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ClrTypes } from './clrTypes.js';
-import { type Declared, elementTypeOf, fromNative, knownDeclared, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import { type BoundParam, type Declared, elementTypeOf, fromNative, knownDeclared, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import { callSideEffect, sideEffectRefusal } from './sideEffects.js';
 import type { StaticTypes } from './staticTypes.js';
 
+// GenericParamAttributes (ECMA-335 §II.23.1.7): `class`, `struct`, `new()`.
+const REFERENCE_TYPE_CONSTRAINT = 0x4;
+const VALUE_TYPE_CONSTRAINT = 0x8;
+const DEFAULT_CONSTRUCTOR_CONSTRAINT = 0x10;
 const EXTENSION = 'System.Runtime.CompilerServices.ExtensionAttribute';
 const COMPILER_GENERATED = 'System.Runtime.CompilerServices.CompilerGeneratedAttribute';
 
@@ -55,22 +61,24 @@ export class Calls {
     const self: EvalValue | undefined = isType ? undefined : { kind: 'object', value: receiver, ...(declared && { declared }) };
     const levels: Level[] = isType ? [{ type: this.asNative(receiver) }] : this.lookupChain(receiver, self && knownDeclared(self));
     const owner = isType ? receiver.name : this.catalog.name(levels[0]?.type ?? receiver.type);
-    const argInfo = args.map((a) => this.argument(a));
+    const reasons: string[] = [];
     for (const level of levels) {
       const candidates = this.candidates([level.type], name, isType, level.args);
       if (!candidates.length) continue;
-      const resolution = this.resolve(candidates, args, explicit, `${owner}.${name}`);
+      const resolution = this.resolve(candidates, args, explicit, `${owner}.${name}`, reasons);
       if (resolution) return this.run(resolution, isType ? undefined : receiver, args, place, `${owner}.${name}()`);
     }
     if (self) {
       const withTarget = [self, ...args];
       const candidates = extensionOwners().flatMap((o) => this.candidates([this.asNative(o)], name, true).filter((c) => this.isExtension(c.method)));
-      const resolution = candidates.length ? this.resolve(candidates, withTarget, explicit, `${owner}.${name}`) : undefined;
+      const resolution = candidates.length ? this.resolve(candidates, withTarget, explicit, `${owner}.${name}`, reasons) : undefined;
       if (resolution) return this.run(resolution, undefined, withTarget, place, `${owner}.${name}()`);
     }
+    // The compiler's own error when the one generic method named so failed by inference or a constraint.
+    if (reasons[0]) throw new DebugError('EVALUATION_FAILED', reasons[0], 'Give the type arguments explicitly (M<T>(...)) or pass arguments of a type the constraints allow.');
     const anyNamed = levels.some((level) => this.candidates([level.type], name, isType, level.args).length > 0);
-    // A value typed by a bare type parameter converts only as its constraint does (C#'s CS1503 for `Math.Round(t)`).
-    const shown = args.map((a, i) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? `T: ${displayType(a.bound)}` : displayType(argInfo[i]!.type))).join(', ');
+    // A value typed by a bare type parameter converts only as its constraints do (C#'s CS1503 for `Math.Round(t)`): C# names it by its parameter.
+    const shown = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? a.bound.name : displayType(this.argument(a).type))).join(', ');
     throw new DebugError(
       'EVALUATION_FAILED',
       anyNamed
@@ -89,7 +97,9 @@ export class Calls {
     const native: NativeType = { et: this.types.isValueType(type) ? ElementType.valuetype : ElementType.class, module: def.module, token: token(Table.TypeDef, def.rid), args: [] };
     const candidates = this.candidates([native], '.ctor', false, type.args);
     if (!candidates.length && args.length === 0 && this.types.isValueType(type)) return this.funcEval.newObject(place.threadId, spec, what);
-    const chosen = this.resolve(candidates, args, undefined, `new ${displayType(type)}`);
+    const reasons: string[] = [];
+    const chosen = this.resolve(candidates, args, undefined, `new ${displayType(type)}`, reasons);
+    if (!chosen && reasons[0]) throw new DebugError('EVALUATION_FAILED', reasons[0]);
     if (!chosen) throw new DebugError('EVALUATION_FAILED', `no constructor of ${displayType(type)} takes (${args.map((a) => displayType(this.argument(a).type)).join(', ')})`);
     this.refuseSideEffect(chosen, place, true);
     const passed = await this.passAll(chosen.argumentTypes, chosen.expanded, args, place);
@@ -186,12 +196,13 @@ export class Calls {
    * is not known is taken at its object's type; when `object` would choose another overload, the
    * call is refused rather than answered by a method C# would not call.
    */
-  private resolve(candidates: Candidate<Method>[], args: EvalValue[], explicit: ClrType[] | undefined, what: string) {
-    // A value typed by a bare type parameter converts as its constraint does: C# binds the call once for every type argument.
-    const argInfo = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? { type: a.bound } : this.argument(a)));
+  private resolve(candidates: Candidate<Method>[], args: EvalValue[], explicit: ClrType[] | undefined, what: string, reasons: string[] = []) {
+    // A value typed by a bare type parameter converts as its constraints do: C# binds the call once for every type argument.
+    const argInfo = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? boundArgument(a.bound) : this.argument(a)));
     const resolution = resolveOverload(candidates, argInfo, this.types, explicit);
     if (!('chosen' in resolution)) {
       if (resolution.error === 'ambiguous') throw ambiguous(what, argInfo);
+      if (resolution.why) reasons.push(resolution.why);
       return undefined;
     }
     args.forEach((arg, i) => {
@@ -280,10 +291,23 @@ export class Calls {
       for (const ref of this.catalog.findMethods([type], name, undefined, isStatic)) {
         const params = ref.sig.params.map((p) => substitute(this.types.fromSig(p, view.meta), args));
         const method: Method = { ...ref, typeArgs: args };
-        out.push({ method, params, genericArity: ref.sig.genericParams, paramArray: hasParamArray(view.meta, tokenRid(ref.token), params.length) });
+        const typeParams = ref.sig.genericParams ? this.typeParameters(view.meta, tokenRid(ref.token), args) : undefined;
+        const shownName = `${displayType(named(view.fullName, args))}.${name}`;
+        out.push({ method, params, genericArity: ref.sig.genericParams, paramArray: hasParamArray(view.meta, tokenRid(ref.token), params.length), typeParams, name: shownName });
       }
     }
     return out;
+  }
+
+  /** A generic method's type parameters: names, and constraints with the declaring type's arguments. */
+  private typeParameters(meta: AssemblyMetadata, methodRid: number, typeArgs: ClrType[]): TypeParameter[] {
+    return genericParameters(meta, Table.MethodDef, methodRid).map((p) => ({
+      name: p.name,
+      constraints: p.constraints.map((c) => substitute(this.types.fromToken(c, meta), typeArgs)).filter((c) => !(c.kind === 'named' && c.name === 'System.ValueType')),
+      referenceType: (p.flags & REFERENCE_TYPE_CONSTRAINT) !== 0,
+      valueType: (p.flags & VALUE_TYPE_CONSTRAINT) !== 0,
+      constructible: (p.flags & DEFAULT_CONSTRUCTOR_CONSTRAINT) !== 0,
+    }));
   }
 
   /** Without side effects, a call that may change the program is refused before anything runs. */
@@ -302,7 +326,7 @@ export class Calls {
       specialName: view.meta.isSpecialName(info),
       compilerGenerated: view.meta.attributeNames(method.token).includes(COMPILER_GENERATED),
       isConstructor: constructor,
-      params: params.map(displayType),
+      params: params.map((p) => displayType(p)),
     });
     if (effect) throw sideEffectRefusal(effect);
   }
@@ -403,6 +427,11 @@ export function rawBytes(value: CsValue): string | undefined {
     default:
       return undefined;
   }
+}
+
+/** A value typed by a bare type parameter, as overload resolution sees it: it converts to each of its constraints. */
+function boundArgument(bound: BoundParam): Argument {
+  return { type: bound.constraints[0] ?? named(OBJECT), ...(bound.constraints.length > 1 && { alsoConvertsTo: bound.constraints.slice(1) }) };
 }
 
 function ambiguous(what: string, args: Argument[]): DebugError {

@@ -41,8 +41,14 @@ export interface TypeRef {
  */
 export type Declared = ClrType;
 
-/** A variable typed by a bare type parameter: its constraint, which C# binds its members and overloads by first. */
-export type Bound = { bound?: ClrType };
+/** A bare type parameter as C# binds a variable of its type: its name, and its constraints (class first, then interfaces; none: object). */
+export interface BoundParam {
+  name: string;
+  constraints: ClrType[];
+}
+
+/** A variable typed by a bare type parameter: its constraints, which C# binds its members and overloads by first. */
+export type Bound = { bound?: BoundParam };
 
 export type EvalValue =
   /** `origin`: the program's own value, when it came from the program (a struct's `this`, an argument). */

@@ -15,14 +15,14 @@ import {
   SIZEOF,
   type CsType,
 } from '../../expressions/numeric.js';
-import { type ClrType, displayType, OBJECT } from '../../expressions/clrType.js';
+import { type ClrType, displayType } from '../../expressions/clrType.js';
 import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
 import type { FrameLocals } from '../values/frameLocals.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
-import { boolEval, type Bound, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
+import { boolEval, type Bound, type BoundParam, fromNative, isNullValue, nullEval, stringEval, type EvalValue, type NameContext, type Place, type TypeRef } from './evalValue.js';
 import type { Calls } from './calls.js';
 import type { Casts } from './casts.js';
 import { pad } from './formatSpecifiers.js';
@@ -94,7 +94,7 @@ export class Evaluator {
 
 /** One evaluation: the frame's variables are read once, on first use. */
 class Run {
-  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType; bound?: ClrType } | undefined>();
+  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType; bound?: BoundParam } | undefined>();
   private readonly place: Place;
   private bindings: EvalValue[] = [];
   private readonly operands: Operands;
@@ -290,18 +290,19 @@ class Run {
   }
 
   /**
-   * A member of a value typed by a bare type parameter is its constraint's (an interface's explicit
-   * implementation); one the constraint lacks, the type argument's (where C# would refuse).
+   * A member of a value typed by a bare type parameter is its constraints' (an interface's explicit
+   * implementation), the class constraint's first; one they lack, the type argument's (where C# would refuse).
    */
   private async byBound(target: EvalValue & Bound, lookup: (declared: ClrType | undefined) => Promise<EvalValue>): Promise<EvalValue> {
     const declared = target.kind === 'object' || target.kind === 'value' ? target.declared : undefined;
-    if (!target.bound || (target.bound.kind === 'named' && target.bound.name === OBJECT)) return lookup(declared);
-    try {
-      return await lookup(target.bound);
-    } catch (e) {
-      if (!(e instanceof DebugError) || !/has no (member|method)/.test(e.message)) throw e;
-      return lookup(declared);
+    for (const constraint of target.bound?.constraints ?? []) {
+      try {
+        return await lookup(constraint);
+      } catch (e) {
+        if (!(e instanceof DebugError) || !/has no (member|method)/.test(e.message)) throw e;
+      }
     }
+    return lookup(declared);
   }
 
   private async element(target: EvalValue, args: Expr[]): Promise<EvalValue> {

@@ -5,8 +5,8 @@
  * the compiler does: an `object` local holding a string is an object. In a generic method a type
  * parameter is the frame's type argument (a `List<T>` is the `List<Item>` it holds).
  */
-import { type ClrType, named, OBJECT, substitute } from '../../expressions/clrType.js';
-import { localVariableTypes, methodSignature, typeParameterConstraints } from '../../symbols/declarations.js';
+import { type ClrType, OBJECT, substitute } from '../../expressions/clrType.js';
+import { genericParameters, localVariableTypes, methodSignature } from '../../symbols/declarations.js';
 import type { TypeSig } from '../../symbols/signatures.js';
 import { type AssemblyMetadata, typeFullName } from '../../symbols/assemblyMetadata.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
@@ -17,6 +17,7 @@ import type { FrameHandle } from '../stackReader.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ClrTypes } from './clrTypes.js';
+import type { BoundParam } from './evalValue.js';
 
 export class StaticTypes {
   constructor(
@@ -30,7 +31,7 @@ export class StaticTypes {
    * type parameter of the method or its class is the frame's type argument, and `bound` is what C#
    * binds members and overloads of a variable typed by a bare type parameter with: its constraint.
    */
-  ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): { declared?: ClrType; bound?: ClrType } {
+  ofVariable(frame: FrameHandle, home: SetTarget | undefined, value: NativeValue): { declared?: ClrType; bound?: BoundParam } {
     if (!home) return {};
     const meta = this.modules.get(frame.module)?.symbols?.metadata;
     const rid = tokenRid(frame.methodToken);
@@ -53,17 +54,18 @@ export class StaticTypes {
   }
 
   /** A signature of the frame's method or class with the frame's type arguments, and a bare type parameter's constraint. */
-  private typed(frame: FrameHandle, sig: TypeSig, meta: AssemblyMetadata, methodRid: number, methodArity: number): { declared?: ClrType; bound?: ClrType } {
+  private typed(frame: FrameHandle, sig: TypeSig, meta: AssemblyMetadata, methodRid: number, methodArity: number): { declared?: ClrType; bound?: BoundParam } {
     const args = (frame.typeArgs ?? []).map((t) => this.types.fromNative(t));
     const split = args.length - methodArity;
     const [classArgs, methodArgs] = split >= 0 ? [args.slice(0, split), args.slice(split)] : [[], []];
     const declared = substitute(this.types.fromSig(sig, meta), classArgs, methodArgs);
     if (sig.kind !== 'var' && sig.kind !== 'mvar') return { declared };
     const owner = sig.kind === 'mvar' ? ([Table.MethodDef, methodRid] as const) : ([Table.TypeDef, meta.method(methodRid).declaringType] as const);
-    const constraints = typeParameterConstraints(meta, owner[0], owner[1], sig.index).map((tok) => substitute(this.types.fromToken(tok, meta), classArgs, methodArgs));
-    const interfaces = constraints.filter((c) => this.types.isInterface(c));
-    const bound = constraints.find((c) => !this.types.isInterface(c)) ?? (interfaces.length === 1 ? interfaces[0]! : named(OBJECT));
-    return { declared, bound };
+    const param = genericParameters(meta, owner[0], owner[1])[sig.index];
+    const constraints = (param?.constraints ?? []).map((tok) => substitute(this.types.fromToken(tok, meta), classArgs, methodArgs)).filter((c) => !(c.kind === 'named' && (c.name === OBJECT || c.name === 'System.ValueType')));
+    // The class constraint first: C# finds members in the effective base class before the interfaces.
+    const ordered = [...constraints.filter((c) => !this.types.isInterface(c)), ...constraints.filter((c) => this.types.isInterface(c))];
+    return { declared, bound: { name: param?.name ?? `T${sig.index}`, constraints: ordered } };
   }
 
   /** A field's declared type; a generic class's type parameters from the object holding it. */
