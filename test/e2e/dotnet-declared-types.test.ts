@@ -167,6 +167,55 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect((await evaluate(sessionId, 'Describer.Describe(chosen)')).value).toBe('"object"');
       expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Picking.Pick<decimal>', line: shelf.line('pick') });
     }, 120_000);
+
+    describe('in a generic async method constrained on two interfaces (Ranking.TopAsync<decimal>), generic calls as a C# user writes them', () => {
+      const ranking = fixtureSource('pricing', 'Ranking.cs');
+      const frame = { name: 'Pricing.Ranking.TopAsync<decimal>', line: ranking.line('top') };
+      const method = "'Pricing\\.Ranking\\.Largest<T>\\(System\\.Collections\\.Generic\\.IEnumerable<T>\\)'";
+      const refused = (code: string, text: string) => new RegExp(`^EVALUATION_FAILED: ${code} ${text}`);
+
+      it('stops there', async () => {
+        await client.call('breakpoint_remove', { sessionId, all: true });
+        await client.call('breakpoint_set', { sessionId, file: ranking.path, line: ranking.line('top') });
+        const next = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
+        expect(next.structured.stop?.frame, next.text).toMatchObject(frame);
+      }, 120_000);
+
+      // T is inferred from the arguments and every constraint checked: what C# compiles runs, what it refuses is refused with its error, naming T.
+      it.each([
+        ['Ranking.Largest(prices)', '2.5'],
+        ['Ranking.Largest(new[] { "pen", "ink" })', '"pen"'],
+        ['top.CompareTo(prices[0])', '1'],
+        ['Ranking.Same(top, 2.5m)', 'true'],
+        ['Ranking.Skus(new List<Item> { new Item("pen"), new Special("ink") })', '"ink,pen"'],
+        ['Ranking.Keep("x")', '"kept x"'],
+        ['Ranking.Pack(7)', '"packed 7"'],
+        ['Ranking.Fresh<ConsoleLog>()', '"fresh Pricing.ConsoleLog"'],
+        ['Ranking.Largest(new List<object> { 1 })', refused('CS0311', `The type 'object' cannot be used as type parameter 'T' in the generic type or method ${method}\\. There is no implicit reference conversion from 'object' to 'System\\.IComparable<object>'\\.`)],
+        ['Ranking.Largest(new[] { new Quote("pen", 1m) })', refused('CS0311', `The type 'Pricing\\.Quote' cannot be used as type parameter 'T' .* from 'Pricing\\.Quote' to 'System\\.IComparable<Pricing\\.Quote>'`)],
+        ['Ranking.Largest(new[] { DayOfWeek.Monday })', refused('CS0315', `The type 'System\\.DayOfWeek' cannot be used as type parameter 'T' .* no boxing conversion from 'System\\.DayOfWeek' to 'System\\.IComparable<System\\.DayOfWeek>'`)],
+        ['Ranking.Largest(5)', refused('CS0411', `The type arguments for method ${method} cannot be inferred from the usage\\.`)],
+        ['Ranking.Skus(new List<ConsoleLog>())', refused('CS0311', "The type 'Pricing\\.ConsoleLog' cannot be used as type parameter 'TLabel' .* to 'Pricing\\.Item'")],
+        ['Ranking.Keep(7)', refused('CS0452', "The type 'int' must be a reference type in order to use it as parameter 'TItem'")],
+        ['Ranking.Pack("x")', refused('CS0453', "The type 'string' must be a non-nullable value type in order to use it as parameter 'TItem'")],
+        ['Ranking.Fresh<Quote>()', refused('CS0310', "'Pricing\\.Quote' must be a non-abstract type with a public parameterless constructor in order to use it as parameter 'TItem'")],
+        ['Math.Round(top)', /^EVALUATION_FAILED: no overload of System\.Math\.Round takes \(T\)/],
+      ])('%s: %s, and the stop is intact', async (expression, expected) => {
+        const r = await evaluate(sessionId, expression);
+        if (typeof expected === 'string') expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value: expected, error: undefined });
+        else expect(r.text).toMatch(expected);
+        expect(await topFrame(client, sessionId)).toEqual(frame);
+      });
+
+      it('shows a cast to a nullable by its nullable type, in an answer and a watch', async () => {
+        const r = await evaluate(sessionId, '(long?)prices.Count');
+        expect({ value: r.value, type: r.type }).toEqual({ value: '3', type: 'long?' });
+        expect((await evaluate(sessionId, '(int?)null')).type).toBe('int?');
+        const added = await client.call<{ values?: { expression: string; value?: string; type?: string }[] }>('watch_add', { sessionId, expressions: ['(decimal?)top'] });
+        expect(added.structured.values?.[0], added.text).toMatchObject({ value: '2.5', type: 'decimal?' });
+        await client.call('watch_remove', { sessionId, all: true });
+      });
+    });
   });
 
   it('decides a condition, writes a logpoint and probes with primary-constructor parameters in a plain method', async () => {

@@ -16,12 +16,12 @@ import { genericParameters } from '../../symbols/declarations.js';
 import { hasParamArray } from '../../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { NativeType } from '../nativeEvents.js';
-import type { CallArg, Native, TypeSpec } from '../nativeSession.js';
+import type { CallArg, Native, SetTarget, TypeSpec } from '../nativeSession.js';
 import type { FuncEval } from '../values/funcEval.js';
 import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ClrTypes } from './clrTypes.js';
-import { type BoundParam, type Declared, elementTypeOf, fromNative, knownDeclared, type EvalValue, type Place, type TypeRef } from './evalValue.js';
+import { type BoundParam, type Declared, elementTypeOf, fromNative, isNullValue, knownDeclared, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import { callSideEffect, sideEffectRefusal } from './sideEffects.js';
 import type { StaticTypes } from './staticTypes.js';
 
@@ -131,14 +131,54 @@ export class Calls {
     for (const item of items) {
       if (!this.convertible(item, elem)) throw new DebugError('EVALUATION_FAILED', `Cannot implicitly convert type '${displayType(this.argument(item).type)}' to '${displayType(elem)}'`);
     }
-    const array = await this.funcEval.newArray(place.threadId, spec, length, what);
+    const structs = this.types.isValueType(elem) && !primitiveArrayElement(elem);
+    const array = structs ? await this.structArray(elem, length, place, what) : await this.funcEval.newArray(place.threadId, spec, length, what);
     for (const [index, item] of items.entries()) {
-      const source = await this.pass(item, elem, place);
-      await this.requireNative().call('setValue', { target: { kind: 'element', h: array.h, index }, source }).catch((e: Error) => {
+      const target = { kind: 'element' as const, h: array.h, index };
+      // A struct element takes the struct's bytes (a null Nullable is the element's default already).
+      if (structs && isNullValue(item)) continue;
+      const source = structs ? { bytes: await this.elementBytes(item, target, elem, place) } : await this.pass(item, elem, place);
+      await this.requireNative().call('setValue', { target, source }).catch((e: Error) => {
         throw new DebugError('EVALUATION_FAILED', `${what}: element ${index} cannot be set (${e.message})`);
       });
     }
     return array;
+  }
+
+  /**
+   * An array of structs, enums or decimals: the runtime's func-eval makes arrays of primitives and
+   * references only (any other element type throws "Enum value was out of legal range"), so
+   * GC.AllocateArray<T>(length) makes it in the program.
+   */
+  private async structArray(elem: ClrType, length: number, place: Place, what: string): Promise<NativeValue> {
+    const gc = this.types.definition('System.GC');
+    const allocate = gc && this.catalog.findMethod([{ et: ElementType.class, module: gc.module, token: token(Table.TypeDef, gc.rid) }], 'AllocateArray', 2, true);
+    if (!allocate) throw new DebugError('EVALUATION_FAILED', `${what}: System.GC.AllocateArray is not found, so an array of ${displayType(elem)} cannot be made here`);
+    const array = await this.funcEval.call(place.threadId, allocate, undefined, [{ et: ElementType.i4, v: String(length) }, { et: ElementType.boolean, v: 'false' }], what, undefined, this.specs([elem], what));
+    if (!array) throw new DebugError('EVALUATION_FAILED', `${what} made no array`);
+    return array;
+  }
+
+  /** A value's bytes as an element of `elem[]` holds them: converted to it, a Nullable's value after its hasValue flag, aligned at the end. */
+  private async elementBytes(item: EvalValue, element: SetTarget, elem: ClrType, place: Place): Promise<string> {
+    const native = this.requireNative();
+    const inner = elem.kind === 'named' && elem.name === NULLABLE ? elem.args[0]! : elem;
+    const keyword = inner.kind === 'named' ? primitiveKeyword(inner.name) : undefined;
+    let bytes: Buffer | undefined;
+    if (item.kind === 'value' && (item.enumType || keyword)) {
+      const raw = rawBytes(item.enumType ? item.value : convertImplicit(item.value, keyword as CsType));
+      bytes = raw === undefined ? undefined : Buffer.from(raw, 'hex');
+    } else {
+      const passed = await this.pass(item, inner, place);
+      if ('h' in passed) bytes = Buffer.from((await native.call('valueBytes', { h: passed.h })).bytes, 'hex');
+    }
+    if (!bytes) throw new DebugError('EVALUATION_FAILED', `a ${displayType(this.argument(item).type)} cannot be stored in a ${displayType(elem)}[] here`);
+    const size = (await native.call('valueBytes', { target: element })).bytes.length / 2;
+    if (inner === elem || bytes.length >= size) return bytes.toString('hex');
+    const out = Buffer.alloc(size);
+    out[0] = 1;
+    bytes.copy(out, size - bytes.length);
+    return out.toString('hex');
   }
 
   /**
@@ -379,6 +419,11 @@ const NUMERIC_NAMES = new Set(['bool', 'char', 'sbyte', 'byte', 'short', 'ushort
 function primitiveKeyword(name: string): string | undefined {
   const keyword = Object.entries(KEYWORD_TYPES).find(([, n]) => n === name)?.[0];
   return keyword && NUMERIC_NAMES.has(keyword) ? keyword : undefined;
+}
+
+/** An element type the runtime's own array creation takes: a primitive other than decimal (bool, char, numbers, IntPtr). */
+function primitiveArrayElement(t: ClrType): boolean {
+  return t.kind === 'named' && t.name !== 'System.Decimal' && (primitiveKeyword(t.name) !== undefined || t.name === 'System.IntPtr' || t.name === 'System.UIntPtr');
 }
 
 function literal(value: CsValue): CallArg {

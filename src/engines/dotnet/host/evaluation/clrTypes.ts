@@ -10,6 +10,7 @@ import { type AssemblyMetadata, typeFullName } from '../../symbols/assemblyMetad
 import { decodeCoded } from '../../symbols/metadataTables.js';
 import { readType, type TypeSig } from '../../symbols/signatures.js';
 import { BlobReader } from '../../symbols/blobReader.js';
+import { methodsNamed } from '../../symbols/typeMembers.js';
 import { Coded, Table, token, tokenRid, tokenTable } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { NativeType } from '../nativeEvents.js';
@@ -47,6 +48,10 @@ const PRIMITIVE_NAMES: Record<number, string> = {
 const ARRAY_INTERFACES = ['System.Collections.Generic.IList`1', 'System.Collections.Generic.ICollection`1', 'System.Collections.Generic.IEnumerable`1', 'System.Collections.Generic.IReadOnlyList`1', 'System.Collections.Generic.IReadOnlyCollection`1'];
 
 const INTERFACE = 0x20;
+const ABSTRACT = 0x80;
+// MethodAttributes' member access mask, and its public value.
+const MEMBER_ACCESS = 0x7;
+const PUBLIC = 0x6;
 const VARIANCE_MASK = 0x3;
 
 export class ClrTypes implements TypeFacts {
@@ -166,6 +171,14 @@ export class ClrTypes implements TypeFacts {
     if (t.kind !== 'named') return false;
     const def = this.definition(t.name);
     return !!def && (def.meta.type(def.rid).flags & INTERFACE) !== 0;
+  }
+
+  /** `new()` holds: a struct, or a non-abstract class with a public constructor without parameters. */
+  isConstructible(t: ClrType): boolean {
+    if (this.isValueType(t)) return true;
+    const def = t.kind === 'named' ? this.definition(t.name) : undefined;
+    if (!def || (def.meta.type(def.rid).flags & (INTERFACE | ABSTRACT)) !== 0) return false;
+    return methodsNamed(def.meta, def.rid, '.ctor').some((c) => !c.isStatic && c.sig.params.length === 0 && (def.meta.method(tokenRid(c.token)).flags & MEMBER_ACCESS) === PUBLIC);
   }
 
   variance(name: string, index: number): 'in' | 'out' | undefined {
