@@ -191,6 +191,9 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         ['Ranking.Keep("x")', '"kept x"'],
         ['Ranking.Pack(7)', '"packed 7"'],
         ['Ranking.Fresh<ConsoleLog>()', '"fresh Pricing.ConsoleLog"'],
+        ['Ranking.Largest(new[] { 1.5m, 4m, 2.5m })', '4'],
+        ['Ranking.Largest(Enumerable.Repeat(top, 2))', '2.5'],
+        ['new long?[] { 5, null }[0]', '5'],
         ['Ranking.Largest(new List<object> { 1 })', refused('CS0311', `The type 'object' cannot be used as type parameter 'T' in the generic type or method ${method}\\. There is no implicit reference conversion from 'object' to 'System\\.IComparable<object>'\\.`)],
         ['Ranking.Largest(new[] { new Quote("pen", 1m) })', refused('CS0311', `The type 'Pricing\\.Quote' cannot be used as type parameter 'T' .* from 'Pricing\\.Quote' to 'System\\.IComparable<Pricing\\.Quote>'`)],
         ['Ranking.Largest(new[] { DayOfWeek.Monday })', refused('CS0315', `The type 'System\\.DayOfWeek' cannot be used as type parameter 'T' .* no boxing conversion from 'System\\.DayOfWeek' to 'System\\.IComparable<System\\.DayOfWeek>'`)],
@@ -200,6 +203,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         ['Ranking.Pack("x")', refused('CS0453', "The type 'string' must be a non-nullable value type in order to use it as parameter 'TItem'")],
         ['Ranking.Fresh<Quote>()', refused('CS0310', "'Pricing\\.Quote' must be a non-abstract type with a public parameterless constructor in order to use it as parameter 'TItem'")],
         ['Math.Round(top)', /^EVALUATION_FAILED: no overload of System\.Math\.Round takes \(T\)/],
+        ['Math.Max(top, 3m)', /^EVALUATION_FAILED: no overload of System\.Math\.Max takes \(T, decimal\)/],
       ])('%s: %s, and the stop is intact', async (expression, expected) => {
         const r = await evaluate(sessionId, expression);
         if (typeof expected === 'string') expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value: expected, error: undefined });

@@ -167,5 +167,12 @@ describe('C# overload resolution', () => {
       expect(pick(take, [{ type: comparable(int), alsoConvertsTo: [equatable(int)] }])).toBe('Take(IEquatable<int>)');
       expect(pick(take, [{ type: comparable(int) }])).toBe('none: Take(IEquatable<int>)');
     });
+
+    it('infers a generic method\'s type parameter from a value typed by a type parameter as that parameter (its type argument), not as its constraint', () => {
+      const typed: Argument = { type: comparable(int), alsoConvertsTo: [equatable(int)], typeArgument: int };
+      expect(pick([m('Repeat', [T0, int], { genericArity: 1 })], [typed, intConst(2)])).toBe('Repeat<int>');
+      // Math.Round(t) where t : T is refused as C# refuses it, whatever T is at run time.
+      expect(pick([m('Round(int)', [int])], [typed])).toBe('none: Round(int)');
+    });
   });
 });

@@ -41,6 +41,12 @@ export interface Argument {
   constant?: CsValue;
   /** A value typed by a type parameter with several constraints: `type` is the first, these the others it converts to too. */
   alsoConvertsTo?: ClrType[];
+  /**
+   * A value typed by a type parameter: the frame's type argument. A generic method's type parameter
+   * is inferred from it (C# infers the type parameter itself), and a parameter typed by that method
+   * type parameter takes it as it is.
+   */
+  typeArgument?: ClrType;
 }
 
 export interface Candidate<T> {
@@ -88,7 +94,7 @@ export function resolveOverload<T>(candidates: Candidate<T>[], args: Argument[],
       }
       const types = form.types.map((p) => substitute(p, [], typeArgs));
       if (types.some((p) => p.kind === 'unusable' || mentionsMethodParam(p))) continue;
-      if (!args.every((a, i) => conversion(a, types[i]!, facts) !== undefined)) continue;
+      if (!args.every((a, i) => conversion(a.typeArgument && mentionsMethodParam(form.types[i]!) ? { type: a.typeArgument } : a, types[i]!, facts) !== undefined)) continue;
       const normalParams = candidate.params.map((p) => substitute(p, [], typeArgs));
       applicable.push({ method: candidate.method, typeArgs, argumentTypes: types, expanded: form.expanded === undefined ? undefined : { from: form.expanded, elem: types[form.expanded] ?? elemOf(normalParams.at(-1)) }, generic: candidate.genericArity > 0, normalParams });
     }
@@ -256,7 +262,7 @@ function variantMatch(from: ClrType, to: ClrType, facts: TypeFacts): boolean {
 /** The method's type arguments inferred from the arguments (§12.6.3, lower-bound inferences), or undefined. */
 export function infer(params: ClrType[], args: Argument[], arity: number, facts: TypeFacts): ClrType[] | undefined {
   const bounds: ClrType[][] = Array.from({ length: arity }, () => []);
-  for (const [i, arg] of args.entries()) lowerBound(arg.type, params[i]!, bounds, facts);
+  for (const [i, arg] of args.entries()) lowerBound(arg.typeArgument ?? arg.type, params[i]!, bounds, facts);
   const fixed: ClrType[] = [];
   for (const candidates of bounds) {
     // Fixed to the candidate every other candidate converts to.

@@ -238,7 +238,7 @@ export class Calls {
    */
   private resolve(candidates: Candidate<Method>[], args: EvalValue[], explicit: ClrType[] | undefined, what: string, reasons: string[] = []) {
     // A value typed by a bare type parameter converts as its constraints do: C# binds the call once for every type argument.
-    const argInfo = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? boundArgument(a.bound) : this.argument(a)));
+    const argInfo = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? boundArgument(a.bound, knownDeclared(a)) : this.argument(a)));
     const resolution = resolveOverload(candidates, argInfo, this.types, explicit);
     if (!('chosen' in resolution)) {
       if (resolution.error === 'ambiguous') throw ambiguous(what, argInfo);
@@ -475,8 +475,8 @@ export function rawBytes(value: CsValue): string | undefined {
 }
 
 /** A value typed by a bare type parameter, as overload resolution sees it: it converts to each of its constraints. */
-function boundArgument(bound: BoundParam): Argument {
-  return { type: bound.constraints[0] ?? named(OBJECT), ...(bound.constraints.length > 1 && { alsoConvertsTo: bound.constraints.slice(1) }) };
+function boundArgument(bound: BoundParam, typeArgument: ClrType | undefined): Argument {
+  return { type: bound.constraints[0] ?? named(OBJECT), ...(bound.constraints.length > 1 && { alsoConvertsTo: bound.constraints.slice(1) }), ...(typeArgument && { typeArgument }) };
 }
 
 function ambiguous(what: string, args: Argument[]): DebugError {
