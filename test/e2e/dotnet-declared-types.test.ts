@@ -191,6 +191,8 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         ['Ranking.Keep("x")', '"kept x"'],
         ['Ranking.Pack(7)', '"packed 7"'],
         ['Ranking.Fresh<ConsoleLog>()', '"fresh Pricing.ConsoleLog"'],
+        ['Ranking.Shown(7)', '"value 7"'],
+        ['Ranking.Shown("pen")', '"object pen"'],
         ['Ranking.Largest(new[] { 1.5m, 4m, 2.5m })', '4'],
         ['Ranking.Largest(Enumerable.Repeat(top, 2))', '2.5'],
         ['new long?[] { 5, null }[0]', '5'],
