@@ -89,7 +89,7 @@ describe.runIf(run)('.NET evaluation on real code through MCP', () => {
 
     it.each([
       ['Math.Max(n, "x")', /^EVALUATION_FAILED: no overload of System\.Math\.Max takes \(int, string\)/],
-      ['Enumerable.Empty()', /^EVALUATION_FAILED: no overload of System\.Linq\.Enumerable\.Empty takes \(\)/],
+      ['Enumerable.Empty()', /^EVALUATION_FAILED: CS0411 The type arguments for method 'System\.Linq\.Enumerable\.Empty<TResult>\(\)' cannot be inferred from the usage\./],
       ['list.Frobnicate()', /^EVALUATION_FAILED: 'System\.Collections\.Generic\.List<string>' has no method Frobnicate/],
       ['Fail("out of stock")', /^EVALUATION_FAILED: Storefront\.Checkout\.Fail\(\) threw System\.InvalidOperationException: out of stock/],
       ['Spin()', /^EVALUATION_FAILED: Storefront\.Checkout\.Spin\(\): the evaluation did not finish in time and was aborted/],
