@@ -128,6 +128,7 @@ class Run {
         return stringEval(text);
       }
       case 'name':
+        if (e.typeArguments.length) throw genericTypeName(e.name, e.typeArguments.length);
         return this.name(e.name);
       case 'pseudoVariable': {
         const value = this.scope.pseudo[e.name];
@@ -139,8 +140,11 @@ class Run {
         return this.self();
       case 'predefinedType':
         return { kind: 'type', type: predefinedType(this.evaluator.parts.types, e.name) };
-      case 'memberAccess':
-        return this.member(await this.eval(e.target), e.name);
+      case 'memberAccess': {
+        const target = await this.eval(e.target);
+        if (e.typeArguments.length && target.kind !== 'object' && target.kind !== 'value') throw genericTypeName(e.name, e.typeArguments.length);
+        return this.member(target, e.name);
+      }
       case 'memberBinding':
         return this.member(this.binding(), e.name);
       case 'elementAccess':
@@ -477,6 +481,11 @@ class Run {
   names(): NameContext {
     return namesOf(this.evaluator.parts.modules, this.scope.frame);
   }
+}
+
+/** `Comparer<decimal>.Default`: a constructed generic type named in an expression (not a `new`, a cast or a call's type arguments), which the compiled evaluation runs. */
+function genericTypeName(name: string, arity: number): DebugError {
+  return unsupported('generic type names', `'${name}<${','.repeat(arity - 1)}>' names a constructed generic type`);
 }
 
 const isString = (v: EvalValue) => (v.kind === 'value' && v.value.type === 'string') || (v.kind === 'object' && v.value.et === ElementType.string);
