@@ -205,6 +205,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         ['Ranking.Keep(7)', refused('CS0452', "The type 'int' must be a reference type in order to use it as parameter 'TItem'")],
         ['Ranking.Pack("x")', refused('CS0453', "The type 'string' must be a non-nullable value type in order to use it as parameter 'TItem'")],
         ['Ranking.Fresh<Quote>()', refused('CS0310', "'Pricing\\.Quote' must be a non-abstract type with a public parameterless constructor in order to use it as parameter 'TItem'")],
+        ['new Shelf<Quote>("A1")', refused('CS0311', "The type 'Pricing\\.Quote' cannot be used as type parameter 'T' in the generic type or method 'Pricing\\.Shelf<T>'\\. There is no implicit reference conversion from 'Pricing\\.Quote' to 'Pricing\\.ILabel'\\.")],
         ['Math.Round(top)', /^EVALUATION_FAILED: no overload of System\.Math\.Round takes \(T\)/],
         ['Math.Max(top, 3m)', /^EVALUATION_FAILED: no overload of System\.Math\.Max takes \(T, decimal\)/],
       ])('%s: %s, and the stop is intact', async (expression, expected) => {

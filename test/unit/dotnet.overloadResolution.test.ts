@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type ClrType, displayType, named } from '../../src/engines/dotnet/expressions/clrType.js';
-import { type Argument, type Candidate, resolveOverload, type TypeFacts } from '../../src/engines/dotnet/expressions/overloadResolution.js';
+import { type Argument, brokenConstraint, type Candidate, resolveOverload, type TypeFacts } from '../../src/engines/dotnet/expressions/overloadResolution.js';
 
 const T0: ClrType = { kind: 'param', method: true, index: 0 };
 const string = named('System.String');
@@ -154,6 +154,14 @@ describe('C# overload resolution', () => {
       expect(pick([byValue], [arg(string)])).toBe("CS0453 The type 'string' must be a non-nullable value type in order to use it as parameter 'TItem' in the generic type or method 'Store.Pack<TItem>(TItem)'");
       expect(pick([byValue], [arg(int)])).toBe('Pack<int>');
       expect(pick([largest], [arg(list(object))], [object])).toMatch(/^CS0311 /);
+    });
+
+    it("checks a generic type's constraints, which name the type's own parameters", () => {
+      const sorted = { name: 'Store.Sorted', typeParams: [{ name: 'T', constraints: [comparable({ kind: 'param', method: false, index: 0 })] }] };
+      expect(brokenConstraint(sorted, [int], facts)).toBeUndefined();
+      expect(brokenConstraint(sorted, [object], facts)).toBe(
+        "CS0311 The type 'object' cannot be used as type parameter 'T' in the generic type or method 'Store.Sorted<T>'. There is no implicit reference conversion from 'object' to 'System.IComparable<object>'.",
+      );
     });
 
     it('drops a candidate whose constraints fail and takes the one C# takes among the rest', () => {

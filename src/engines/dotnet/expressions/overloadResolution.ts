@@ -109,9 +109,14 @@ export function resolveOverload<T>(candidates: Candidate<T>[], args: Argument[],
   return { chosen };
 }
 
-/** The first constraint the type arguments break, as the compiler words it (§15.2.5), or undefined. */
-export function brokenConstraint(candidate: Pick<Candidate<unknown>, 'params' | 'typeParams' | 'name'>, typeArgs: ClrType[], facts: TypeFacts): string | undefined {
-  const method = methodDisplay(candidate);
+/**
+ * The first constraint the type arguments break, as the compiler words it (§15.2.5), or undefined.
+ * A generic type's (`params` absent): its constraints name the type's own parameters.
+ */
+export function brokenConstraint(candidate: Pick<Candidate<unknown>, 'typeParams' | 'name'> & { params?: ClrType[] }, typeArgs: ClrType[], facts: TypeFacts): string | undefined {
+  const isType = !candidate.params;
+  const method = isType ? `${candidate.name}<${(candidate.typeParams ?? []).map((p) => p.name).join(', ')}>` : methodDisplay({ ...candidate, params: candidate.params! });
+  const substituted = (t: ClrType) => (isType ? substitute(t, typeArgs) : substitute(t, [], typeArgs));
   for (const [i, param] of (candidate.typeParams ?? []).entries()) {
     const arg = typeArgs[i];
     if (!param || !arg) continue;
@@ -123,7 +128,7 @@ export function brokenConstraint(candidate: Pick<Candidate<unknown>, 'params' | 
       return `CS0453 The type '${shown}' must be a non-nullable value type in order to use it as parameter '${param.name}' ${where}`;
     }
     for (const constraint of param.constraints) {
-      const target = substitute(constraint, [], typeArgs);
+      const target = substituted(constraint);
       const kind = conversion({ type: arg }, target, facts);
       if (kind === 'identity' || kind === 'reference' || kind === 'boxing') continue;
       const via = valueType ? 'boxing conversion' : 'implicit reference conversion';

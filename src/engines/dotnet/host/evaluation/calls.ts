@@ -10,7 +10,7 @@
 import { DebugError } from '../../../../core/errors.js';
 import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE, OBJECT, sameType, STRING, substitute } from '../../expressions/clrType.js';
 import { convertImplicit, type CsType, type CsValue } from '../../expressions/numeric.js';
-import { type Argument, type Candidate, resolveOverload, type TypeParameter } from '../../expressions/overloadResolution.js';
+import { type Argument, brokenConstraint, type Candidate, resolveOverload, type TypeParameter } from '../../expressions/overloadResolution.js';
 import type { AssemblyMetadata } from '../../symbols/assemblyMetadata.js';
 import { genericParameters } from '../../symbols/declarations.js';
 import { hasParamArray } from '../../symbols/typeMembers.js';
@@ -94,6 +94,8 @@ export class Calls {
     const def = this.types.definition(type.name);
     if (!spec || !def) throw new DebugError('EVALUATION_FAILED', `the type ${displayType(type)} is not loaded in the program`);
     const what = `new ${displayType(type)}()`;
+    const broken = type.args.length ? brokenConstraint({ name: displayType(named(type.name)), typeParams: this.typeParameters(def.meta, Table.TypeDef, def.rid, []) }, type.args, this.types) : undefined;
+    if (broken) throw new DebugError('EVALUATION_FAILED', broken, 'Name a type argument the type\'s constraints allow.');
     const native: NativeType = { et: this.types.isValueType(type) ? ElementType.valuetype : ElementType.class, module: def.module, token: token(Table.TypeDef, def.rid), args: [] };
     const candidates = this.candidates([native], '.ctor', false, type.args);
     if (!candidates.length && args.length === 0 && this.types.isValueType(type)) return this.funcEval.newObject(place.threadId, spec, what);
@@ -331,7 +333,7 @@ export class Calls {
       for (const ref of this.catalog.findMethods([type], name, undefined, isStatic)) {
         const params = ref.sig.params.map((p) => substitute(this.types.fromSig(p, view.meta), args));
         const method: Method = { ...ref, typeArgs: args };
-        const typeParams = ref.sig.genericParams ? this.typeParameters(view.meta, tokenRid(ref.token), args) : undefined;
+        const typeParams = ref.sig.genericParams ? this.typeParameters(view.meta, Table.MethodDef, tokenRid(ref.token), args) : undefined;
         const shownName = `${displayType(named(view.fullName, args))}.${name}`;
         out.push({ method, params, genericArity: ref.sig.genericParams, paramArray: hasParamArray(view.meta, tokenRid(ref.token), params.length), typeParams, name: shownName });
       }
@@ -339,9 +341,9 @@ export class Calls {
     return out;
   }
 
-  /** A generic method's type parameters: names, and constraints with the declaring type's arguments. */
-  private typeParameters(meta: AssemblyMetadata, methodRid: number, typeArgs: ClrType[]): TypeParameter[] {
-    return genericParameters(meta, Table.MethodDef, methodRid).map((p) => ({
+  /** A generic method's or type's type parameters: names, and constraints (a method's with its declaring type's arguments). */
+  private typeParameters(meta: AssemblyMetadata, owner: Table.MethodDef | Table.TypeDef, rid: number, typeArgs: ClrType[]): TypeParameter[] {
+    return genericParameters(meta, owner, rid).map((p) => ({
       name: p.name,
       constraints: p.constraints.map((c) => substitute(this.types.fromToken(c, meta), typeArgs)).filter((c) => !(c.kind === 'named' && c.name === 'System.ValueType')),
       referenceType: (p.flags & REFERENCE_TYPE_CONSTRAINT) !== 0,
