@@ -22,7 +22,7 @@ const comparable = (t: ClrType) => named('System.IComparable`1', [t]);
 const equatable = (t: ClrType) => named('System.IEquatable`1', [t]);
 const span = (why = 'a span parameter'): ClrType => ({ kind: 'unusable', why });
 
-const VALUE_TYPES = new Set(['System.Int32', 'System.Int64', 'System.UInt32', 'System.Double', 'System.Decimal', 'System.Char', 'System.DateTime']);
+const VALUE_TYPES = new Set(['System.Nullable`1', 'System.Int32', 'System.Int64', 'System.UInt32', 'System.Double', 'System.Decimal', 'System.Char', 'System.DateTime']);
 
 const facts: TypeFacts = {
   supertypes(t) {
@@ -142,6 +142,7 @@ describe('C# overload resolution', () => {
     it.each([
       ['a reference type lacking a constraint (CS0311)', list(object), `CS0311 The type 'object' cannot be used as type parameter 'T' in the generic type or method ${shown}. There is no implicit reference conversion from 'object' to 'System.IComparable<object>'.`],
       ['a value type lacking a constraint (CS0315)', list(decimal), `CS0315 The type 'decimal' cannot be used as type parameter 'T' in the generic type or method ${shown}. There is no boxing conversion from 'decimal' to 'System.IComparable<decimal>'.`],
+      ['a nullable value type, which no interface constraint takes (CS0313)', list(named('System.Nullable`1', [int])), `CS0313 The type 'int?' cannot be used as type parameter 'T' in the generic type or method ${shown}. The nullable type 'int?' does not satisfy the constraint of 'System.IComparable<int?>'. Nullable types can not satisfy any interface constraints.`],
       ['an argument T cannot be inferred from (CS0411)', int, `CS0411 The type arguments for method ${shown} cannot be inferred from the usage. Try specifying the type arguments explicitly.`],
     ])('refuses %s as the compiler words it, naming T', (_what, given, expected) => {
       expect(pick([largest], [arg(given)])).toBe(expected);

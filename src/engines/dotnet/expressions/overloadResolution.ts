@@ -131,6 +131,9 @@ export function brokenConstraint(candidate: Pick<Candidate<unknown>, 'typeParams
       const target = substituted(constraint);
       const kind = conversion({ type: arg }, target, facts);
       if (kind === 'identity' || kind === 'reference' || kind === 'boxing') continue;
+      if (arg.kind === 'named' && arg.name === NULLABLE && facts.isInterface(target)) {
+        return `CS0313 The type '${shown}' cannot be used as type parameter '${param.name}' ${where}. The nullable type '${shown}' does not satisfy the constraint of '${displayType(target)}'. Nullable types can not satisfy any interface constraints.`;
+      }
       const via = valueType ? 'boxing conversion' : 'implicit reference conversion';
       return `${valueType ? 'CS0315' : 'CS0311'} The type '${shown}' cannot be used as type parameter '${param.name}' ${where}. There is no ${via} from '${shown}' to '${displayType(target)}'.`;
     }
