@@ -197,6 +197,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         ['Ranking.Largest(Enumerable.Repeat(top, 2))', '2.5'],
         ['new long?[] { 5, null }[0]', '5'],
         ['Comparer<decimal>.Default.Compare(top, 1m)', '1'],
+        ['$"{top,8:F3}|{prices[0]:0.00}|{DateTime.MinValue:yyyy-MM-dd}"', '"   2.500|1.50|0001-01-01"'],
         ['Ranking.Largest(new List<object> { 1 })', refused('CS0311', `The type 'object' cannot be used as type parameter 'T' in the generic type or method ${method}\\. There is no implicit reference conversion from 'object' to 'System\\.IComparable<object>'\\.`)],
         ['Ranking.Largest(new[] { new Quote("pen", 1m) })', refused('CS0311', `The type 'Pricing\\.Quote' cannot be used as type parameter 'T' .* from 'Pricing\\.Quote' to 'System\\.IComparable<Pricing\\.Quote>'`)],
         ['Ranking.Largest(new[] { DayOfWeek.Monday })', refused('CS0315', `The type 'System\\.DayOfWeek' cannot be used as type parameter 'T' .* no boxing conversion from 'System\\.DayOfWeek' to 'System\\.IComparable<System\\.DayOfWeek>'`)],

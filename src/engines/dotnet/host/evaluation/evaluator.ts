@@ -124,7 +124,7 @@ class Run {
         return { kind: 'value', value: e.value };
       case 'interpolatedString': {
         let text = '';
-        for (const part of e.parts) text += part.kind === 'text' ? part.text : pad(await this.operands.toText(await this.eval(part.expression), part.format), part.alignment);
+        for (const part of e.parts) text += part.kind === 'text' ? part.text : pad(await this.hole(await this.eval(part.expression), part.format), part.alignment);
         return stringEval(text);
       }
       case 'name':
@@ -191,6 +191,13 @@ class Run {
       case 'arrayCreation':
         return this.createArray(e.elementType, e.size, e.items);
     }
+  }
+
+  /** An interpolation hole's text; with a format (`{total:0.00}`), as the program's own string.Format writes it (every format, the program's culture). */
+  private async hole(value: EvalValue, format: string | undefined): Promise<string> {
+    if (!format || isNullValue(value)) return this.operands.toText(value);
+    const string = predefinedType(this.evaluator.parts.types, 'string');
+    return this.operands.toText(await this.evaluator.parts.members.call(string, 'Format', [stringEval(`{0:${format}}`), value], this.place));
   }
 
   /** `new T(args) { items }`: the constructor C# picks, then `Add(item)` for each element, in order. */

@@ -11,7 +11,6 @@ import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { ValueReader } from '../values/valueReader.js';
 import type { ClrType } from '../../expressions/clrType.js';
 import { fromNative, isNullValue, nullEval, type EvalValue, type Place, type TypeRef } from './evalValue.js';
-import { applyFormat } from './formatSpecifiers.js';
 import type { Members } from './members.js';
 
 export class Operands {
@@ -97,9 +96,9 @@ export class Operands {
   }
 
   /** Text for string concatenation and interpolation: ToString() of objects (func-eval). */
-  async toText(v: EvalValue, format?: string): Promise<string> {
+  async toText(v: EvalValue): Promise<string> {
     if (isNullValue(v)) return '';
-    if (v.kind === 'value') return format ? applyFormat(v.value, format) : formatValue(v.value);
+    if (v.kind === 'value') return formatValue(v.value);
     if (v.kind === 'object') {
       if (v.value.et === ElementType.string) return v.value.str ?? '';
       try {
