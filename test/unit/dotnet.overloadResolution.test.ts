@@ -57,7 +57,7 @@ function pick(candidates: Candidate<string>[], args: Argument[], explicit?: ClrT
   const r = resolveOverload(candidates, args, facts, explicit);
   if ('error' in r) return r.why ?? `${r.error}: ${r.candidates.join(', ')}`;
   const { method, typeArgs, expanded } = r.chosen;
-  return `${method}${typeArgs.length ? `<${typeArgs.map(displayType).join(', ')}>` : ''}${expanded ? ` expanded from ${expanded.from}` : ''}`;
+  return `${method}${typeArgs.length ? `<${typeArgs.map((t) => displayType(t)).join(', ')}>` : ''}${expanded ? ` expanded from ${expanded.from}` : ''}`;
 }
 
 // String.Join's and String.Concat's overloads as .NET 10 declares them (spans cannot be passed from a debugger).
