@@ -224,6 +224,18 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         expect(added.structured.values?.[0], added.text).toMatchObject({ value: '2.5', type: 'decimal?' });
         await client.call('watch_remove', { sessionId, all: true });
       });
+
+      // Code that waits on what never comes while the other threads are held (a sleep, a timer, the awaited method itself) is aborted past the timeout: the stop, its frame and later evaluations are intact.
+      it.each(['Task.Delay(100).Wait()', 'Ranking.TopAsync(prices, CancellationToken.None).Result'])(
+        '%s is aborted and the stop is intact',
+        async (expression) => {
+          const r = await evaluate(sessionId, expression);
+          expect(r.text).toMatch(/^EVALUATION_FAILED: .*aborted/);
+          expect(await topFrame(client, sessionId)).toEqual(frame);
+          expect((await evaluate(sessionId, 'prices.Count')).value).toBe('3');
+        },
+        120_000,
+      );
     });
   });
 

@@ -153,6 +153,14 @@ Status DebugSession::Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& 
   return ReleaseAll();
 }
 
+Status DebugSession::AbortEvaluation(bool rude) {
+  if (!eval_.Running()) return Status::Success();
+  return WithProcessStopped([&] {
+    eval_.ResumeOthers();
+    return eval_.Abort("the evaluation did not finish in time and was aborted", rude);
+  });
+}
+
 Status DebugSession::Release(bool& released) {
   released = static_cast<bool>(stop_.heldCallback);
   if (exited_ || !released) return Status::Success();

@@ -74,7 +74,11 @@ class DebugSession final : public CallbackHandler {
   const ModuleTable& ModulesView() const { return modules_; }
   /** Starts a func-eval on `thread` and lets the process run it; `reply` is answered when it ends. */
   Status Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& begin, Reply reply, EvalRunner::Finish finish = {});
-  Status AbortEvaluation(bool rude) { return eval_.Abort("the evaluation did not finish in time and was aborted", rude); }
+  /**
+   * Past its timeout, as Visual Studio does: the other threads run again (the evaluated code may wait
+   * on a timer or a task they run), then the evaluation is aborted; `rude` when a plain abort did not end it.
+   */
+  Status AbortEvaluation(bool rude);
   /** Longest string text a value description carries. */
   static constexpr uint32_t kMaxStringChars = 100000;
 

@@ -31,13 +31,14 @@ class EvalRunner {
   void Suspend(ICorDebugThread* thread);
   /** Ends the evaluation early; `why` becomes the failure the reply carries. */
   Status Abort(const std::string& why, bool rude);
+  /** Lets the threads held for the evaluation run again (the process synchronized): code that waits on them can end. */
+  void ResumeOthers();
   /** The evaluation finished (or threw, or was aborted): restores the threads and answers. */
   void Complete(ICorDebugEval* eval, bool threw, ValueTable& values, const ModuleTable& modules, uint32_t maxChars);
   /** The process went away with an evaluation running. */
   void Fail(const std::string& why);
 
  private:
-  void ResumeOthers();
   ComPtr<ICorDebugEval> eval_;
   DWORD thread_ = 0;
   Reply reply_;
