@@ -89,6 +89,7 @@ export class Inspection {
 
   /** A C# expression in a frame of the stopped program (`sideEffects`: false refuses what may change the program). */
   async evaluate(expression: string, frameId: number, sideEffects = true): Promise<EvaluateResult> {
+    await this.funcEval.awaitUnfinished();
     const frame = this.frame(frameId);
     return this.answer(await this.evaluateIn(expression, frame, sideEffects), frame);
   }
@@ -214,6 +215,7 @@ export class Inspection {
   }
 
   async scopes(frameId: number): Promise<ScopeInfo[]> {
+    await this.funcEval.awaitUnfinished();
     const frame = this.frame(frameId);
     const ref = this.store({ kind: 'locals', frame });
     const locals = await this.localsOf(this.entries.get(ref)!, frame);
@@ -222,6 +224,7 @@ export class Inspection {
 
   /** `start` and `count` may arrive as null over the IPC channel. */
   async variables(ref: number, start?: number | null, count?: number | null): Promise<VariableInfo[]> {
+    await this.funcEval.awaitUnfinished();
     const entry = this.entries.get(ref);
     if (!entry) throw new DebugError('VARIABLE_NOT_FOUND', `No value has handle ${ref} (handles end when the program runs).`, 'List the variables again with inspect_variables.');
     const { container } = entry;
@@ -247,6 +250,7 @@ export class Inspection {
 
   /** Assigns a C# expression's value (a literal, another variable, a call) to a listed child. */
   async setVariable(containerRef: number, name: string, text: string): Promise<EvaluateResult> {
+    await this.funcEval.awaitUnfinished();
     const entry = this.entries.get(containerRef);
     const child = entry?.listed.get(name);
     if (!entry || !child?.home) throw new DebugError('VARIABLE_NOT_FOUND', `${name} cannot be assigned here.`, 'List the variables with inspect_variables first.');

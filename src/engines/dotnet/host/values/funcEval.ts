@@ -12,9 +12,12 @@ import type { MethodRef, TypeCatalog } from './typeCatalog.js';
 
 export const DEFAULT_EVAL_TIMEOUT_MS = 5_000;
 const ABORT_GRACE_MS = 2_000;
+const UNFINISHED_HINT = 'Evaluate again once it ends (the stop is then as it was), or end the session.';
 
 export class FuncEval {
   timeoutMs = DEFAULT_EVAL_TIMEOUT_MS;
+  /** An aborted evaluation still running: its thread waits where the runtime cannot interrupt it (a sleep). */
+  private unfinished: { what: string; settled: Promise<unknown> } | undefined;
 
   constructor(
     private readonly native: () => Native | undefined,
@@ -107,6 +110,7 @@ export class FuncEval {
 
   private async run(what: string, started: Promise<EvalOutcome>): Promise<EvalOutcome> {
     const native = this.requireNative();
+    await this.awaitUnfinished();
     const settled = started.then(
       (outcome) => ({ outcome }),
       (error: unknown) => ({ error }),
@@ -120,7 +124,12 @@ export class FuncEval {
       await native.call('abortEval', { rude: true }).catch(() => undefined);
       result = await withDeadline(settled, ABORT_GRACE_MS);
     }
-    if (!result) throw new DebugError('TIMEOUT', `${what} did not finish and could not be aborted`, 'The program may be unusable; end the session.');
+    if (!result) {
+      const unfinished = { what, settled };
+      this.unfinished = unfinished;
+      void settled.then(() => this.unfinished === unfinished && (this.unfinished = undefined));
+      throw new DebugError('TIMEOUT', `${what} did not finish; it was aborted, which ends it when its thread leaves a wait the runtime cannot interrupt (a sleep)`, UNFINISHED_HINT);
+    }
     if ('outcome' in result) return result.outcome;
     const error = result.error;
     if (error instanceof NativeError) {
@@ -133,6 +142,14 @@ export class FuncEval {
       throw new DebugError('EVALUATION_FAILED', `${what}: ${error.message}`, hint);
     }
     throw error;
+  }
+
+  /** The program is stopped again only when an aborted evaluation ends: a read or a new evaluation waits for that, bounded. */
+  async awaitUnfinished(): Promise<void> {
+    const unfinished = this.unfinished;
+    if (!unfinished) return;
+    if (await withDeadline(unfinished.settled, this.timeoutMs)) return;
+    throw new DebugError('TIMEOUT', `the aborted evaluation of ${unfinished.what} is still running`, UNFINISHED_HINT);
   }
 
   private requireNative(): Native {
