@@ -13,10 +13,10 @@
 //   Python engine. The engine registry names its built-in engines by literal import()s so this
 //   build sees them (src/core/engineRegistry.ts).
 // - The .NET debugger host (src/engines/dotnet/host/hostMain.ts), a process of its own that a first
-//   launch waits for: one CommonJS bundle too (hostMain.bundle.cjs), which dist/engines/dotnet/
-//   host/hostMain.cjs loads through its code cache.
-// Each code cache is written after a representative run (scripts/write-code-cache.mjs), by the
-// Node.js that builds; another Node.js rejects it and compiles as it would without one.
+//   launch waits for: one CommonJS file too (dist/engines/dotnet/host/hostMain.cjs).
+// The code cache (dist/lazy.cjs.v8cache) is written after a representative run
+// (scripts/write-code-cache.mjs) by the Node.js that builds; another Node.js rejects it, and the
+// bundle then compiles as it would without one.
 //
 // tsc's dist/ files stay: dist/cli.js runs them unbundled, the debuggee-side helpers (preload.cjs,
 // tsxLines.js, the reload watchdog) are started from them, and the tool catalog's fingerprint reads
@@ -28,6 +28,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_PARAMETERS } from '../dist/codeCache.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -39,8 +40,6 @@ const distPath = (sourceFile, folder) => slashes(relative(folder, join(dist, rel
 const sourceOf = (args) => join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
 /** The lazy bundle's name for an entry point: its path under src/, flat (`core/engineRegistry.ts` → `core-engineRegistry`). */
 const lazyName = (sourceFile) => slashes(relative(src, sourceFile)).replace(/\.ts$/, '').replaceAll('/', '-');
-/** The parameters of the function expression each code-cached bundle is (src/codeCache.ts). */
-const BUNDLE_PARAMETERS = 'exports, require, module, __filename, __dirname';
 /**
  * import.meta.url of a bundled module, from the `__dirname` of the bundle in `folder`, through the
  * banner's function: a module's own `const require = createRequire(…)` cannot shadow it.
@@ -59,8 +58,8 @@ const compiledUrls = (expression) => ({
   },
 });
 
-/** Static imports are bundled; a dynamic import() loads `lazyModule(name)` from `bundle` (a path from the entry's folder) on first use. */
-const startPathOnly = (bundle, lazyModule) => ({
+/** Static imports are bundled; a dynamic import() goes where `dynamicImport(sourceFile)` resolves it. */
+const startPathOnly = (dynamicImport) => ({
   name: 'start-path-only',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
@@ -68,11 +67,12 @@ const startPathOnly = (bundle, lazyModule) => ({
       if (!args.path.startsWith('.')) {
         return { errors: [{ text: `${args.path}: the entry point's static imports must be our own small modules (import packages dynamically, on first use)` }] };
       }
-      if (args.kind === 'dynamic-import' && args.namespace !== 'lazy') return { path: lazyModule(sourceOf(args)), namespace: 'lazy' };
+      if (args.kind === 'dynamic-import' && args.namespace !== 'lazy') return dynamicImport(sourceOf(args));
       return { path: sourceOf(args) };
     });
+    // An import() of a module in the lazy bundle: that bundle loaded (once, through its code cache), then the module's exports.
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
-      contents: `module.exports = require('./codeCache.js').requireBundle(require('node:path').join(__dirname, ${JSON.stringify(bundle)}))[${JSON.stringify(args.path)}]();`,
+      contents: `module.exports = require('./codeCache.js').requireBundle(require('node:path').join(__dirname, 'lazy.cjs'))[${JSON.stringify(args.path)}]();`,
       resolveDir: src,
       loader: 'js',
     }));
@@ -83,13 +83,13 @@ const startPathOnly = (bundle, lazyModule) => ({
 const ourSources = {
   name: 'sources',
   setup(b) {
-    b.onResolve({ filter: /^\./ }, (args) => (args.importer.startsWith(src) || args.importer === '<stdin>' ? { path: sourceOf(args) } : undefined));
+    b.onResolve({ filter: /^\./ }, (args) => (args.importer.startsWith(src) ? { path: sourceOf(args) } : undefined));
   },
 };
 
 /** Options every bundle shares: CommonJS for Node.js 20. */
 const commonJs = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', banner: { js: COMPILED_FILE_URL } };
-/** A bundle that src/codeCache.ts runs: one function expression taking Node.js's module parameters. */
+/** A bundle that src/codeCache.ts runs: one function expression taking Node.js's module parameters (so its lines are the file's). */
 const codeCached = { banner: { js: `(function (${BUNDLE_PARAMETERS}) {${COMPILED_FILE_URL}` }, footer: { js: '})' } };
 
 // The entry point: its dynamic imports go to the lazy bundle's entries, found on the way.
@@ -99,7 +99,7 @@ await build({
   entryPoints: [join(src, 'cli.ts')],
   outfile: join(dist, 'cli.cjs'),
   plugins: [
-    startPathOnly('lazy.cjs', (target) => (lazyEntries.add(target), lazyName(target))),
+    startPathOnly((target) => (lazyEntries.add(target), { path: lazyName(target), namespace: 'lazy' })),
     compiledUrls(compiledFileUrl(dist)),
   ],
 });
@@ -136,33 +136,14 @@ await build({
 // The ES module build this one replaced.
 rmSync(join(dist, 'lazy'), { recursive: true, force: true });
 
-// The .NET host process: its few dynamic imports stay tsc's ES modules.
+// The .NET host process: its few dynamic imports stay tsc's ES modules. (A code cache did not pay
+// here: the host's own start is Node.js's start and the native addon's load, not compiling.)
 const hostFolder = join(dist, 'engines', 'dotnet', 'host');
 await build({
   ...commonJs,
-  ...codeCached,
   entryPoints: [join(src, 'engines', 'dotnet', 'host', 'hostMain.ts')],
-  outfile: join(hostFolder, 'hostMain.bundle.cjs'),
-  plugins: [
-    {
-      name: 'dynamic-imports-to-tsc',
-      setup(b) {
-        b.onResolve({ filter: /^\./ }, (args) => (args.kind === 'dynamic-import' ? { path: `./${distPath(sourceOf(args), hostFolder)}`, external: true } : { path: sourceOf(args) }));
-      },
-    },
-    compiledUrls(compiledFileUrl(hostFolder)),
-  ],
-});
-// What the server starts: the bundle, through its code cache.
-await build({
-  ...commonJs,
-  stdin: {
-    contents: `require('./codeCache.js').requireBundle(require('node:path').join(__dirname, 'hostMain.bundle.cjs'));`,
-    resolveDir: src,
-    loader: 'js',
-  },
   outfile: join(hostFolder, 'hostMain.cjs'),
-  plugins: [ourSources],
+  plugins: [startPathOnly((target) => ({ path: `./${distPath(target, hostFolder)}`, external: true })), compiledUrls(compiledFileUrl(hostFolder))],
 });
 
 execFileSync(process.execPath, [join(root, 'scripts', 'write-code-cache.mjs')], { stdio: 'inherit' });

@@ -1,12 +1,8 @@
-// Build step (scripts/bundle-cli.mjs, after bundling): each code-cached bundle's V8 code cache,
-// written after a representative run so it holds the functions a start runs, not only the ones V8
-// compiles before running (src/codeCache.ts loads it).
-//
-// - dist/lazy.cjs: the server's load as stdioServer.ts does it (engine registry, session manager,
-//   the MCP server with its tools), then initialize, tools/list and a tools/call through the SDK.
-// - dist/engines/dotnet/host/hostMain.bundle.cjs: the host's boot, in a child process with the IPC
-//   channel the host expects (the addon loaded, the debugger created), nothing launched.
-import { fork } from 'node:child_process';
+// Build step (scripts/bundle-cli.mjs, after bundling): dist/lazy.cjs's V8 code cache, written after
+// a representative run so it holds the functions a server's start runs, not only the ones V8
+// compiles before running (src/codeCache.ts loads it): the server's load as stdioServer.ts does it
+// (engine registry, session manager, the MCP server with its tools), then initialize, tools/list
+// and a tools/call through the SDK.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,19 +10,13 @@ import { cacheFileOf, runBundle } from '../dist/codeCache.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
-const HOST = join(dist, 'engines', 'dotnet', 'host', 'hostMain.bundle.cjs');
-
-if (process.argv[2] === '--host') {
-  const { script } = runBundle(HOST, undefined);
-  writeFileSync(cacheFileOf(HOST), script.createCachedData());
-  process.exit(0);
-}
 
 const LAZY = join(dist, 'lazy.cjs');
 const { exports: lazy, script } = runBundle(LAZY, undefined);
-const [{ EngineRegistry }, { SessionManager }, { createServer }] = ['core-engineRegistry', 'core-readiness', 'core-sessionManager', 'server-createServer']
-  .map((name) => lazy[name]())
-  .filter((_, i) => i !== 1);
+const { EngineRegistry } = lazy['core-engineRegistry']();
+lazy['core-readiness']();
+const { SessionManager } = lazy['core-sessionManager']();
+const { createServer } = lazy['server-createServer']();
 const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const manager = new SessionManager({ log: () => undefined, registry: new EngineRegistry() });
 const server = createServer(manager, version, undefined);
@@ -46,8 +36,5 @@ transport.onmessage({ jsonrpc: '2.0', method: 'notifications/initialized' });
 await request(2, 'tools/list', {});
 await request(3, 'tools/call', { name: 'session_list', arguments: {} });
 writeFileSync(cacheFileOf(LAZY), script.createCachedData());
-
-const host = fork(fileURLToPath(import.meta.url), ['--host'], { stdio: 'inherit' });
-const code = await new Promise((resolve) => host.on('exit', resolve));
-if (code !== 0) throw new Error(`write-code-cache: the .NET host's run ended with ${code}`);
+// The server's timers and the engines' handles must not keep the build waiting.
 process.exit(0);
