@@ -28,7 +28,7 @@ import { rmSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { BUNDLE_PARAMETERS } from '../dist/codeCache.js';
+import { BUNDLE_PARAMETERS, cacheFileOf } from '../dist/codeCache.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
@@ -79,14 +79,6 @@ const startPathOnly = (dynamicImport) => ({
   },
 });
 
-/** Our own relative imports name the .js that tsc writes: bundle the .ts beside it. */
-const ourSources = {
-  name: 'sources',
-  setup(b) {
-    b.onResolve({ filter: /^\./ }, (args) => (args.importer.startsWith(src) ? { path: sourceOf(args) } : undefined));
-  },
-};
-
 /** Options every bundle shares: CommonJS for Node.js 20. */
 const commonJs = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', banner: { js: COMPILED_FILE_URL } };
 /** A bundle that src/codeCache.ts runs: one function expression taking Node.js's module parameters (so its lines are the file's). */
@@ -104,6 +96,8 @@ await build({
   ],
 });
 
+// V8 checks a cache against its source's length only: the last build's cache must never meet this build's bundle.
+rmSync(cacheFileOf(join(dist, 'lazy.cjs')), { force: true });
 await build({
   ...commonJs,
   ...codeCached,
@@ -117,7 +111,13 @@ await build({
   // Packages with a native part or a file read from their own folder are loaded from node_modules as they are.
   external: ['node-gyp-build', 'esbuild', 'typescript', 'bufferutil', 'utf-8-validate'],
   plugins: [
-    ourSources,
+    {
+      name: 'sources',
+      setup(b) {
+        // Our own relative imports name the .js that tsc writes: bundle the .ts beside it.
+        b.onResolve({ filter: /^\./ }, (args) => (args.importer.startsWith(src) ? { path: sourceOf(args) } : undefined));
+      },
+    },
     {
       // zod's `locales` namespace (every language's error messages, a sixth of what the server loads)
       // rides along with each `import { z }`; we and the SDK use only English, which zod sets itself.
@@ -129,7 +129,7 @@ await build({
     },
     compiledUrls(compiledFileUrl(dist)),
   ],
-  // Less source to read and hash; names kept, so a stack trace still names its functions.
+  // Less source to read; names kept, so a stack trace still names its functions.
   minifyWhitespace: true,
   minifySyntax: true,
 });

@@ -9,7 +9,7 @@
  * module parameters, so its line numbers are the file's, and writes the cache after a
  * representative run (scripts/write-code-cache.mjs), so it holds the functions a start runs.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Script, constants } from 'node:vm';
@@ -46,6 +46,13 @@ function readCache(bundle: string): Buffer | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Whether V8 takes a bundle's cache in this process (`debugbridge doctor`): compiled with it, not run. */
+export function codeCacheState(bundle: string): 'used' | 'rejected' | 'missing' {
+  const cachedData = readCache(bundle);
+  if (!cachedData || !existsSync(bundle)) return 'missing';
+  return new Script(readFileSync(bundle, 'utf8'), { filename: bundle, cachedData }).cachedDataRejected ? 'rejected' : 'used';
 }
 
 const loaded = new Map<string, unknown>();
