@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EngineRegistry } from '../../src/core/engineRegistry.js';
 import { Readiness } from '../../src/core/readiness.js';
+import { QuietMoments } from '../../src/core/quietMoments.js';
 import { ToolCalls } from '../../src/server/callActivity.js';
 
 describe('readying waits its turn', () => {
@@ -51,5 +52,46 @@ describe('readying waits its turn', () => {
     await vi.advanceTimersByTimeAsync(300);
     expect(came).toBe(true);
     expect(readiness.wait(language)).toBeUndefined();
+  });
+});
+
+describe('a quiet moment (one mechanism for readying, the next Python debuggee, the .NET worker prestart)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('runs a job once nothing happened for its time and no work is under way; a later job of the same key replaces it', async () => {
+    const moments = new QuietMoments(300);
+    const ran: string[] = [];
+    const end = moments.begin();
+    moments.whenQuiet('next', () => ran.push('first'));
+    moments.whenQuiet('next', () => ran.push('second'));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(ran).toEqual([]);
+    end();
+    await vi.advanceTimersByTimeAsync(200);
+    moments.touch();
+    await vi.advanceTimersByTimeAsync(200);
+    expect(ran).toEqual([]);
+    await vi.advanceTimersByTimeAsync(100);
+    expect(ran).toEqual(['second']);
+  });
+
+  it('runs at once when asked to go soon, but never beside work under way, and a new work cancels the hurry', async () => {
+    const moments = new QuietMoments(300);
+    const ran: string[] = [];
+    let end = moments.begin();
+    moments.whenQuiet('a', () => ran.push('a'));
+    moments.runSoon();
+    expect(ran).toEqual([]);
+    end();
+    expect(ran).toEqual(['a']);
+    moments.runSoon();
+    end = moments.begin();
+    end();
+    moments.whenQuiet('b', () => ran.push('b'));
+    expect(ran).toEqual(['a']);
+    moments.cancel('b');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(ran).toEqual(['a']);
   });
 });

@@ -4,17 +4,14 @@
  * hooks that bind them as code loads, and its pause: what stopped, the frames and the values.
  * What it shows the agent goes through its owner, which reports one stop at a time.
  */
-import { pathToFileURL } from 'node:url';
 import type { Protocol } from 'devtools-protocol';
 import type { LogLevel } from '../../core/engine.js';
 import { DebugError } from '../../core/errors.js';
-import { MAX_CAUSES } from '../../core/exceptionAutopsy.js';
 import type {
   BreakpointBinding,
   BreakpointSpec,
   EvaluateResult,
   ExceptionBreakpointConfig,
-  ExceptionCause,
   FrameInfo,
   FunctionBreakpointSpec,
   ScopeInfo,
@@ -23,13 +20,13 @@ import type {
 } from '../../core/types.js';
 import { pauseOnExceptionsState } from './capabilities.js';
 import type { CdpClient, CdpEventParams } from './cdpClient.js';
-import { readCauses } from './exceptionCauses.js';
+import { causesOf, throwSite } from './exceptionSites.js';
 import { mentionsException, withException } from './exceptionValue.js';
 import { followMovedCode } from './framePositions.js';
 import { FunctionBreakpoints } from './functionBreakpoints.js';
 import { LoadHooks } from './loadHooks.js';
 import { NodeBreakpoints } from './nodeBreakpoints.js';
-import { isBreakOnStart, isExceptionPause, stopOf, throwSiteOf, type PausedStop } from './pausedStops.js';
+import { isBreakOnStart, isExceptionPause, stopOf, type PausedStop } from './pausedStops.js';
 import { ScriptRegistry } from './scriptRegistry.js';
 import type { LoadedMap, SourceMapCache } from './sourceMaps.js';
 import { StackFrames } from './stackFrames.js';
@@ -429,8 +426,8 @@ export class NodeTarget {
     this.stepping = undefined;
     const stop = stopOf(event, { hitBreakpointIds, hitFunctionIds, atStart, expected });
     if (stop.exception) {
-      stop.exception.thrownAt = await this.throwSite(stop.exception.stackTrace, event.callFrames[0]);
-      const causes = await this.causesOf(event.data as Protocol.Runtime.RemoteObject | undefined);
+      stop.exception.thrownAt = await throwSite(this.scripts, stop.exception.stackTrace, event.callFrames[0]);
+      const causes = await causesOf(this.cdp, this.scripts, event.data as Protocol.Runtime.RemoteObject | undefined);
       if (causes.length) stop.exception.causes = causes;
     }
     this.current = {
@@ -474,31 +471,5 @@ export class NodeTarget {
     this.quietResumes++;
     this.cdp.expectEvent('Debugger.paused');
     this.cdp.send('Debugger.resume', {}).catch(() => this.quietResumes--);
-  }
-
-  /** One more than the autopsy lists, so it can say that there are more. */
-  private async causesOf(thrown: Protocol.Runtime.RemoteObject | undefined): Promise<ExceptionCause[]> {
-    if (!thrown) return [];
-    const causes = await readCauses(this.cdp, thrown, MAX_CAUSES + 1);
-    return Promise.all(
-      causes.map(async (c) => {
-        const thrownAt = await this.throwSite(c.stack, undefined).catch(() => undefined);
-        return { type: c.type, message: c.message, relation: 'cause' as const, ...(thrownAt ? { thrownAt: { file: thrownAt.file, line: thrownAt.line } } : {}) };
-      }),
-    );
-  }
-
-  private async throwSite(stack: string | undefined, top: CallFrame | undefined) {
-    const site = throwSiteOf(stack);
-    if (site) {
-      const url = site.url.startsWith('file:') || !site.url.startsWith('/') ? site.url : pathToFileURL(site.url).href;
-      const [script] = this.scripts.byUrl(url);
-      if (!script) return { file: site.url.startsWith('file:') ? undefined : site.url, line: site.line, column: site.column };
-      const at = await this.scripts.location(script.scriptId, site.line - 1, site.column - 1);
-      return { file: at.file, line: at.line, column: at.column };
-    }
-    if (!top) return undefined;
-    const at = await this.scripts.location(top.location.scriptId, top.location.lineNumber, top.location.columnNumber ?? 0);
-    return { file: at.file, line: at.line, column: at.column };
   }
 }

@@ -48,6 +48,16 @@ export async function killProcesses(pids: number[]): Promise<void> {
   await waitGone(targets, 3000);
 }
 
+/** SIGKILL to the process group `leader` leads, if it leads one (debugpy starts a program as its group's leader). */
+export function killProcessGroup(leader: number): void {
+  if (process.platform === 'win32' || leader <= 1) return;
+  try {
+    process.kill(-leader, 'SIGKILL');
+  } catch {
+    // Not a group leader, or gone.
+  }
+}
+
 function signalAll(pids: number[], signal: NodeJS.Signals): void {
   for (const pid of pids) {
     try {

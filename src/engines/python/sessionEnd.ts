@@ -51,7 +51,7 @@ def _debugbridge_end_session():
 const FREEZE_DEBUGGER = '__import__("gc").freeze()';
 
 /**
- * An expression for debugpy's `evaluate` (pydevd runs it on its own thread) before the program runs:
+ * An expression for debugpy's `evaluate` (no frame: pydevd runs it on whichever thread takes it) before the program runs:
  * the debugger's objects frozen, and `END_SESSION` registered as a threading exit hook (Python 3.9+).
  */
 export const BEFORE_PROGRAM = `exec(__import__('base64').b64decode('${Buffer.from(

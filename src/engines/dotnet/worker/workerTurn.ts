@@ -5,6 +5,7 @@
  * reads are over (no request to the host for a moment) or a bound, a warming worker gives way
  * (EncWorker.giveWay); then, at the first stop, the worker is prestarted.
  */
+import { QuietMoments } from '../../../core/quietMoments.js';
 import { EncWorker } from './encWorker.js';
 
 /** No request to the host for this long after the first stop: its answer is built. */
@@ -15,9 +16,9 @@ const GIVE_WAY_MAX_MS = 5_000;
 export class WorkerTurn {
   private release?: () => void;
   private bound?: NodeJS.Timeout;
-  private quiet?: NodeJS.Timeout;
+  private readonly reads = new QuietMoments(STOP_READ_QUIET_MS);
   private stopped = false;
-  private prestarted = false;
+  private over = false;
 
   /** `prestart`: what warms the worker once the first stop is read. */
   constructor(private readonly prestart: () => void) {}
@@ -30,27 +31,26 @@ export class WorkerTurn {
 
   /** The program stopped for the first time (later stops change nothing). */
   stopCame(): void {
-    if (this.stopped) return;
+    if (this.stopped || this.over) return;
     this.stopped = true;
-    this.request();
+    this.reads.touch();
+    this.reads.whenQuiet('stop read', () => this.stopRead());
   }
 
   /** A request to the host: while the first stop is read, the quiet moment moves on. */
   request(): void {
-    if (!this.stopped || this.prestarted) return;
-    clearTimeout(this.quiet);
-    this.quiet = setTimeout(() => this.stopRead(), STOP_READ_QUIET_MS).unref();
+    this.reads.touch();
   }
 
   /** The session ends: nothing waits any more. */
   end(): void {
-    clearTimeout(this.quiet);
-    this.prestarted = true;
+    this.over = true;
+    this.reads.cancel('stop read');
     this.letGo();
   }
 
   private stopRead(): void {
-    this.prestarted = true;
+    this.over = true;
     this.letGo();
     this.prestart();
   }
