@@ -4,17 +4,17 @@
  * waiting launch names at once. Small and free of packages: the entry point loads it before the
  * first answer.
  */
+import { CALLS_QUIET_MS } from '../core/clientCalls.js';
 import { QuietMoments } from '../core/quietMoments.js';
 import type { CallActivity, CallInFlight } from '../core/readiness.js';
 
 type RequestId = string | number;
 
-/** How long the calls must have been quiet before readying may take the CPU. */
-const QUIET_MS = 300;
-
 export class ToolCalls implements CallActivity {
   private readonly calls = new Map<RequestId, { call: CallInFlight; end: () => void }>();
-  private readonly moments = new QuietMoments(QUIET_MS);
+
+  /** `moments`: where the calls are told (core/clientCalls.ts for the server's own transport). */
+  constructor(private readonly moments = new QuietMoments(CALLS_QUIET_MS)) {}
 
   /** A request or notification came in (before or after the server loaded). */
   request(message: { id?: unknown; method?: unknown; params?: unknown }): void {

@@ -5,6 +5,7 @@
  * Cold start: `initialize` and `tools/list` are answered from the build-time catalog while the MCP
  * SDK, zod and the tools load; the loaded server then takes over every message, in order.
  */
+import { clientCalls } from '../core/clientCalls.js';
 import type { LogLevel } from '../core/engine.js';
 import type { EngineRegistry } from '../core/engineRegistry.js';
 import type { Readiness } from '../core/readiness.js';
@@ -30,7 +31,7 @@ export async function runStdioServer(version: string): Promise<void> {
   const catalog = loadCatalog(version);
   if (!catalog) log('info', 'no current tool catalog (run npm run build): answering through the SDK only');
   const transport = new LineTransport(catalogResponder(catalog));
-  const calls = new ToolCalls();
+  const calls = new ToolCalls(clientCalls);
   transport.onRequest = (message) => calls.request(message);
   transport.onResponse = (id) => calls.response(id);
 

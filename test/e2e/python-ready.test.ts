@@ -191,6 +191,29 @@ describe.runIf(run)('python ready debuggee end to end', () => {
     expect(stack.structured.frames.map((f) => f.file)).toEqual([facts]);
   });
 
+  it('starts a fresh server from the interpreter the last one found, and searches again only once the calls pause', async () => {
+    // A candidate that is slow to answer, like a pyenv shim; each probe of it (python -c '…python_version…import debugpy…') is logged.
+    const probes = join(scratch, 'probes.log');
+    const shim = join(scratch, 'python-shim');
+    writeFileSync(shim, `#!/bin/sh\ncase "$1 $2" in "-c "*python_version*) echo probe >> '${probes}' ;; esac\nexec ${PYTHON} "$@"\n`, { mode: 0o755 });
+    const runs = () => readFileSync(probes, 'utf8').split('\n').filter(Boolean).length;
+    const env = { DEBUGBRIDGE_PYTHON: shim, DEBUGBRIDGE_STATE_DIR: mkdtempSync(join(scratch, 'state-')), DEBUGBRIDGE_READY_DEBUGGEE: '0' };
+    const launch = { program: onlyLine, waitForStop: true };
+
+    const first = await (await server(env)).call<Started>('session_launch', launch);
+    expect(first.structured.status, first.text).toBe('exited');
+    expect(runs()).toBe(1);
+    for (const client of clients.splice(0)) await client.close();
+
+    const fresh = await server(env);
+    const second = await fresh.call<Started>('session_launch', launch);
+    expect(second.structured.status, second.text).toBe('exited');
+    expect(runs()).toBe(1);
+    const deadline = Date.now() + 20_000;
+    while (runs() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(runs()).toBe(2);
+  });
+
   it('leaves no ready process behind when the server exits', async () => {
     const client = await server();
     const tree = await readyProcesses(client);

@@ -3,13 +3,20 @@
  * DEBUGBRIDGE_PYTHON, then the usual names and places. The first that imports debugpy wins.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { clientCalls } from '../../core/clientCalls.js';
 import { DebugError } from '../../core/errors.js';
+import { startAtLowPriority } from '../../core/processPriority.js';
+import { whenQuiet } from './callsQuiet.js';
+import { recall, remember, rememberedKey } from './rememberedInterpreter.js';
 
 export interface PythonInterpreter {
   /** The real interpreter (`sys.executable`), not a shim that execs it. */
   executable: string;
   pythonVersion: string;
   debugpyVersion: string;
+  /** Where debugpy was imported from (a remembered interpreter still has it). */
+  debugpyFile?: string;
 }
 
 interface ProbeFailure {
@@ -25,6 +32,7 @@ const PROBE = [
   'try:',
   '    import debugpy',
   '    info["debugpy"] = debugpy.__version__',
+  '    info["debugpyFile"] = debugpy.__file__',
   'except Exception as e:',
   '    info["error"] = "%s: %s" % (type(e).__name__, e)',
   'print(json.dumps(info))',
@@ -51,23 +59,46 @@ export function interpreterKey(options: Record<string, unknown> = {}): string {
   return interpreterCandidates(options).join('\0');
 }
 
-/** Resolves the interpreter for these options; successes are cached, failures are retried next time. */
+/**
+ * Resolves the interpreter for these options; successes are cached, failures are retried next time.
+ * A fresh server answers with what the last search for the same key found (rememberedInterpreter.ts)
+ * when that interpreter is still there, and searches again once the calls pause: a different answer
+ * serves the next launch.
+ */
 export function findInterpreter(options: Record<string, unknown> = {}): Promise<PythonInterpreter> {
   const candidates = interpreterCandidates(options);
   const key = interpreterKey(options);
   let pending = found.get(key);
   if (!pending) {
-    pending = search(candidates);
-    pending.catch(() => found.delete(key));
+    const memoryKey = rememberedKey(candidates);
+    const remembered = recall(memoryKey);
+    if (remembered && [remembered.executable, remembered.debugpyFile ?? ''].every((path) => existsSync(path))) {
+      pending = Promise.resolve(remembered);
+      const check = () => searchAndRemember(candidates, memoryKey, true).then((fresh) => found.set(key, Promise.resolve(fresh)), () => found.delete(key));
+      // After the client's calls and the sessions' requests have paused: probing takes the CPU.
+      clientCalls.whenQuiet(`interpreter ${key}`, () => whenQuiet(`interpreter ${key}`, () => void check()));
+    } else {
+      pending = searchAndRemember(candidates, memoryKey);
+      pending.catch(() => found.delete(key));
+    }
     found.set(key, pending);
   }
   return pending;
 }
 
-async function search(candidates: string[]): Promise<PythonInterpreter> {
+function searchAndRemember(candidates: string[], memoryKey: string, lowPriority = false): Promise<PythonInterpreter> {
+  const searching = search(candidates, lowPriority);
+  searching.then(
+    (interpreter) => remember(memoryKey, interpreter),
+    () => remember(memoryKey, undefined),
+  );
+  return searching;
+}
+
+async function search(candidates: string[], lowPriority: boolean): Promise<PythonInterpreter> {
   // Probed side by side (a pyenv shim alone takes most of a second); the earliest candidate in
   // order that works wins as soon as every one before it has failed.
-  const probes = candidates.map((candidate) => probe(candidate));
+  const probes = candidates.map((candidate) => probe(candidate, lowPriority));
   const failures: ProbeFailure[] = [];
   for (const pending of probes) {
     const result = await pending;
@@ -82,21 +113,22 @@ async function search(candidates: string[]): Promise<PythonInterpreter> {
   );
 }
 
-function probe(candidate: string): Promise<PythonInterpreter | ProbeFailure> {
+function probe(candidate: string, lowPriority: boolean): Promise<PythonInterpreter | ProbeFailure> {
   return new Promise((resolve) => {
-    execFile(candidate, ['-c', PROBE], { timeout: 15_000, windowsHide: true }, (error, stdout, stderr) => {
+    const start = (run: () => unknown) => (lowPriority ? startAtLowPriority(run) : run());
+    start(() => execFile(candidate, ['-c', PROBE], { timeout: 15_000, windowsHide: true }, (error, stdout, stderr) => {
       if (error && !stdout) {
         const code = (error as NodeJS.ErrnoException).code;
         const reason = code === 'ENOENT' ? 'not found' : (stderr.trim().split('\n').pop() ?? error.message);
         return resolve({ candidate, reason });
       }
       try {
-        const info = JSON.parse(stdout) as { executable: string; python: string; debugpy?: string; error?: string };
+        const info = JSON.parse(stdout) as { executable: string; python: string; debugpy?: string; debugpyFile?: string; error?: string };
         if (!info.debugpy) return resolve({ candidate, reason: `Python ${info.python}, no debugpy: ${info.error}` });
-        resolve({ executable: info.executable || candidate, pythonVersion: info.python, debugpyVersion: info.debugpy });
+        resolve({ executable: info.executable || candidate, pythonVersion: info.python, debugpyVersion: info.debugpy, debugpyFile: info.debugpyFile });
       } catch {
         resolve({ candidate, reason: `unexpected answer: ${stdout.slice(0, 200)}` });
       }
-    });
+    }));
   });
 }
