@@ -2,6 +2,7 @@
 //
 //   - server start → tools/list: spawn → initialize → tools/list answered, beside a bare Node.js
 //     process that answers the same two requests from a file (the floor of any Node.js server here);
+//     then tools/list → a session_list answered: the server's lazy part loaded (dist/lazy.cjs);
 //   - the fizz workflow (launch + breakpoint → first stop, stack, locals, evaluate, step over, step
 //     into, continue to the next hit, stop) for Python and Node.js, each in a fresh server started in
 //     the program's folder, three ways:
@@ -61,13 +62,21 @@ process.stdin.on('data', (d) => {
 });`;
 }
 
-/** Spawn → the tools/list answer's last byte, the way a client sees it (initialize, initialized, tools/list). */
-function startToList(command, args, cwd) {
+/**
+ * Spawn → the tools/list answer's last byte, the way a client sees it (initialize, initialized,
+ * tools/list); with `thenLoaded`, also tools/list → a session_list answered (the server loaded).
+ */
+function startToList(command, args, cwd, thenLoaded = false) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
+    let listed;
     const child = spawn(command, args, { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
     let buffer = '';
     child.on('error', reject);
+    const done = (figures) => {
+      child.on('exit', () => resolve(figures));
+      child.stdin.end();
+    };
     child.stdout.on('data', (chunk) => {
       buffer += chunk;
       let i;
@@ -76,10 +85,14 @@ function startToList(command, args, cwd) {
         buffer = buffer.slice(i + 1);
         if (message.id === 1) child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n${JSON.stringify(LIST)}\n`);
         if (message.id === 2) {
-          const ms = performance.now() - t0;
+          listed = performance.now();
           check(Array.isArray(message.result?.tools), 'tools/list: no tools');
-          child.on('exit', () => resolve(ms));
-          child.stdin.end();
+          if (!thenLoaded) done([listed - t0]);
+          else child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'session_list', arguments: {} } })}\n`);
+        }
+        if (message.id === 3) {
+          check(message.result?.content, `session_list: ${JSON.stringify(message).slice(0, 300)}`);
+          done([listed - t0, performance.now() - listed]);
         }
       }
     });
@@ -152,14 +165,14 @@ const bareScript = join(scratch, 'bare.cjs');
 writeFileSync(bareScript, bareServerScript(listFile));
 
 const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
-const cold = { ours: [], bare: [] };
+const cold = { ours: [], bare: [], loaded: [] };
 const results = Object.fromEntries(languages.map((l) => [l, Object.fromEntries(Object.keys(WAYS).map((w) => [w, []]))]));
 try {
   for (let round = 0; round <= RUNS; round++) {
     const warmup = round === 0;
-    const ours = await startToList(process.execPath, [CLI], scratch);
-    const bare = await startToList(process.execPath, [bareScript], scratch);
-    if (!warmup) cold.ours.push(ours), cold.bare.push(bare);
+    const [ours, loaded] = await startToList(process.execPath, [CLI], scratch, true);
+    const [bare] = await startToList(process.execPath, [bareScript], scratch);
+    if (!warmup) cold.ours.push(ours), cold.bare.push(bare), cold.loaded.push(loaded);
     for (const language of languages) {
       for (const way of Object.keys(WAYS)) {
         const r = await workflow(language, way);
@@ -177,7 +190,7 @@ load.after = loadavg().map((x) => Number(x.toFixed(2)));
 console.log(`First call (issue 21), median of ${RUNS} rounds, fresh server each run; load average before ${load.before.join(' ')}, after ${load.after.join(' ')}`);
 const ourCold = median(cold.ours);
 const bareCold = median(cold.bare);
-console.log(`server start → tools/list: debugbridge ${fmt(ourCold)} ms, a bare Node.js process answering the same from a file ${fmt(bareCold)} ms (ours above it: ${fmt(ourCold - bareCold)} ms)`);
+console.log(`server start → tools/list: debugbridge ${fmt(ourCold)} ms, a bare Node.js process answering the same from a file ${fmt(bareCold)} ms (ours above it: ${fmt(ourCold - bareCold)} ms); tools/list → the server loaded (a session_list answered) ${fmt(median(cold.loaded))} ms`);
 const targets = [[`start → tools/list ≤ 80 ms`, ourCold <= 80, `${fmt(ourCold)} ms (bare Node.js ${fmt(bareCold)} ms)`]];
 for (const language of languages) {
   const m = Object.fromEntries(Object.keys(WAYS).map((w) => [w, { launch: median(results[language][w].map((r) => r.steps.launch)), total: median(results[language][w].map((r) => r.total)) }]));

@@ -4,37 +4,48 @@
 //   tools/list from the build-time catalog) need only it and the few modules it imports statically;
 //   loaded as ES modules they cost Node.js its ES module loader and the eager namespaces of node:fs
 //   and node:crypto, more than our own code. Bundled into one CommonJS file they load with require().
-// - dist/lazy/, everything the entry point reaches by a dynamic import() (the MCP server with the
-//   SDK and zod, the session manager, the engine registry and each engine, the commands): one ES
-//   module build with code splitting, so loading the server's tools and the first engine reads a few
-//   files instead of ~260 modules, and each module still exists once (one DebugError class for
-//   all). What is imported dynamically stays a chunk of its own, loaded on first use: a .NET-only
-//   user never loads the Python engine. The engine registry names its built-in engines by literal
-//   import()s so this build sees them (src/core/engineRegistry.ts).
+// - dist/lazy.cjs, everything the entry point reaches by a dynamic import() (the MCP server with the
+//   SDK and zod, the session manager, the engine registry and each engine, the commands): one
+//   CommonJS bundle that cli.cjs loads on first use through a V8 code cache (src/codeCache.ts), so
+//   V8 neither parses nor compiles the ~1.5 MB the server's tools need on each start. Each module
+//   still exists once (one DebugError class for all) and still runs on first use only: esbuild
+//   turns an import() of a bundled module into a lazy init, so a .NET-only user never runs the
+//   Python engine. The engine registry names its built-in engines by literal import()s so this
+//   build sees them (src/core/engineRegistry.ts).
 // - The .NET debugger host (src/engines/dotnet/host/hostMain.ts), a process of its own that a first
 //   launch waits for: one CommonJS file too (dist/engines/dotnet/host/hostMain.cjs).
+// The code cache (dist/lazy.cjs.v8cache) is written after a representative run
+// (scripts/write-code-cache.mjs) by the Node.js that builds; another Node.js rejects it, and the
+// bundle then compiles as it would without one.
 //
 // tsc's dist/ files stay: dist/cli.js runs them unbundled, the debuggee-side helpers (preload.cjs,
 // tsxLines.js, the reload watchdog) are started from them, and the tool catalog's fingerprint reads
 // them. Every import.meta.url in a bundled module is the URL of its compiled file in dist/, so the
 // paths a module builds from it are the ones tsc's file would build.
 import { readFile } from 'node:fs/promises';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { BUNDLE_PARAMETERS, cacheFileOf } from '../dist/codeCache.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const src = join(root, 'src');
 const dist = join(root, 'dist');
-const lazy = join(dist, 'lazy');
 const slashes = (path) => path.split(sep).join('/');
 /** The compiled counterpart of a source file, as a path from `folder` in dist/ (forward slashes). */
 const distPath = (sourceFile, folder) => slashes(relative(folder, join(dist, relative(src, sourceFile)))).replace(/\.ts$/, '.js');
 /** A source file's own relative import (`./x.js`) as the .ts file it names. */
 const sourceOf = (args) => join(args.resolveDir, args.path).replace(/\.js$/, '.ts');
-/** The lazy build's name for an entry point: its path under src/, flat (`core/engineRegistry.ts` → `core-engineRegistry`). */
+/** The lazy bundle's name for an entry point: its path under src/, flat (`core/engineRegistry.ts` → `core-engineRegistry`). */
 const lazyName = (sourceFile) => slashes(relative(src, sourceFile)).replace(/\.ts$/, '').replaceAll('/', '-');
+/**
+ * import.meta.url of a bundled module, from the `__dirname` of the bundle in `folder`, through the
+ * banner's function: a module's own `const require = createRequire(…)` cannot shadow it.
+ */
+const compiledFileUrl = (folder) => (file) => `__compiledFileUrl(${JSON.stringify(distPath(file, folder))})`;
+const COMPILED_FILE_URL = "const __compiledFileUrl = (path) => require('node:url').pathToFileURL(require('node:path').join(__dirname, path)).href;";
 
 /** import.meta.url, in a bundled module: the URL of the module's compiled file in dist/. */
 const compiledUrls = (expression) => ({
@@ -47,8 +58,8 @@ const compiledUrls = (expression) => ({
   },
 });
 
-/** Static imports are bundled; a dynamic import() is external, to the file `dynamicTarget` names. */
-const startPathOnly = (dynamicTarget) => ({
+/** Static imports are bundled; a dynamic import() goes where `dynamicImport(sourceFile)` resolves it. */
+const startPathOnly = (dynamicImport) => ({
   name: 'start-path-only',
   setup(b) {
     b.onResolve({ filter: /.*/ }, (args) => {
@@ -56,49 +67,47 @@ const startPathOnly = (dynamicTarget) => ({
       if (!args.path.startsWith('.')) {
         return { errors: [{ text: `${args.path}: the entry point's static imports must be our own small modules (import packages dynamically, on first use)` }] };
       }
-      if (args.kind === 'dynamic-import') return { path: dynamicTarget(sourceOf(args)), external: true };
+      if (args.kind === 'dynamic-import' && args.namespace !== 'lazy') return dynamicImport(sourceOf(args));
       return { path: sourceOf(args) };
     });
+    // An import() of a module in the lazy bundle: that bundle loaded (once, through its code cache), then the module's exports.
+    b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
+      contents: `module.exports = require('./codeCache.js').requireBundle(require('node:path').join(__dirname, 'lazy.cjs'))[${JSON.stringify(args.path)}]();`,
+      resolveDir: src,
+      loader: 'js',
+    }));
   },
 });
 
-/**
- * A CommonJS bundle of one entry point; `dynamicTarget(outDir)` names the file each dynamic import()
- * loads. import.meta.url through the banner's function: a module's own `const require = createRequire(…)` cannot shadow it.
- */
-async function startPathBundle(entry, outfile, dynamicTarget) {
-  const outDir = dirname(join(dist, outfile));
-  await build({
-    entryPoints: [join(src, entry)],
-    outfile: join(dist, outfile),
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    plugins: [startPathOnly(dynamicTarget(outDir)), compiledUrls((file) => `__compiledFileUrl(${JSON.stringify(distPath(file, outDir))})`)],
-    banner: { js: "const __compiledFileUrl = (path) => require('node:url').pathToFileURL(require('node:path').join(__dirname, path)).href;" },
-    logLevel: 'warning',
-  });
-}
+/** Options every bundle shares: CommonJS for Node.js 20. */
+const commonJs = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning', banner: { js: COMPILED_FILE_URL } };
+/** A bundle that src/codeCache.ts runs: one function expression taking Node.js's module parameters (so its lines are the file's). */
+const codeCached = { banner: { js: `(function (${BUNDLE_PARAMETERS}) {${COMPILED_FILE_URL}` }, footer: { js: '})' } };
 
-// The entry point: its dynamic imports go to the lazy build's entries, found on the way.
-const dynamicImports = new Set();
-await startPathBundle('cli.ts', 'cli.cjs', (outDir) => (target) => {
-  dynamicImports.add(target);
-  return `./${slashes(relative(outDir, join(lazy, `${lazyName(target)}.js`)))}`;
+// The entry point: its dynamic imports go to the lazy bundle's entries, found on the way.
+const lazyEntries = new Set();
+await build({
+  ...commonJs,
+  entryPoints: [join(src, 'cli.ts')],
+  outfile: join(dist, 'cli.cjs'),
+  plugins: [
+    startPathOnly((target) => (lazyEntries.add(target), { path: lazyName(target), namespace: 'lazy' })),
+    compiledUrls(compiledFileUrl(dist)),
+  ],
 });
-// The .NET host process: its few dynamic imports stay tsc's ES modules.
-await startPathBundle('engines/dotnet/host/hostMain.ts', 'engines/dotnet/host/hostMain.cjs', (outDir) => (target) => `./${distPath(target, outDir)}`);
 
-const { metafile } = await build({
-  entryPoints: [...dynamicImports].map((file) => ({ in: file, out: lazyName(file) })),
-  outdir: lazy,
-  chunkNames: 'chunk-[hash]',
-  bundle: true,
-  splitting: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
+// V8 checks a cache against its source's length only: the last build's cache must never meet this build's bundle.
+rmSync(cacheFileOf(join(dist, 'lazy.cjs')), { force: true });
+await build({
+  ...commonJs,
+  ...codeCached,
+  // Each entry a function that runs its module (once) and returns its exports: esbuild bundles a require() as a lazy init.
+  stdin: {
+    contents: `module.exports = {\n${[...lazyEntries].map((file) => `  ${JSON.stringify(lazyName(file))}: () => require(${JSON.stringify(file)}),`).join('\n')}\n};`,
+    resolveDir: src,
+    loader: 'js',
+  },
+  outfile: join(dist, 'lazy.cjs'),
   // Packages with a native part or a file read from their own folder are loaded from node_modules as they are.
   external: ['node-gyp-build', 'esbuild', 'typescript', 'bufferutil', 'utf-8-validate'],
   plugins: [
@@ -118,28 +127,23 @@ const { metafile } = await build({
         b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path) }));
       },
     },
-    // Every output file sits in dist/lazy/: the compiled file is one folder up from there.
-    compiledUrls((file) => `new URL(${JSON.stringify(`../${distPath(file, dist)}`)}, import.meta.url).href`),
+    compiledUrls(compiledFileUrl(dist)),
   ],
-  // The CommonJS packages bundled here (ws, vscode-jsonrpc…) require() Node.js built-ins.
-  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-  // Less for V8 to parse on first load; names kept, so a stack trace still names its functions.
+  // Less source to read; names kept, so a stack trace still names its functions.
   minifyWhitespace: true,
   minifySyntax: true,
-  metafile: true,
-  logLevel: 'warning',
 });
-keepTwoBuilds(Object.keys(metafile.outputs).map((file) => relative(lazy, resolve(file))));
+// The ES module build this one replaced.
+rmSync(join(dist, 'lazy'), { recursive: true, force: true });
 
-/**
- * Chunks are named by their contents: a server started from the last build may still import one of
- * its chunks (an engine, on first use) after this build, so the files of the last build stay beside
- * this one's (`npm run dev` rebuilds while the server it replaces still runs); older ones go.
- */
-function keepTwoBuilds(written) {
-  const listFile = join(lazy, 'builds.json');
-  const last = existsSync(listFile) ? JSON.parse(readFileSync(listFile, 'utf8')) : [];
-  const keep = new Set([...written, ...last, 'builds.json']);
-  for (const file of readdirSync(lazy)) if (!keep.has(file)) rmSync(join(lazy, file), { force: true });
-  writeFileSync(listFile, JSON.stringify(written));
-}
+// The .NET host process: its few dynamic imports stay tsc's ES modules. (A code cache did not pay
+// here: the host's own start is Node.js's start and the native addon's load, not compiling.)
+const hostFolder = join(dist, 'engines', 'dotnet', 'host');
+await build({
+  ...commonJs,
+  entryPoints: [join(src, 'engines', 'dotnet', 'host', 'hostMain.ts')],
+  outfile: join(hostFolder, 'hostMain.cjs'),
+  plugins: [startPathOnly((target) => ({ path: `./${distPath(target, hostFolder)}`, external: true })), compiledUrls(compiledFileUrl(hostFolder))],
+});
+
+execFileSync(process.execPath, [join(root, 'scripts', 'write-code-cache.mjs')], { stdio: 'inherit' });

@@ -1,6 +1,16 @@
 /** `debugbridge doctor`: which runtimes and adapters work here, and the exact fix for each that does not. */
+import { fileURLToPath } from 'node:url';
+import { codeCacheState } from './codeCache.js';
 import { BUILT_IN_LANGUAGES, EngineRegistry } from './core/engineRegistry.js';
 import type { Availability } from './core/types.js';
+
+/** The bundle the server loads its tools and engines from (scripts/bundle-cli.mjs). */
+const LAZY_BUNDLE = fileURLToPath(new URL('./lazy.cjs', import.meta.url));
+const CODE_CACHE = {
+  used: 'used (the server loads its tools precompiled)',
+  rejected: 'not used: written by another Node.js or V8 (the server compiles its tools at each start; `npm run build` with this Node.js writes one)',
+  missing: 'none (run `npm run build`)',
+};
 
 export interface DoctorRow {
   language: string;
@@ -20,7 +30,8 @@ export async function runDoctor(args: string[] = [], out: NodeJS.WritableStream 
     const { runTargetDoctor } = await import('./remote/targetDoctor.js');
     return runTargetDoctor(args[1], out);
   }
-  out.write(`debugbridge doctor — Node ${process.version} on ${process.platform}-${process.arch}\n\n`);
+  out.write(`debugbridge doctor — Node ${process.version} on ${process.platform}-${process.arch}\n`);
+  out.write(`start-up code cache: ${CODE_CACHE[codeCacheState(LAZY_BUNDLE)]}\n\n`);
   return writeRows(await checkLanguages(), out, 'here');
 }
 

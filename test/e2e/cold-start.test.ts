@@ -2,7 +2,7 @@
  * What a starting server loads before it answers tools/list: only dist/cli.cjs, the entry point bundled
  * with the few modules that answer from the build-time catalog (scripts/bundle-cli.mjs) — no ES module
  * loader, no MCP SDK, no zod, no engine, no session code, no native addon — so the first answer comes
- * as soon as Node.js is up, in any folder (readying and the rest load after it, as ES modules).
+ * as soon as Node.js is up, in any folder (readying and the rest load after it, from dist/lazy.cjs).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

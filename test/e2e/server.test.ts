@@ -109,5 +109,7 @@ describe('command line', () => {
     }
     for (const lang of ['python', 'node', 'dotnet']) expect(out).toMatch(new RegExp(`(ok|MISSING) +${lang}`));
     for (const m of out.matchAll(/MISSING +\S+ .*\n(.*)/g)) expect(m[1]).toMatch(/fix: /);
+    // The build's V8 code cache is one this Node.js takes: the server's tools load precompiled.
+    expect(out).toContain('start-up code cache: used');
   });
 });
