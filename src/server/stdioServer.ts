@@ -57,8 +57,12 @@ export async function runStdioServer(version: string): Promise<void> {
   // then runs beside the loading of the rest (which blocks this thread for a while), unless a call
   // came meanwhile: then only what that call launches.
   let engines: Promise<{ registry: EngineRegistry; readiness: Readiness }> | undefined;
+  // Loading blocks this thread: a message that came meanwhile is still unread (a timer that ran
+  // out meanwhile runs before it is read), so the calls are quiet only a while after a load.
+  const afterLoading = () => clientCalls.touch();
   const enginesOnce = () =>
     (engines ??= Promise.all([import('../core/engineRegistry.js'), import('../core/readiness.js')]).then(([{ EngineRegistry }, { Readiness }]) => {
+      afterLoading();
       const registry = new EngineRegistry();
       return { registry, readiness: new Readiness(registry, calls) };
     }));
@@ -67,6 +71,7 @@ export async function runStdioServer(version: string): Promise<void> {
   const load = () =>
     (loading ??= (async () => {
       const [{ registry }, { SessionManager }, { createServer }] = await Promise.all([enginesOnce(), import('../core/sessionManager.js'), import('./createServer.js')]);
+      afterLoading();
       const manager = new SessionManager({ log, registry });
       disposeSessions = () => manager.disposeAll();
       const server = createServer(manager, version, catalog?.tools);

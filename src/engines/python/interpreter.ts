@@ -44,8 +44,6 @@ const COMMON_CANDIDATES =
     : ['python3', 'python', '/usr/bin/python3', '/usr/local/bin/python3', '/opt/homebrew/bin/python3', '/usr/bin/python'];
 
 const found = new Map<string, Promise<PythonInterpreter>>();
-/** How long a remembered interpreter serves before it is checked (a fresh server's first calls). */
-const FIRST_CALLS_MS = 2_000;
 
 /** The candidates in order: an explicit choice is the only one tried. */
 export function interpreterCandidates(options: Record<string, unknown> = {}): string[] {
@@ -77,11 +75,8 @@ export function findInterpreter(options: Record<string, unknown> = {}): Promise<
     if (remembered && [remembered.executable, remembered.debugpyFile ?? ''].every((path) => existsSync(path))) {
       pending = Promise.resolve(remembered);
       const check = () => searchAndRemember(candidates, memoryKey, true).then((fresh) => found.set(key, Promise.resolve(fresh)), () => found.delete(key));
-      // Probing takes the CPU: not among a new client's first calls (a timer that expired while the
-      // server was loading would run before the launch waiting on stdin is read), and then only
-      // once the client's calls and the sessions' requests have paused.
-      const afterCalls = () => clientCalls.whenQuiet(`interpreter ${key}`, () => whenQuiet(`interpreter ${key}`, () => void check()));
-      setTimeout(afterCalls, FIRST_CALLS_MS).unref();
+      // Probing takes the CPU: once the client's calls and the sessions' requests have paused.
+      clientCalls.whenQuiet(`interpreter ${key}`, () => whenQuiet(`interpreter ${key}`, () => void check()));
     } else {
       pending = searchAndRemember(candidates, memoryKey);
       pending.catch(() => found.delete(key));
