@@ -24,7 +24,7 @@ for (let i = 0; i <= runs; i++) {
   await call('session_stop', { sessionId });
   await pause();
   const deep = await call('session_launch', { program: dll, args: ['deep'], breakpoints: [{ file: recursionCs, line: line('Recursion.cs', 'deep') }], waitForStop: true });
-  const [stack, frames] = await timed(() => call('inspect_stack', { sessionId: deep.sessionId, levels: 20 }));
+  const [stack, frames] = await timed(() => call('inspect_stack', { sessionId: deep.sessionId, count: 20 }));
   if (frames.frames.length !== 20) throw new Error(`expected 20 frames, got ${frames.frames.length}`);
   await call('session_stop', { sessionId: deep.sessionId });
   if (warmup) continue;

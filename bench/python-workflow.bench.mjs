@@ -346,7 +346,7 @@ async function runOurs(stateDir, { ready }) {
   let server;
   try {
     // In the program's folder, as an agent in a Python project runs it: Python is in play (core/readiness.ts).
-    server = await withTimeout(McpTestClient.start({ env, cwd: dirname(PROGRAM) }), CALL_TIMEOUT_MS, 'debugbridge initialize');
+    server = await withTimeout(McpTestClient.start({ env, cwd: dirname(PROGRAM), listTools: false }), CALL_TIMEOUT_MS, 'debugbridge initialize');
   } catch (error) {
     // The client hides the server's stderr until it has connected: start it once more by hand to show why.
     const r = spawnSync(process.execPath, [join(root, 'dist', 'cli.js')], {

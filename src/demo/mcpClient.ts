@@ -23,6 +23,8 @@ export interface ServerOptions {
   args?: string[];
   cwd?: string;
   stderr?: 'inherit' | 'pipe' | 'ignore';
+  /** Ask for the tool list once connected, as every MCP client does before its first call (default). */
+  listTools?: boolean;
 }
 
 /** dist/cli.cjs, the command's entry point, also when this file runs from its TypeScript source (in tests). */
@@ -44,11 +46,11 @@ export class McpTestClient<T extends Transport = StdioClientTransport> {
       cwd: options.cwd,
       stderr: options.stderr ?? 'pipe',
     });
-    return McpTestClient.connect(transport);
+    return McpTestClient.connect(transport, options);
   }
 
   /** A client over any transport (the Windows test bed reaches a server under Wine through a socket). */
-  static async connect<T extends Transport>(transport: T): Promise<McpTestClient<T>> {
+  static async connect<T extends Transport>(transport: T, { listTools = true }: Pick<ServerOptions, 'listTools'> = {}): Promise<McpTestClient<T>> {
     const client = new Client({ name: 'debugbridge-client', version: '1.0.0' });
     const wrapper = new McpTestClient(client, transport);
     client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
@@ -56,7 +58,7 @@ export class McpTestClient<T extends Transport = StdioClientTransport> {
     });
     await client.connect(transport);
     // As every MCP client does before its first call (the server readies runtimes only after it).
-    await client.listTools();
+    if (listTools) await client.listTools();
     return wrapper;
   }
 

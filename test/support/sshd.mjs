@@ -14,6 +14,9 @@ export const SSHD = '/usr/sbin/sshd';
 /** Starts it in `dir`; answers the ssh command that reaches it and a stop. */
 export async function startSshd(dir) {
   mkdirSync(dir, { recursive: true });
+  // sshd refuses to start without its privilege separation folder, which only a service start of the
+  // system's sshd makes (a fresh install in a container has none).
+  if (process.getuid?.() === 0) mkdirSync('/run/sshd', { recursive: true, mode: 0o755 });
   const hostKey = join(dir, 'host_ed25519');
   const clientKey = join(dir, 'client_ed25519');
   for (const key of [hostKey, clientKey]) execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', key]);
