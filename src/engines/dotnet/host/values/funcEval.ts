@@ -11,7 +11,8 @@ import { ElementType, type NativeValue } from './nativeValue.js';
 import type { MethodRef, TypeCatalog } from './typeCatalog.js';
 
 export const DEFAULT_EVAL_TIMEOUT_MS = 5_000;
-const ABORT_GRACE_MS = 2_000;
+/** How long an aborted evaluation is given to end: an abort takes effect at once unless the thread waits. */
+const ABORT_GRACE_MS = 1_000;
 const UNFINISHED_HINT = 'Evaluate again once it ends (the stop is then as it was), or end the session.';
 
 export class FuncEval {
@@ -116,11 +117,13 @@ export class FuncEval {
       (error: unknown) => ({ error }),
     );
     let result = await withDeadline(settled, this.timeoutMs);
+    let waiting = false;
     if (!result) {
-      await native.call('abortEval', { rude: false }).catch(() => undefined);
+      waiting = (await native.call('abortEval', { rude: false }).catch(() => undefined))?.waiting === true;
       result = await withDeadline(settled, ABORT_GRACE_MS);
     }
-    if (!result) {
+    // A rude abort wakes a sleep no more than the abort did (on Linux both only signal the thread): it is spared there.
+    if (!result && !waiting) {
       await native.call('abortEval', { rude: true }).catch(() => undefined);
       result = await withDeadline(settled, ABORT_GRACE_MS);
     }
@@ -128,7 +131,10 @@ export class FuncEval {
       const unfinished = { what, settled };
       this.unfinished = unfinished;
       void settled.then(() => this.unfinished === unfinished && (this.unfinished = undefined));
-      throw new DebugError('TIMEOUT', `${what} did not finish; it was aborted, which ends it when its thread leaves a wait the runtime cannot interrupt (a sleep)`, UNFINISHED_HINT);
+      const why = waiting
+        ? 'it sleeps, waits or joins, which the runtime cannot interrupt on Linux: the abort ends it only when that wait ends'
+        : 'it was aborted, which ends it when its thread leaves a wait the runtime cannot interrupt';
+      throw new DebugError('TIMEOUT', `${what} did not finish in ${this.timeoutMs} ms; ${why}`, UNFINISHED_HINT);
     }
     if ('outcome' in result) return result.outcome;
     const error = result.error;
