@@ -32,9 +32,9 @@ class EvalRunner {
   /** Ends the evaluation early; `why` becomes the failure the reply carries. */
   Status Abort(const std::string& why, bool rude);
   /**
-   * Its thread sleeps, waits or joins (the process synchronized). On Linux no abort interrupts that: the
-   * runtime's abort signals the thread (InjectActivation), which wakes no wait; on Windows it queues the
-   * APC that Thread.Interrupt queues.
+   * Its thread sleeps, waits or joins (the process synchronized). On Linux an abort does not wake a
+   * sleep: the runtime only signals the thread (InjectActivation), where Windows queues the APC that
+   * Thread.Interrupt queues.
    */
   bool Waiting(ICorDebugProcess* process) const;
   /** Lets the threads held for the evaluation run again (the process synchronized): code that waits on them can end. */

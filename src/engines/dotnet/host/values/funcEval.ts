@@ -11,8 +11,13 @@ import { ElementType, type NativeValue } from './nativeValue.js';
 import type { MethodRef, TypeCatalog } from './typeCatalog.js';
 
 export const DEFAULT_EVAL_TIMEOUT_MS = 5_000;
-/** How long an aborted evaluation is given to end: an abort takes effect at once unless the thread waits. */
+/** How long an aborted evaluation is given to end. */
 const ABORT_GRACE_MS = 1_000;
+/**
+ * The same for a thread that sleeps, waits or joins: what ends its wait (a timer the resumed threads
+ * fire, a rude abort of a monitor wait) does so within milliseconds, and on Linux nothing ends a sleep.
+ */
+const WAIT_GRACE_MS = 250;
 const UNFINISHED_HINT = 'Evaluate again once it ends (the stop is then as it was), or end the session.';
 
 export class FuncEval {
@@ -120,12 +125,11 @@ export class FuncEval {
     let waiting = false;
     if (!result) {
       waiting = (await native.call('abortEval', { rude: false }).catch(() => undefined))?.waiting === true;
-      result = await withDeadline(settled, ABORT_GRACE_MS);
+      result = await withDeadline(settled, waiting ? WAIT_GRACE_MS : ABORT_GRACE_MS);
     }
-    // A rude abort wakes a sleep no more than the abort did (on Linux both only signal the thread): it is spared there.
-    if (!result && !waiting) {
+    if (!result) {
       await native.call('abortEval', { rude: true }).catch(() => undefined);
-      result = await withDeadline(settled, ABORT_GRACE_MS);
+      result = await withDeadline(settled, waiting ? WAIT_GRACE_MS : ABORT_GRACE_MS);
     }
     if (!result) {
       const unfinished = { what, settled };
