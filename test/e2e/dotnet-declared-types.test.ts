@@ -47,6 +47,21 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       sessionId = (await launchTo(client, pricing, catalog.path, catalog.line('run'))).sessionId;
     }, 180_000);
 
+    // A message names the type searched as C# does, by its type arguments: never List<T> nor List`1.
+    it.each([
+      ['names.Frobnicate()', "'System.Collections.Generic.IEnumerable<string>' has no method Frobnicate"],
+      ['names.Nope', "'System.Collections.Generic.IEnumerable<string>' has no member named 'Nope'"],
+      ['((IList<string>)bag).Nope', "'System.Collections.Generic.IList<string>' has no member named 'Nope'"],
+      ['new Dictionary<string, List<Quote>>().Frob()', "'System.Collections.Generic.Dictionary<string, System.Collections.Generic.List<Pricing.Quote>>' has no method Frob"],
+      ['((List<string>)bag).Add(1, 2)', 'no overload of System.Collections.Generic.List<string>.Add takes (int, int)'],
+      ['new List<int>("x")', 'no constructor of System.Collections.Generic.List<int> takes (string)'],
+      ['(string)new List<int>()', "CS0030 Cannot convert type 'System.Collections.Generic.List<int>' to 'string'"],
+      ['row.Nope', "'object[]' has no member named 'Nope'"],
+      ['quote.Sku.Nope', "'string' has no member named 'Nope'"],
+    ])('%s names its type as C# does', async (expression, message) => {
+      expect((await evaluate(sessionId, expression)).text).toContain(`EVALUATION_FAILED: ${message}`);
+    });
+
     // [expression, what C# answers]: each would be another overload or member by the object's own type.
     it.each([
       ['Describer.Describe(local)', '"object"'],

@@ -100,6 +100,16 @@ describe.runIf(run)('.NET evaluation on real code through MCP', () => {
       expect(await top(sessionId)).toEqual(stop);
     }, 60_000);
 
+    // On Linux no abort wakes a sleeping thread (the runtime only signals it): the answer comes at the timeout, the stop is shown at once, and the next evaluation runs once the sleep ends.
+    it('answers a sleep past the timeout promptly, and the stop and the next evaluation are intact', async () => {
+      const started = Date.now();
+      const r = await evaluate(sessionId, 'Thread.Sleep(10000)');
+      expect(r.text).toMatch(/^TIMEOUT: System\.Threading\.Thread\.Sleep\(\) did not finish in 5000 ms; it sleeps, waits or joins/);
+      expect(Date.now() - started).toBeLessThan(5_000 + 3_000);
+      expect(await top(sessionId)).toEqual(stop);
+      expect((await evaluate(sessionId, 'n + list.Count')).value).toBe('6');
+    }, 60_000);
+
     it('aborts an evaluation that reaches a breakpoint, keeps the stop, and the program runs on to its end', async () => {
       const set = await client.call('breakpoint_set', { sessionId, file: checkout.path, line: checkout.line('audit') });
       expect(set.isError, set.text).toBe(false);

@@ -153,10 +153,12 @@ Status DebugSession::Evaluate(ICorDebugThread* thread, const EvalRunner::Begin& 
   return ReleaseAll();
 }
 
-Status DebugSession::AbortEvaluation(bool rude) {
+Status DebugSession::AbortEvaluation(bool rude, bool& waiting) {
+  waiting = false;
   if (!eval_.Running()) return Status::Success();
   return WithProcessStopped([&] {
     eval_.ResumeOthers();
+    waiting = eval_.Waiting(process_.Get());
     return eval_.Abort("the evaluation did not finish in time and was aborted", rude);
   });
 }

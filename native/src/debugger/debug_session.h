@@ -77,8 +77,9 @@ class DebugSession final : public CallbackHandler {
   /**
    * Past its timeout, as Visual Studio does: the other threads run again (the evaluated code may wait
    * on a timer or a task they run), then the evaluation is aborted; `rude` when a plain abort did not end it.
+   * `waiting`: its thread sleeps, waits or joins, where the abort may take effect only when the wait ends.
    */
-  Status AbortEvaluation(bool rude);
+  Status AbortEvaluation(bool rude, bool& waiting);
   /** Longest string text a value description carries. */
   static constexpr uint32_t kMaxStringChars = 100000;
 

@@ -55,6 +55,13 @@ Status EvalRunner::Abort(const std::string& why, bool rude) {
   return Status::Success();
 }
 
+bool EvalRunner::Waiting(ICorDebugProcess* process) const {
+  ComPtr<ICorDebugThread> thread;
+  CorDebugUserState state = static_cast<CorDebugUserState>(0);
+  if (!Running() || Failed(process->GetThread(thread_, thread.Out())) || Failed(thread->GetUserState(&state))) return false;
+  return (state & USER_WAIT_SLEEP_JOIN) != 0;
+}
+
 void EvalRunner::Suspend(ICorDebugThread* thread) {
   CorDebugThreadState state = THREAD_RUN;
   if (Failed(thread->GetDebugState(&state)) || state != THREAD_RUN) return;

@@ -31,6 +31,12 @@ class EvalRunner {
   void Suspend(ICorDebugThread* thread);
   /** Ends the evaluation early; `why` becomes the failure the reply carries. */
   Status Abort(const std::string& why, bool rude);
+  /**
+   * Its thread sleeps, waits or joins (the process synchronized). On Linux an abort does not wake a
+   * sleep: the runtime only signals the thread (InjectActivation), where Windows queues the APC that
+   * Thread.Interrupt queues.
+   */
+  bool Waiting(ICorDebugProcess* process) const;
   /** Lets the threads held for the evaluation run again (the process synchronized): code that waits on them can end. */
   void ResumeOthers();
   /** The evaluation finished (or threw, or was aborted): restores the threads and answers. */

@@ -367,8 +367,9 @@ void SameObject(DebugSession& s, const Args& a, Reply& reply) {
 }
 
 void AbortEval(DebugSession& s, const Args& a, Reply& reply) {
-  Status status = s.AbortEvaluation(a["rude"].Bool());
-  if (status.Ok()) reply.Ok();
+  bool waiting = false;
+  Status status = s.AbortEvaluation(a["rude"].Bool(), waiting);
+  if (status.Ok()) reply.Ok(JsonObject().Bool("waiting", waiting).Done());
   else reply.Fail(status);
 }
 

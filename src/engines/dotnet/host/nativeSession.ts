@@ -49,7 +49,7 @@ export interface NativeCommands {
   newObject: [{ threadId: number; type: TypeSpec; bytes?: string }, EvalOutcome];
   newArray: [{ threadId: number; elem: TypeSpec; length: number }, EvalOutcome];
   newString: [{ threadId: number; text: string }, EvalOutcome];
-  abortEval: [{ rude: boolean }, object];
+  abortEval: [{ rude: boolean }, { waiting?: boolean }];
   setValue: [{ target: SetTarget; source: CallArg | { bytes: string } }, object];
   valueBytes: [{ h: number } | { target: SetTarget }, { bytes: string }];
   currentException: [{ threadId: number }, { value: NativeValue }];

@@ -60,7 +60,7 @@ export class Calls {
     const isType = !('h' in receiver);
     const self: EvalValue | undefined = isType ? undefined : { kind: 'object', value: receiver, ...(declared && { declared }) };
     const levels: Level[] = isType ? [{ type: this.asNative(receiver) }] : this.lookupChain(receiver, self && knownDeclared(self));
-    const owner = isType ? receiver.name : this.catalog.name(levels[0]?.type ?? receiver.type);
+    const owner = isType ? receiver.name : this.searchedName(receiver, levels);
     const reasons: string[] = [];
     for (const level of levels) {
       const candidates = this.candidates([level.type], name, isType, level.args);
@@ -226,6 +226,18 @@ export class Calls {
       for (const base of this.types.supertypes(interfaces[i]!)) if (this.types.isInterface(base) && !interfaces.some((seen) => sameType(seen, base))) interfaces.push(base);
     }
     return [...interfaces.map((t) => this.definedType(t)).filter((l): l is Level => !!l), object];
+  }
+
+  /** The type a lookup on `value` searches (`levels[0]`), as C# names it: an array by its element type, not as System.Array. */
+  searchedName(value: NativeValue, levels: Level[]): string {
+    const array = (value.et === ElementType.szarray || value.et === ElementType.array) && this.catalog.view(levels[0]?.type)?.fullName === 'System.Array';
+    return levels[0] && !array ? this.levelName(levels[0]) : this.catalog.name(array ? value.type : (value.chain?.[0] ?? value.type));
+  }
+
+  /** A level as C# names it: by its type arguments (`IEnumerable<string>`), never its parameters. */
+  private levelName(level: Level): string {
+    const fullName = level.args?.length ? this.catalog.view(level.type)?.fullName : undefined;
+    return fullName ? displayType(named(fullName, level.args)) : this.catalog.name(level.type);
   }
 
   private definedType(t: ClrType): Level | undefined {

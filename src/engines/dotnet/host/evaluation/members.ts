@@ -51,15 +51,17 @@ export class Members {
     const [field] = fieldRef ? await this.reader.fieldsByName(object, [name]) : [];
     if (field && fieldRef) return fromNative(field, this.staticTypes.ofField(fieldRef.module, fieldRef.type, fieldRef.field, object));
     const getter = this.property(levels, name, false);
+    // As C# names the type searched: the declared one, with its type arguments.
+    const owner = this.calls.searchedName(object, levels);
     if (getter) {
-      const what = `${this.catalog.name(levels[0]?.type)}.${name}`;
+      const what = `${owner}.${name}`;
       // An interface's getter takes the interface's type arguments: the object's class does not name them (an array as IReadOnlyList<T>).
       const typeArgs = getter.args?.length ? this.calls.specs(getter.args, what) : undefined;
       return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], what, undefined, typeArgs), getter.returns);
     }
     // A tuple's element names live in the PDB of the code that declared it, not in the value: the compiled path reads them.
     if (this.catalog.name(object.chain?.[0] ?? object.type).startsWith('System.ValueTuple<')) throw unsupported('tuple element names', `'${name}' may name an element of a tuple`);
-    throw new DebugError('EVALUATION_FAILED', `'${this.catalog.name(object.chain?.[0] ?? object.type)}' has no member named '${name}'`);
+    throw new DebugError('EVALUATION_FAILED', `'${owner}' has no member named '${name}'`);
   }
 
   /** `Type.name`: a static field or property, an enum constant, or a nested type. */

@@ -11,7 +11,13 @@ import { ElementType, type NativeValue } from './nativeValue.js';
 import type { MethodRef, TypeCatalog } from './typeCatalog.js';
 
 export const DEFAULT_EVAL_TIMEOUT_MS = 5_000;
-const ABORT_GRACE_MS = 2_000;
+/** How long an aborted evaluation is given to end. */
+const ABORT_GRACE_MS = 1_000;
+/**
+ * The same for a thread that sleeps, waits or joins: what ends its wait (a timer the resumed threads
+ * fire, a rude abort of a monitor wait) does so within milliseconds, and on Linux nothing ends a sleep.
+ */
+const WAIT_GRACE_MS = 250;
 const UNFINISHED_HINT = 'Evaluate again once it ends (the stop is then as it was), or end the session.';
 
 export class FuncEval {
@@ -116,19 +122,23 @@ export class FuncEval {
       (error: unknown) => ({ error }),
     );
     let result = await withDeadline(settled, this.timeoutMs);
+    let waiting = false;
     if (!result) {
-      await native.call('abortEval', { rude: false }).catch(() => undefined);
-      result = await withDeadline(settled, ABORT_GRACE_MS);
+      waiting = (await native.call('abortEval', { rude: false }).catch(() => undefined))?.waiting === true;
+      result = await withDeadline(settled, waiting ? WAIT_GRACE_MS : ABORT_GRACE_MS);
     }
     if (!result) {
       await native.call('abortEval', { rude: true }).catch(() => undefined);
-      result = await withDeadline(settled, ABORT_GRACE_MS);
+      result = await withDeadline(settled, waiting ? WAIT_GRACE_MS : ABORT_GRACE_MS);
     }
     if (!result) {
       const unfinished = { what, settled };
       this.unfinished = unfinished;
       void settled.then(() => this.unfinished === unfinished && (this.unfinished = undefined));
-      throw new DebugError('TIMEOUT', `${what} did not finish; it was aborted, which ends it when its thread leaves a wait the runtime cannot interrupt (a sleep)`, UNFINISHED_HINT);
+      const why = waiting
+        ? 'it sleeps, waits or joins, which the runtime cannot interrupt on Linux: the abort ends it only when that wait ends'
+        : 'it was aborted, which ends it when its thread leaves a wait the runtime cannot interrupt';
+      throw new DebugError('TIMEOUT', `${what} did not finish in ${this.timeoutMs} ms; ${why}`, UNFINISHED_HINT);
     }
     if ('outcome' in result) return result.outcome;
     const error = result.error;
