@@ -44,6 +44,8 @@ export function readyDebuggeesOff(): boolean {
 export class ReadyDebuggee {
   readonly adapter: AdapterConnection;
   readonly specPath = newSpecPath();
+  /** When its adapter was started (performance.now()): a launch's steps say how long before it that was. */
+  readonly startedAt = performance.now();
   /** The launch request, answered once configurationDone lets the program run. */
   readonly launched: Promise<unknown>;
   /** Resolves when debugpy waits for configurationDone; rejects when it cannot get there. */
