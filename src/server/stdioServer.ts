@@ -68,13 +68,29 @@ export async function runStdioServer(version: string): Promise<void> {
     }));
   const ready = async () => (await enginesOnce()).readiness.arm(process.cwd());
   let loading: Promise<void> | undefined;
+  /**
+   * Resolves once the messages that came while a part of the loading blocked are read (an immediate
+   * queued by an I/O callback runs before the loop polls again, the one it queues after); the calls
+   * were not quiet meanwhile, whatever their timer says.
+   */
+  const callsRead = () => {
+    afterLoading();
+    return new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+  };
   const load = () =>
     (loading ??= (async () => {
-      const [{ registry }, { SessionManager }, { createServer }] = await Promise.all([enginesOnce(), import('../core/sessionManager.js'), import('./createServer.js')]);
-      afterLoading();
+      const { registry } = await enginesOnce();
+      // Between its parts, the loading lets a call that came be read: a launch has its runtime readied
+      // at once, beside the rest of the loading, instead of after it.
+      await callsRead();
+      const { SessionManager } = await import('../core/sessionManager.js');
+      await callsRead();
+      const { createServer } = await import('./createServer.js');
+      await callsRead();
       const manager = new SessionManager({ log, registry });
       disposeSessions = () => manager.disposeAll();
       const server = createServer(manager, version, catalog?.tools);
+      await callsRead();
       transport.onclose = () => void shutdown('transport closed', 0);
       await server.connect(transport);
       // A client that never lists tools still gets its runtimes readied, a little later.

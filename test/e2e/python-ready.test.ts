@@ -189,6 +189,10 @@ describe.runIf(run)('python ready debuggee end to end', () => {
     const stack = await client.call<{ frames: { name: string; file?: string }[] }>('inspect_stack', {});
     // The launcher file is never a frame of the program.
     expect(stack.structured.frames.map((f) => f.file)).toEqual([facts]);
+    // pydevd connected without its 0.1 s sleep (debuggeePrelude.ts): a pydevd that renamed what the
+    // prelude wraps would bring it back without a word.
+    const connect = await client.call<{ value: string }>('inspect_evaluate', { expression: "__import__('pydevd').PyDB.initialize_network.__name__" });
+    expect(connect.structured.value).toBe("'initialize_network_at_once'");
   });
 
   it('starts a fresh server from the interpreter the last one found, and searches again only once the calls pause', async () => {

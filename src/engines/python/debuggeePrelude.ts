@@ -18,6 +18,12 @@
  * answered in ~42 ms, a Node.js one in ~12). pydevd's module-level `time` is given a `sleep` that
  * also ends when the client's next command has been handled.
  *
+ * That `sleep` also skips the 0.1 s pydevd sleeps on connecting, after starting its reader and writer
+ * threads "to give them time to start" (Thread.start() has waited for that already): the program
+ * cannot run before it is over, and every launch waited it out — a launch that takes a ready
+ * debuggee just connected (the first one, right after the server starts) and a normal launch, whose
+ * configuration requests it answered only after it.
+ *
  * A file, not `python -c`: pydevd would show a `<string>` frame under every stack (the file's name
  * hides it, readyLauncher.ts), and a traceback printed at the program's end does not show it either.
  * Kept as a string and written at run time so the compiled package needs no extra asset.
@@ -34,18 +40,23 @@ export const DEBUGGEE_PRELUDE = String.raw`# debugbridge: python <debugpy dir>, 
 import sys
 ${SKIP_LOG_HEADER_PLATFORM}
 
-def _debugbridge_wake_on_commands():
+def _debugbridge_pydevd_sleeps():
     # A stopped thread looks for its work every 10 ms (time.sleep(0.01) in pydevd's wait loop): it is
     # woken as soon as the client's command was handled instead (a step, a stack or variables read).
+    # The thread that connects skips the pause after starting pydevd's reader and writer.
     try:
         import pydevd
         from _pydevd_bundle.pydevd_process_net_command_json import PyDevJsonCommandProcessor
         real_time, handle = pydevd.time, PyDevJsonCommandProcessor.process_net_command_json
+        initialize_network = pydevd.PyDB.initialize_network
     except (ImportError, AttributeError):
         return
     arrived = pydevd.threading.Condition()
+    connecting = pydevd.threading.local()
 
     def sleep(seconds):
+        if getattr(connecting, "now", False):
+            return
         if seconds > 0.01:
             return real_time.sleep(seconds)
         with arrived:
@@ -58,11 +69,19 @@ def _debugbridge_wake_on_commands():
             with arrived:
                 arrived.notify_all()
 
+    def initialize_network_at_once(self, *args, **kwargs):
+        connecting.now = True
+        try:
+            return initialize_network(self, *args, **kwargs)
+        finally:
+            connecting.now = False
+
     waking_time = type(real_time)("time")
     waking_time.__dict__.update(real_time.__dict__)
     waking_time.sleep = sleep
     pydevd.time = waking_time
     PyDevJsonCommandProcessor.process_net_command_json = process_net_command_json
+    pydevd.PyDB.initialize_network = initialize_network_at_once
 
 
 class _DebugbridgePluginsWithoutPkgResources:
@@ -87,12 +106,12 @@ class _DebugbridgePluginsWithoutPkgResources:
         return None
 
 
-sys.meta_path.insert(0, _DebugbridgePluginsWithoutPkgResources(_debugbridge_skip_log_header_platform(), _debugbridge_wake_on_commands))
+sys.meta_path.insert(0, _DebugbridgePluginsWithoutPkgResources(_debugbridge_skip_log_header_platform(), _debugbridge_pydevd_sleeps))
 del sys.argv[0]
 # python <file> puts the file's folder first on sys.path, python <dir> the directory (neither in safe-path mode).
 if not getattr(sys.flags, "safe_path", False):
     sys.path[0] = sys.argv[0]
-del _DebugbridgePluginsWithoutPkgResources, _debugbridge_skip_log_header_platform, _debugbridge_wake_on_commands, sys
+del _DebugbridgePluginsWithoutPkgResources, _debugbridge_skip_log_header_platform, _debugbridge_pydevd_sleeps, sys
 try:
     __import__("runpy")._run_module_as_main("__main__", False)
 except BaseException as _debugbridge_exception:

@@ -153,6 +153,7 @@ export class PythonEngine implements Engine {
     this.adapter = taken.debuggee.adapter.process;
     this.specPath = taken.debuggee.specPath;
     this.startedAs = { way: 'ready debuggee' };
+    this.steps?.mark('readyStarted', taken.debuggee.startedAt);
     try {
       await Promise.race([taken.debuggee.ready, rejectOnAbort(signal)]);
     } catch (e) {

@@ -44,6 +44,8 @@ export function readyDebuggeesOff(): boolean {
 export class ReadyDebuggee {
   readonly adapter: AdapterConnection;
   readonly specPath = newSpecPath();
+  /** When its adapter was started (performance.now()): a launch's steps say how long before it that was. */
+  readonly startedAt = performance.now();
   /** The launch request, answered once configurationDone lets the program run. */
   readonly launched: Promise<unknown>;
   /** Resolves when debugpy waits for configurationDone; rejects when it cannot get there. */
@@ -67,7 +69,9 @@ export class ReadyDebuggee {
       { program: readyLauncherFile(), args: [this.specPath], cwd: readyFolder(), env: target.env, stopOnEntry: false, options: { justMyCode: target.justMyCode } },
       target.executable,
     );
-    this.launched = this.adapter.capabilities.then(() => client.request('launch', args, { timeoutMs: Infinity }));
+    // Sent behind `initialize` without waiting for its answer (debugpy handles them in order): the
+    // preparation goes on while this thread is busy (the server loading beside the first launch).
+    this.launched = client.request('launch', args, { timeoutMs: Infinity });
     this.launched.catch(() => {});
     const failed = new Promise<never>((_, reject) => {
       client.onClose((reason) => reject(new Error(`its debugpy adapter ended${reason ? `: ${reason.message}` : ''}`)));
