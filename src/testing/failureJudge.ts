@@ -63,11 +63,11 @@ export function firstUserFrame(frames: Pick<FrameInfo, 'file'>[], runnerFiles: s
 }
 
 export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdict {
-  const frames = framesTheThrowReaches(stack);
+  const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
+  const frames = untilTheRunnerAwaits(framesTheThrowReaches(stack), runner);
   const user = frames.map((f) => isUserFrame(f, context.runnerFiles));
   const first = user.indexOf(true);
   if (first < 0) return { failure: false, why: 'thrown and caught in library code' };
-  const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
   const fails: Verdict = passesTestCode(frames.slice(first), context) ? { failure: true, userFrame: first } : { failure: false, why: 'no frame of the test project on its way (another thread\'s work)' };
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
@@ -129,6 +129,15 @@ function framesTheThrowReaches(stack: FrameInfo[]): FrameInfo[] {
   const firstAsync = frames.findIndex((f) => f.async);
   if (firstAsync <= 0) return frames;
   return isUserFrame(frames[firstAsync - 1]) ? frames : frames.slice(0, firstAsync);
+}
+
+/**
+ * The frames up to the runner's that awaits the test: what lies below it is how the runner came to
+ * run the test (node:test's async stack goes on to the `it(…)` call that made it), no caller.
+ */
+function untilTheRunnerAwaits(frames: FrameInfo[], runner: (f: FrameInfo) => boolean): FrameInfo[] {
+  const awaits = frames.findIndex((f) => f.async && runner(f));
+  return awaits < 0 ? frames : frames.slice(0, awaits + 1);
 }
 
 const MICROTASK_QUEUE = /^(processTicksAndRejections|runMicrotasks) \[node:internal[\\/]process[\\/]task_queues\]$/;

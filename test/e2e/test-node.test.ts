@@ -96,7 +96,7 @@ describe('debug_test: node:test, jest and vitest', () => {
     const tests = file(runner.file);
     const each = markerLine(tests, 'FAIL:each');
 
-    it('stops where the parametrised case fails, in the test\'s frame (the frame every call defaults to), then at the object comparison with whole values and the expressions that read them; watches in the test\'s frame; no stop where semver or the cart catches, nor at a rejection the test expects (expect(p).rejects, assert.rejects)', async () => {
+    it('stops where the parametrised case fails, in the test\'s frame (the frame every call defaults to), then at the object comparison after an await with whole values and the expressions that read them; watches in the test\'s frame; no stop where semver or the cart catches, nor at a rejection the test expects (expect(p).rejects, assert.rejects)', async () => {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
       expect(r.isError, r.text).toBe(false);
       const stop = r.structured.stop!;
