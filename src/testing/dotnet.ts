@@ -10,10 +10,10 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { findDotnet } from '../engines/dotnet/runtimeEnv.js';
 import { commandLine, findUp, isDirectory } from './commands.js';
-import { exactSelection, frameworkOf, listDotnetTests, mayBeId, testFilter, type DotnetRunner, type Selection } from './dotnetTests.js';
+import { exactSelection, frameworkOf, listDotnetTests, mayBeId, partSelection, type DotnetRunner, type Selection } from './dotnetTests.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestOutcome, TestPlan, TestRequest } from './types.js';
-import { XUNIT_RUN_ARGS, XUNIT_V3_REFERENCE, xunitOutcome, xunitSelection } from './xunitProgram.js';
+import { XUNIT_RUN_ARGS, XUNIT_V3_REFERENCE, xunitOutcome } from './xunitProgram.js';
 
 const PROJECT = /\.(cs|fs|vb)proj$|\.slnx?$/;
 
@@ -130,8 +130,7 @@ async function selectionFor(request: TestRequest, dotnet: string, project: strin
     const selection = exact && exactSelection(exact, frameworkOf(project), runner);
     if (selection) return selection;
   }
-  const args = runner === 'xunit' ? xunitSelection.filter(testFilter(test)) : ['--filter', testFilter(test)];
-  return { args, shown: args };
+  return partSelection(test, frameworkOf(project), runner);
 }
 
 export const dotnetDriver: FrameworkDriver = {
