@@ -88,10 +88,11 @@ function safeRead(file: string): string {
 // ── outcomes ─────────────────────────────────────────────────────────────────────────────────
 
 function vstestOutcome(output: string, exitCode: number | undefined): TestOutcome {
-  const summary = /^(Passed|Failed)!\s+-\s+(.+?)(?:\s+-\s+\S+\.dll.*)?$/m.exec(output);
+  // A run whose tests were all skipped sums up as `Skipped!`: passed, as pytest's and jest's are.
+  const summary = /^(Passed|Failed|Skipped)!\s+-\s+(.+?)(?:\s+-\s+\S+\.dll.*)?$/m.exec(output);
   const counts = summary?.[2]?.replace(/\s+/g, ' ').trim();
   if (/No test matches the given testcase filter|No test is available/.test(output)) return { status: 'no tests', counts };
-  if (summary?.[1] === 'Passed' && exitCode === 0) return { status: 'passed', counts };
+  if (summary && summary[1] !== 'Failed' && exitCode === 0) return { status: 'passed', counts };
   const failures = [...output.matchAll(/^\s*Failed (.+?) \[[^\]\n]*\]\n([\s\S]*?)(?=^\s*(?:Failed|Passed|Skipped) .+? \[[^\]\n]*\]$|^\s*(?:Failed|Passed)!|^Test Run|(?![\s\S]))/gm)].map((m) => `${m[1]}\n${m[2].trimEnd()}`);
   if (summary) return { status: 'failed', counts, failureSummary: failures.join('\n') || undefined };
   return { status: 'error', counts, failureSummary: buildErrors(output) ?? output.trim() };
