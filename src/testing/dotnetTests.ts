@@ -6,7 +6,7 @@
  * display name (`Ns.CartTests.TotalOfPens (3,31)`), xUnit v3's own runner the display name (a theory
  * is one test: its rows run together). One id runs through what selects it exactly: `--filter-uid` on
  * the platform, `-id` with xUnit v3's runner; under VSTest a settings file (a filter typed on the command line
- * goes through MSBuild, which rejects quotes): xUnit's DisplayName, NUnit's own `Where`.
+ * goes through MSBuild, which rejects quotes): xUnit's DisplayName, NUnit's own `Where`, MSTest's Name.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -109,6 +109,8 @@ export function exactSelection(test: DotnetTest, framework: DotnetFramework, run
   }
   if (framework === 'xunit') return settingsSelection(`only ${test.id}`, `<RunConfiguration><TestCaseFilter>${xml(`DisplayName=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`);
   if (framework === 'nunit') return settingsSelection(`only ${test.id}`, `<NUnit><Where>${xml(`test == ${nunitString(test.id)}`)}</Where></NUnit>`);
+  // MSTest lists a [DataRow] or [DynamicData] row by its display name, which its `Name` property matches.
+  if (framework === 'mstest') return settingsSelection(`only ${test.id}`, `<RunConfiguration><TestCaseFilter>${xml(`Name=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`);
   return undefined;
 }
 

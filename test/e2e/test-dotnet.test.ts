@@ -5,7 +5,7 @@
  * one (xunit.assert's frames above it). The cart tests are shaped like a real suite: a nested
  * class, theories with rows (one with a long quoted string xUnit cuts in its display name), a
  * display name with quotes and spaces, code under test that runs work on the thread pool.
- * (NUnit and MSTest on Microsoft.Testing.Platform: test/heavy/test-dotnet-frameworks.test.ts.)
+ * (NUnit, MSTest on Microsoft.Testing.Platform and on VSTest: test/heavy/test-dotnet-frameworks.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
