@@ -10,10 +10,10 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { findDotnet } from '../engines/dotnet/runtimeEnv.js';
 import { commandLine, findUp, isDirectory } from './commands.js';
-import { exactSelection, frameworkOf, listDotnetTests, mayBeId, testFilter, type DotnetRunner, type Selection } from './dotnetTests.js';
+import { exactSelection, frameworkOf, listDotnetTests, mayBeId, partSelection, type DotnetRunner, type Selection } from './dotnetTests.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestOutcome, TestPlan, TestRequest } from './types.js';
-import { XUNIT_RUN_ARGS, XUNIT_V3_REFERENCE, xunitOutcome, xunitSelection } from './xunitProgram.js';
+import { XUNIT_RUN_ARGS, XUNIT_V3_REFERENCE, xunitOutcome } from './xunitProgram.js';
 
 const PROJECT = /\.(cs|fs|vb)proj$|\.slnx?$/;
 
@@ -88,10 +88,11 @@ function safeRead(file: string): string {
 // ── outcomes ─────────────────────────────────────────────────────────────────────────────────
 
 function vstestOutcome(output: string, exitCode: number | undefined): TestOutcome {
-  const summary = /^(Passed|Failed)!\s+-\s+(.+?)(?:\s+-\s+\S+\.dll.*)?$/m.exec(output);
+  // A run whose tests were all skipped sums up as `Skipped!`: passed, as pytest's and jest's are.
+  const summary = /^(Passed|Failed|Skipped)!\s+-\s+(.+?)(?:\s+-\s+\S+\.dll.*)?$/m.exec(output);
   const counts = summary?.[2]?.replace(/\s+/g, ' ').trim();
   if (/No test matches the given testcase filter|No test is available/.test(output)) return { status: 'no tests', counts };
-  if (summary?.[1] === 'Passed' && exitCode === 0) return { status: 'passed', counts };
+  if (summary && summary[1] !== 'Failed' && exitCode === 0) return { status: 'passed', counts };
   const failures = [...output.matchAll(/^\s*Failed (.+?) \[[^\]\n]*\]\n([\s\S]*?)(?=^\s*(?:Failed|Passed|Skipped) .+? \[[^\]\n]*\]$|^\s*(?:Failed|Passed)!|^Test Run|(?![\s\S]))/gm)].map((m) => `${m[1]}\n${m[2].trimEnd()}`);
   if (summary) return { status: 'failed', counts, failureSummary: failures.join('\n') || undefined };
   return { status: 'error', counts, failureSummary: buildErrors(output) ?? output.trim() };
@@ -130,8 +131,7 @@ async function selectionFor(request: TestRequest, dotnet: string, project: strin
     const selection = exact && exactSelection(exact, frameworkOf(project), runner);
     if (selection) return selection;
   }
-  const args = runner === 'xunit' ? xunitSelection.filter(testFilter(test)) : ['--filter', testFilter(test)];
-  return { args, shown: args };
+  return partSelection(test, frameworkOf(project), runner);
 }
 
 export const dotnetDriver: FrameworkDriver = {

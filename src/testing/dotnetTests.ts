@@ -6,7 +6,7 @@
  * display name (`Ns.CartTests.TotalOfPens (3,31)`), xUnit v3's own runner the display name (a theory
  * is one test: its rows run together). One id runs through what selects it exactly: `--filter-uid` on
  * the platform, `-id` with xUnit v3's runner; under VSTest a settings file (a filter typed on the command line
- * goes through MSBuild, which rejects quotes): xUnit's DisplayName, NUnit's own `Where`.
+ * goes through MSBuild, which rejects quotes): xUnit's DisplayName, NUnit's own `Where`, MSTest's Name.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -107,11 +107,29 @@ export function exactSelection(test: DotnetTest, framework: DotnetFramework, run
     const args = runner === 'xunit' ? xunitSelection.exact(test.uid) : ['--filter-uid', test.uid];
     return { args, shown: args };
   }
-  let settings: string | undefined;
-  if (framework === 'xunit') settings = `<RunConfiguration><TestCaseFilter>${xml(`DisplayName=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`;
-  if (framework === 'nunit') settings = `<NUnit><Where>${xml(`test == ${nunitString(test.id)}`)}</Where></NUnit>`;
-  if (!settings) return undefined;
-  const content = `<?xml version="1.0" encoding="utf-8"?>\n<!-- debugbridge: runs only ${xml(test.id)} -->\n<RunSettings>${settings}</RunSettings>\n`;
+  if (framework === 'xunit') return settingsSelection(`only ${test.id}`, `<RunConfiguration><TestCaseFilter>${xml(`DisplayName=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`);
+  if (framework === 'nunit') return settingsSelection(`only ${test.id}`, `<NUnit><Where>${xml(`test == ${nunitString(test.id)}`)}</Where></NUnit>`);
+  // MSTest lists a [DataRow] or [DynamicData] row by its display name, which its `Name` property matches.
+  if (framework === 'mstest') return settingsSelection(`only ${test.id}`, `<RunConfiguration><TestCaseFilter>${xml(`Name=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`);
+  return undefined;
+}
+
+/**
+ * The tests whose name holds `test` (or that a filter expression selects). NUnit's adapter reads a
+ * VSTest filter through its own grammar, where a space ends the value (`Unexpected Word`): a part
+ * with spaces goes to NUnit's own `Where` as a pattern of its full name.
+ */
+export function partSelection(test: string, framework: DotnetFramework, runner: DotnetRunner): Selection {
+  if (runner === 'vstest' && framework === 'nunit' && /\s/.test(test) && !isFilterExpression(test)) {
+    return settingsSelection(`the tests whose name holds ${test}`, `<NUnit><Where>${xml(`test =~ ${nunitString(test.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))}`)}</Where></NUnit>`);
+  }
+  const args = runner === 'xunit' ? xunitSelection.filter(testFilter(test)) : ['--filter', testFilter(test)];
+  return { args, shown: args };
+}
+
+/** A VSTest settings file that selects the tests (a filter typed on the command line goes through MSBuild, which rejects quotes). */
+function settingsSelection(what: string, settings: string): Selection {
+  const content = `<?xml version="1.0" encoding="utf-8"?>\n<!-- debugbridge: runs ${xml(what)} -->\n<RunSettings>${settings}</RunSettings>\n`;
   const file = ownFile(`select-${createHash('sha256').update(content).digest('hex').slice(0, 16)}.runsettings`, content);
   return { args: ['--settings', file], shown: ['--settings', file] };
 }

@@ -63,11 +63,11 @@ export function firstUserFrame(frames: Pick<FrameInfo, 'file'>[], runnerFiles: s
 }
 
 export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdict {
-  const frames = framesTheThrowReaches(stack);
+  const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
+  const frames = untilTheRunnerAwaits(framesTheThrowReaches(stack), runner);
   const user = frames.map((f) => isUserFrame(f, context.runnerFiles));
   const first = user.indexOf(true);
   if (first < 0) return { failure: false, why: 'thrown and caught in library code' };
-  const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
   const fails: Verdict = passesTestCode(frames.slice(first), context) ? { failure: true, userFrame: first } : { failure: false, why: 'no frame of the test project on its way (another thread\'s work)' };
   for (let i = 0; i < frames.length; i++) {
     const frame = frames[i];
@@ -81,7 +81,7 @@ export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdi
     const lines = frame.file ? sourceLines(frame.file) : undefined;
     if (lines) {
       if (caughtAt(lines, frame.line, frame.column, context.flavour)) return { failure: false, why: `caught in ${frame.name}` };
-      if (i > first && user[i] && context.flavour === 'python' && PYTHON_CATCHER_CALL.test(lines[frame.line - 1] ?? '')) return { failure: false, why: `expected by ${frame.name}` };
+      if (i > first && user[i] && CATCHER_CALLS[context.flavour].test(lines[frame.line - 1] ?? '')) return { failure: false, why: `expected by ${frame.name}` };
       continue;
     }
     if (i <= first || user[i]) continue;
@@ -97,8 +97,16 @@ function passesTestCode(frames: FrameInfo[], context: JudgeContext): boolean {
   return !folder || frames.some((f) => !!f.file && (f.file.startsWith(`${folder}/`) || f.file.startsWith(`${folder}\\`)));
 }
 
-/** unittest's and pytest's callable forms, `self.assertRaises(Error, fn, arg)`: they catch what fn raises (through a `with` of their own). */
-const PYTHON_CATCHER_CALL = /\b(assertRaises|assertRaisesRegex|assertWarns|assertWarnsRegex|raises|warns)\s*\(/;
+/**
+ * Calls on the line a test is at that take the failure the code it called makes: unittest's and
+ * pytest's callable forms, `self.assertRaises(Error, fn, arg)` (they catch what fn raises, through a
+ * `with` of their own); a promise handed to an expectation of its rejection (`expect(p).rejects`,
+ * `assert.rejects(p)`, chai's `to.be.rejected`), whose rejection reaches no frame of the matcher's.
+ */
+const CATCHER_CALLS: Record<SourceFlavour, RegExp> = {
+  python: /\b(assertRaises|assertRaisesRegex|assertWarns|assertWarnsRegex|raises|warns)\s*\(/,
+  braces: /\.rejects\b|\brejects\s*\(|\.be\.rejected|\bisRejected\s*\(/,
+};
 
 /** Whether the frames lead to the runner: one of them is its, or its frames may be hidden. */
 function runnerBelow(frames: FrameInfo[], runner: (f: FrameInfo) => boolean, context: JudgeContext): boolean {
@@ -113,14 +121,26 @@ function matches(pattern: RegExp | undefined, frame: FrameInfo): boolean {
  * The frames an exception can travel through: the synchronous stack, and the awaiting callers
  * after it only when user code ends it (a rejection goes on to whoever awaits). When a library
  * frame ends it (a runner calling the test), what awaits below is where the runner was started
- * from — the file that scheduled the tests — not a caller the exception passes through.
+ * from — the file that scheduled the tests — not a caller the exception passes through. Node's
+ * microtask queue, which resumes an awaiting function, is no caller of it.
  */
 function framesTheThrowReaches(stack: FrameInfo[]): FrameInfo[] {
-  const firstAsync = stack.findIndex((f) => f.async);
-  if (firstAsync <= 0) return stack;
-  const lastSync = stack[firstAsync - 1];
-  return isUserFrame(lastSync) ? stack : stack.slice(0, firstAsync);
+  const frames = stack.filter((f) => !MICROTASK_QUEUE.test(f.name));
+  const firstAsync = frames.findIndex((f) => f.async);
+  if (firstAsync <= 0) return frames;
+  return isUserFrame(frames[firstAsync - 1]) ? frames : frames.slice(0, firstAsync);
 }
+
+/**
+ * The frames up to the runner's that awaits the test: what lies below it is how the runner came to
+ * run the test (node:test's async stack goes on to the `it(…)` call that made it), no caller.
+ */
+function untilTheRunnerAwaits(frames: FrameInfo[], runner: (f: FrameInfo) => boolean): FrameInfo[] {
+  const awaits = frames.findIndex((f) => f.async && runner(f));
+  return awaits < 0 ? frames : frames.slice(0, awaits + 1);
+}
+
+const MICROTASK_QUEUE = /^(processTicksAndRejections|runMicrotasks) \[node:internal[\\/]process[\\/]task_queues\]$/;
 
 const exists = new Map<string, boolean>();
 function fileExists(file: string): boolean {

@@ -7,6 +7,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
+import { planLaunch } from '../engines/node/launchPlan.js';
+import { findRuntime } from '../engines/node/nodeRuntime.js';
 import { freePort } from '../core/freePort.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { runCommand } from '../core/processGroup.js';
@@ -128,8 +130,11 @@ export const nodeTestDriver: FrameworkDriver = {
     // Each file runs with a name no test has: its suites are built and every test is reported skipped.
     const files = isDirectory(request.path) ? jsFilesUnder(request.path).filter(usesNodeTest) : [request.path];
     const tests: ListedTest[] = [];
+    const runtime = await findRuntime();
     for (const file of files) {
-      const r = await runCommand(process.execPath, [`--test-name-pattern=${NO_TEST}`, file], { cwd: request.cwd, signal, env: { NODE_TEST_CONTEXT: '' } });
+      // A TypeScript file runs as a launch runs it (through the project's tsx, …).
+      const { entry, runtimeArgs } = planLaunch(file, runtime, {});
+      const r = await runCommand(runtime.executable, [...runtimeArgs, `--test-name-pattern=${NO_TEST}`, entry], { cwd: request.cwd, signal, env: { NODE_TEST_CONTEXT: '' } });
       if (!/^TAP version/m.test(r.stdout)) throw listFailed(`node ${relative(request.cwd, file)}`, r.stdout + r.stderr);
       tests.push(...tapTests(r.stdout, file));
     }

@@ -90,7 +90,7 @@ async function requirePytest(python: string, cwd: string): Promise<void> {
   }
 }
 
-/** `path::name`, `path::Class::name` when the file defines it, else a -k expression. */
+/** `path::name`, `path::Class::name` when the file defines it, else a -k expression (a dotted name's parts all matched). */
 function pytestTarget(request: TestRequest, root: string): string[] {
   const rel = (p: string) => relative(root, p) || '.';
   const { path, test } = request;
@@ -100,7 +100,9 @@ function pytestTarget(request: TestRequest, root: string): string[] {
     const cls = enclosingClass(path, test.replace(/\[.*$/, ''));
     if (cls !== undefined) return [`${rel(path)}::${cls ? `${cls}::` : ''}${test}`];
   }
-  return [rel(path), '-k', test];
+  // unittest's dotted id (`tests.test_inventory.InventoryTests.test_put`): every part names a node of the test's id.
+  const dotted = /^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+$/.test(test) ? test.split('.').join(' and ') : test;
+  return [rel(path), '-k', dotted];
 }
 
 /** '' for a module-level test function, the class name for a method, undefined when not found. */
@@ -242,8 +244,12 @@ export const unittestDriver: FrameworkDriver = {
   },
 };
 
-/** A .py file, or a folder with .py files or a Python project's markers in it. */
+/** Folders where a project without any marker file keeps its tests (a bare `tests/` package beside the code). */
+const TEST_FOLDERS = ['tests', 'test'];
+
+/** A .py file, or a folder with .py files, a test folder of them, or a Python project's markers in it. */
 function isPythonPath(path: string): boolean {
   if (!isDirectory(path)) return extname(path) === '.py';
-  return PROJECT_MARKERS.some((m) => existsSync(join(path, m))) || readdirSync(path).some((f) => f.endsWith('.py'));
+  const hasPython = (dir: string) => isDirectory(dir) && readdirSync(dir).some((f) => f.endsWith('.py'));
+  return PROJECT_MARKERS.some((m) => existsSync(join(path, m))) || hasPython(path) || TEST_FOLDERS.some((t) => hasPython(join(path, t)));
 }

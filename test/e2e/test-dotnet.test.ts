@@ -5,7 +5,7 @@
  * one (xunit.assert's frames above it). The cart tests are shaped like a real suite: a nested
  * class, theories with rows (one with a long quoted string xUnit cuts in its display name), a
  * display name with quotes and spaces, code under test that runs work on the thread pool.
- * (NUnit and MSTest on Microsoft.Testing.Platform: test/heavy/test-dotnet-frameworks.test.ts.)
+ * (NUnit, MSTest on Microsoft.Testing.Platform and on VSTest: test/heavy/test-dotnet-frameworks.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
@@ -19,6 +19,7 @@ export const XUNIT_IDS = [
   'XunitTests.CartTests.PoolErrorsAreCollected',
   'XunitTests.PricesTests.Adds',
   'XunitTests.PricesTests.ExpectedErrorsPass',
+  'XunitTests.PricesTests.Rounds',
   'XunitTests.PricesTests.Totals',
   'XunitTests.CartTests+Sums.TotalPlain',
   'XunitTests.CartTests+Sums.TotalOfPens(qty: 1, expected: 10)',
@@ -89,9 +90,12 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
     expect(list.structured.tests.map((t) => t.id).sort()).toEqual([...XUNIT_IDS].sort());
   }, FIRST_RUN_MS);
 
-  it('runs a test that expects an exception to the end, and answers an unknown name with the closest', async () => {
+  it('runs a test that expects an exception to the end, and a skipped one, and answers an unknown name with the closest', async () => {
     const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: 'ExpectedErrorsPass' });
     expect(r.structured, r.text).toMatchObject({ status: 'finished', result: { status: 'passed', exitCode: 0 } });
+    // VSTest sums up a run of skipped tests as `Skipped!`: passed, as pytest's and jest's are.
+    const skipped = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: 'Rounds' });
+    expect(skipped.structured.result, skipped.text).toMatchObject({ status: 'passed', counts: expect.stringContaining('Skipped: 1') });
     const missing = await client.call('debug_test', { path: project('XunitTests'), test: 'Totalz' });
     expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: XunitTests\.PricesTests\.Totals,/);
   }, 120_000);

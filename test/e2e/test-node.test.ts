@@ -6,9 +6,10 @@
  * are shaped like real ones (nested describes, parametrised cases, a name with quotes and spaces,
  * TypeScript for vitest, a library that throws and catches inside: semver).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
@@ -17,6 +18,9 @@ import { installNodeTestFixture, NODE_TEST_FIXTURE } from '../support/nodeTestFi
 import { expectEndSeen, ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 const file = (name: string) => join(NODE_TEST_FIXTURE, name);
+/** A node:test file in TypeScript, in the fixture that has tsx. */
+const TS_TESTS = fileURLToPath(new URL('../fixtures/node/ts/tests/tally.test.ts', import.meta.url));
+const tsx = existsSync(fileURLToPath(new URL('../fixtures/node/ts/node_modules/tsx/package.json', import.meta.url)));
 const calc = file('calc.js');
 
 const RUNNERS = [
@@ -96,7 +100,7 @@ describe('debug_test: node:test, jest and vitest', () => {
     const tests = file(runner.file);
     const each = markerLine(tests, 'FAIL:each');
 
-    it('stops where the parametrised case fails, in the test\'s frame (the frame every call defaults to), then at the object comparison with whole values and the expressions that read them; watches in the test\'s frame; no stop where semver or the cart catches', async () => {
+    it('stops where the parametrised case fails, in the test\'s frame (the frame every call defaults to), then at the object comparison after an await with whole values and the expressions that read them; watches in the test\'s frame; no stop where semver or the cart catches, nor at a rejection the test expects (expect(p).rejects, assert.rejects)', async () => {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
       expect(r.isError, r.text).toBe(false);
       const stop = r.structured.stop!;
@@ -171,6 +175,16 @@ describe('debug_test: node:test, jest and vitest', () => {
     const r = await client.call<DebugTestAnswer>('debug_test', { path: NODE_TEST_FIXTURE, framework: 'vitest', test: id, stopAtFailure: false });
     expect(r.structured.result).toMatchObject({ status: 'passed' });
     expect(ranAlone(r.structured.result?.counts)).toBe(true);
+  }, 120_000);
+
+  it.skipIf(!tsx)('node:test in TypeScript runs through the project\'s tsx: test_list lists its tests, and an async test stops where it fails, in the .ts file', async () => {
+    const list = await client.call<TestListAnswer>('test_list', { path: TS_TESTS });
+    expect(list.isError, list.text).toBe(false);
+    expect(list.structured.tests.map((t) => t.id)).toEqual(['tally > words > counts repeats', 'tally > words > ignores double spaces']);
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: TS_TESTS, test: 'tally > words > ignores double spaces' });
+    expect(r.structured.stop).toMatchObject({ reason: 'exception', frame: { file: TS_TESTS, line: markerLine(TS_TESTS, 'FAIL:tally') } });
+    expect(r.text).toContain('expected: 2   actual: 3');
+    await client.call('session_stop', { sessionId: r.structured.sessionId });
   }, 120_000);
 
   it('answers the install command when the runner is not installed', async () => {

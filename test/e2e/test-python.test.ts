@@ -20,6 +20,7 @@ const DIR = fileURLToPath(new URL('../fixtures/testing/python/', import.meta.url
 const file = (name: string) => join(DIR, name);
 const LIB = fileURLToPath(new URL('../fixtures/testing/python-lib/', import.meta.url));
 const lib = (name: string) => join(LIB, name);
+const BARE = fileURLToPath(new URL('../fixtures/testing/python-bare/', import.meta.url));
 
 const run = requireRuntime('python3 with debugpy and pytest', hasCommand('/usr/bin/python3', ['-c', 'import debugpy, pytest']));
 
@@ -103,6 +104,15 @@ describe.runIf(run)('debug_test: pytest and unittest', () => {
     expect(list.structured.tests.map((t) => t.id)).toContain('test_calc_unittest.CalcTest.test_total');
     const missing = await client.call('debug_test', { path: file('test_calc_unittest.py'), framework: 'unittest', test: 'CalcTest.test_ad' });
     expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: test_calc_unittest\.CalcTest\.test_add,/);
+  });
+
+  it('runs a bare tests/ package (no project file) from its folder, a test named the unittest way by its class', async () => {
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: BARE, test: 'StockTests.test_put' });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.structured.failure).toMatchObject({ frame: { name: 'test_put', line: markerLine(join(BARE, 'tests/test_stock.py'), 'FAIL:put') }, message: '5 != 6' });
+    const end = await client.call<{ verdict?: { status: string; counts?: string } }>('execution_continue', {});
+    // OtherTests.test_put, of the same name, does not run.
+    expect(end.structured.verdict).toMatchObject({ status: 'failed', counts: '1 failed, 1 deselected' });
   });
 });
 

@@ -1,8 +1,9 @@
 /**
  * debug_test for the other .NET frameworks (`npm run test:heavy`: each restores and builds a project
- * of its own): NUnit under VSTest, MSTest as a Microsoft.Testing.Platform program launched directly.
+ * of its own): NUnit under VSTest, MSTest as a Microsoft.Testing.Platform program launched directly and under VSTest.
  * Each lists fully qualified ids, each [TestCase] / [DataRow] by its arguments, that run alone.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
@@ -77,6 +78,19 @@ describe.runIf(dotnetRuns)('debug_test: NUnit, MSTest and xUnit v3', () => {
     expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
   }, 120_000);
 
+  it('MSTest under VSTest: each [DataRow] and [DynamicData] row test_list gives runs alone (its display name is the adapter\'s Name), and the failing row stops', async () => {
+    const name = 'MstestVstestTests';
+    const list = await client.call<TestListAnswer>('test_list', { path: project(name), timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });
+    const ids = list.structured.tests.map((t) => t.id);
+    expect(ids).toEqual(['TotalOfPens (1,10)', 'TotalOfPens (3,31)', 'TotalOfOne ("pen",2)', 'TotalOfOne (""quoted" pen",5)']);
+    for (const id of idsToCheck(ids)) expect({ id, ran: await testsSelected(project(name), id) }).toEqual({ id, ran: [id] });
+    const file = join(project(name), 'CartTests.cs');
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: 'TotalOfPens (3,31)' });
+    expect(r.structured.failure, r.text).toMatchObject({ frame: { file, line: markerLine(file, 'FAIL:each') }, expected: '31', actual: '30' });
+    const end = await client.call<DebugTestAnswer & { verdict?: { counts?: string } }>('execution_continue', { sessionId: r.structured.sessionId });
+    expect(ranAlone(end.structured.verdict?.counts)).toBe(true);
+  }, 3 * FIRST_RUN_MS);
+
   it.each(['NunitTests', 'MstestTests'] as const)(
     '%s: lists fully qualified ids, each case by its arguments, and each runs exactly that test; the thread pool\'s errors do not stop the run',
     async (name) => {
@@ -88,6 +102,8 @@ describe.runIf(dotnetRuns)('debug_test: NUnit, MSTest and xUnit v3', () => {
         const ran = await testsSelected(project(name), id);
         expect({ id, ran: ran.length, named: ran.every((r) => id === r || id.endsWith(`.${r}`)) }).toEqual({ id, ran: 1, named: true });
       }
+      // A part of a name with spaces (NUnit's adapter reads a VSTest filter's space as the end of its value; MSTest's FullyQualifiedName is the method's).
+      if (name === 'NunitTests') expect(await testsSelected(project(name), 'quotes" and spaces')).toHaveLength(1);
       const pool = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: `${name}.CartTests.PoolErrorsAreCollected` });
       expect(pool.structured, pool.text).toMatchObject({ status: 'finished', result: { status: 'passed' } });
       // A few through debug_test itself, a passing case beside a failing one and a name with quotes and spaces: each run is seconds of CI.

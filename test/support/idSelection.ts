@@ -141,7 +141,7 @@ function projectIn(folder: string): string {
 }
 
 function vstestRan({ stdout }: CommandResult): string[] {
-  return [...stdout.matchAll(/^\s+(?:Passed|Failed) (.+?) \[[^\]\n]*\]\s*$/gm)].map((m) => m[1]);
+  return [...stdout.matchAll(/^\s+(?:Passed|Failed|Skipped) (.+?) \[[^\]\n]*\]\s*$/gm)].map((m) => m[1]);
 }
 
 /** A Microsoft.Testing.Platform project: built as the engine builds it, its assembly run with the planned options. */
