@@ -157,6 +157,18 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       ['order.Lines.First()', '"bolt"', 'string'],
       ['numbers.Max() + list.Count()', '6', 'int'],
       ['order.Lines.Count > 1 && order.Id == 7 ? "many" : "few"', '"many"', 'string'],
+      // An enum operation is of the enum type (C# 12.11.5), not its underlying number.
+      ['access | Access.Execute', 'Read | Write | Execute', 'Lab.Access'],
+      ['access & ~Access.Read', 'Write', 'Lab.Access'],
+      ['Access.Read | Access.Execute', 'Read | Execute', 'Lab.Access'],
+      ['access + 2', 'Read | Execute', 'Lab.Access'],
+      ['access - Access.Read', '2', 'int'],
+      ['(access | Access.Execute).HasFlag(Access.Execute)', 'true', 'bool'],
+      // A format's escapes are the string's: $"{span:hh\\:mm}" gives TimeSpan the format hh\:mm.
+      ['$"{span:hh\\\\:mm}"', '"01:02"', 'string'],
+      // typeof is a System.Type, not its name.
+      ['typeof(Access).FullName', '"Lab.Access"', 'string'],
+      ['typeof(Access) == access.GetType()', 'true', 'bool'],
     ];
     for (const [expression, value, type] of cases) {
       const r = await evaluate(sessionId, expression);
