@@ -7,7 +7,7 @@
  * that its members use (`<title>P` → `title`, shadowed by a local or argument). A logical frame of an awaiting async method has no
  * native frame: its variables are all hoisted, read from its state machine.
  */
-import { parameterNames } from '../../symbols/typeMembers.js';
+import { parameterNames, tupleElementNames } from '../../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { Native } from '../nativeSession.js';
@@ -151,10 +151,16 @@ export class FrameLocals {
       const at = [...path, f.name];
       if (f.name === OUTER_THIS) out.unshift({ name: 'this', value: read, home, path: at });
       else if (CLOSURE_LOCALS.test(f.name)) out.push(...(await this.flatten(read, depth + 1, at)));
-      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home, path: at });
-      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at });
+      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home, path: at, ...this.tupleNames(f) });
+      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at, ...this.tupleNames(f) });
     }
     return out;
+  }
+
+  private tupleNames(f: { module: number; field: number }): { tupleNames?: (string | undefined)[] } {
+    const meta = this.modules.metadata(f.module);
+    const names = meta && tupleElementNames(meta, f.field);
+    return names ? { tupleNames: names } : {};
   }
 
   /** The class's captured primary-constructor parameters, after `this` and before the frame's own variables (which shadow them). */
