@@ -324,9 +324,9 @@ class Run {
 
   private async element(target: EvalValue, args: Expr[]): Promise<EvalValue> {
     const indices = await Promise.all(args.map((a) => this.eval(a)));
-    if (target.kind === 'value' && target.value.type === 'string') {
+    const text = target.kind === 'value' && target.value.type === 'string' ? target.value.value : isString(target) && target.kind === 'object' && !target.value.null ? (target.value.str ?? '') : undefined;
+    if (text !== undefined) {
       const i = Number((await this.operands.csValue(indices[0]!)).value);
-      const text = target.value.value;
       if (!(i >= 0 && i < text.length)) throw new DebugError('EVALUATION_FAILED', `index ${i} is outside the string (length ${text.length})`);
       return { kind: 'value', value: { type: 'char', value: BigInt(text.charCodeAt(i)) } };
     }
@@ -355,7 +355,7 @@ class Run {
     } else {
       throw new DebugError('EVALUATION_FAILED', 'only methods can be called');
     }
-    if (name === 'ToString' && values.length === 0 && receiver.kind === 'value') return stringEval(formatValue(receiver.value));
+    if (name === 'ToString' && values.length === 0 && receiver.kind === 'value' && !receiver.enumType) return stringEval(formatValue(receiver.value));
     const { members } = this.evaluator.parts;
     if (target.kind === 'name') return this.invokeSimple(receiver, name, values, typeArgs);
     if (receiver.kind === 'object') return this.byBound(receiver, (declared) => members.call(receiver.value, name, values, this.place, typeArgs, declared));
@@ -462,7 +462,9 @@ class Run {
     if (type?.kind === 'predefinedType' && type.name !== 'string' && type.name !== 'object') {
       return { kind: 'value', value: convertExplicit({ type: 'int', value: 0n }, type.name as CsType) };
     }
-    return nullEval();
+    if (!type || type.kind === 'nullableType' || type.kind === 'predefinedType') return nullEval();
+    // A struct's or enum's default is a zeroed value of its type (not its parameterless constructor's): the compiled evaluation makes it.
+    throw unsupported('default of a named type', `default(${typeSyntaxName(type)}) may be a struct`);
   }
 
   private async self(): Promise<EvalValue> {

@@ -13,6 +13,7 @@ import type { ValueReader } from '../values/valueReader.js';
 import type { ClrType } from '../../expressions/clrType.js';
 import { fromNative, isNullValue, nullEval, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import type { Members } from './members.js';
+import { unsupported } from './unsupported.js';
 
 export class Operands {
   constructor(
@@ -88,7 +89,8 @@ export class Operands {
       const [hasValue, inner] = await reader.fieldsByName(o, ['hasValue', 'value']);
       return hasValue?.v === 'true' && inner ? this.csValue(fromNative(inner)) : { type: 'null', value: null };
     }
-    throw new DebugError('EVALUATION_FAILED', `${this.reader.catalog.name(o.chain?.[0])} is an object, not a number or string here`);
+    // A struct or class with its own operators (DateTime - DateTime, TimeSpan * 2, a > b): the compiled evaluation applies them.
+    throw unsupported('user-defined operator', `${this.reader.catalog.name(o.chain?.[0])} is computed with its own operators`);
   }
 
   /** The enum type of an enum value: a constant or cast (`Perm.Read`, `(Perm)3`), or the program's boxed or local enum. */
