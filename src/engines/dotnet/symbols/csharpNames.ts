@@ -6,7 +6,7 @@
  */
 
 /** After the owner's `<…>`: `b__3_0` lambda, `g__Twice|3_0` local function, `d__3` state machine (`d` alone: an async lambda's, `<<<Main>$>b__0_0>d`). */
-const GENERATED_TAIL = /^([a-zA-Z])(?:__(.*))?$/;
+const GENERATED_TAIL = /^([a-zA-Z])(?:__(.*))?(?:`\d+)?$/;
 
 export type GeneratedKind = 'lambda' | 'localFunction' | 'stateMachine' | 'closure' | 'other';
 

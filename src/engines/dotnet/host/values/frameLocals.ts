@@ -21,8 +21,8 @@ const HOISTED = /^<([^>]+)>5__\d+$/;
 /** A closure's display class: a local of the method (`CS$<>8__locals1`), or hoisted into its state machine (`<>8__1`). */
 const CLOSURE_LOCALS = /^(CS\$<>8__locals\d*|<>8__\d+)$/;
 const OUTER_THIS = '<>4__this';
-/** An async method's or iterator's state machine (`<Name>d__N`), an async lambda's (`<<Main>$>b__0_0>d`). */
-const STATE_MACHINE = /^<.+>d(__\d+)?$/;
+/** An async method's or iterator's state machine (`<Name>d__N`, a generic method's `<Name>d__N`1`), an async lambda's (`<<Main>$>b__0_0>d`). */
+const STATE_MACHINE = /^<.+>d(__\d+)?(`\d+)?$/;
 /** A primary constructor's parameter that members use, captured by the compiler into a field (C# 12). */
 const PRIMARY_PARAMETER = /^<([^>]+)>P$/;
 
