@@ -48,17 +48,18 @@ describe.runIf(run)('.NET async: an ASP.NET Core request', () => {
   });
   afterEach(() => stopActiveSessions(client));
 
-  it('stopped in the repository, the stack shows the service and the endpoint handler awaiting it, then the pipeline', async () => {
+  /** The depot on a free port with one breakpoint, once it listens. */
+  async function launchDepot(file: string, line: number): Promise<{ sessionId: string; port: number }> {
     const port = await freePort();
-    const launch = await client.call<Wait>('session_launch', {
-      program: depot,
-      args: ['--urls', `http://127.0.0.1:${port}`],
-      breakpoints: [{ file: repository.path, line: repository.line('repository') }],
-      timeoutMs: 60_000,
-    });
+    const launch = await client.call<Wait>('session_launch', { program: depot, args: ['--urls', `http://127.0.0.1:${port}`], breakpoints: [{ file, line }], timeoutMs: 60_000 });
     expect(launch.isError, launch.text).toBe(false);
     const { sessionId } = launch.structured;
     await waitForOutput(client, sessionId, 'depot listening');
+    return { sessionId, port };
+  }
+
+  it('stopped in the repository, the stack shows the service and the endpoint handler awaiting it, then the pipeline', async () => {
+    const { sessionId, port } = await launchDepot(repository.path, repository.line('repository'));
 
     const response = fetch(`http://127.0.0.1:${port}/orders/7`);
     const hit = await client.call<Wait>('breakpoint_wait', { sessionId, timeoutMs: 30_000 });
@@ -88,16 +89,7 @@ describe.runIf(run)('.NET async: an ASP.NET Core request', () => {
   });
 
   it('stopped in an async lambda handler, names it in C# and shows its arguments and captured variables', async () => {
-    const port = await freePort();
-    const launch = await client.call<Wait>('session_launch', {
-      program: depot,
-      args: ['--urls', `http://127.0.0.1:${port}`],
-      breakpoints: [{ file: program.path, line: program.line('lambda-await') }],
-      timeoutMs: 60_000,
-    });
-    expect(launch.isError, launch.text).toBe(false);
-    const { sessionId } = launch.structured;
-    await waitForOutput(client, sessionId, 'depot listening');
+    const { sessionId, port } = await launchDepot(program.path, program.line('lambda-await'));
 
     const response = fetch(`http://127.0.0.1:${port}/orders/7/total`);
     const hit = await client.call<Wait>('breakpoint_wait', { sessionId, timeoutMs: 30_000 });
