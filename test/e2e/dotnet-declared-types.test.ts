@@ -157,6 +157,8 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       ['Describer.Describe(first)', '"object"'],
       ['Describer.Join("-", all)', '"generic Item"'],
       ['(string)first', /^EVALUATION_FAILED: CS0030 Cannot convert type 'Pricing\.Item' to 'string'/],
+      // A delegate argument invoked by its name, as the method's own code does (was: 'Shelf<Item>' has no method key).
+      ['key(first)', '"ink"'],
     ])('%s: %s, and the stop is intact', async (expression, expected) => {
       const r = await evaluate(sessionId, expression);
       if (typeof expected === 'string') expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value: expected, error: undefined });

@@ -370,6 +370,8 @@ class Run {
 
   /** `F(args)`: a method of this or of the method's type, else of a `using static` type. */
   private async invokeSimple(receiver: EvalValue, name: string, values: EvalValue[], typeArgs: ClrType[] | undefined): Promise<EvalValue> {
+    // `f(x)` of a delegate variable (a Func argument, a lambda local): the compiled evaluation invokes it.
+    if (await this.variable(name)) throw unsupported('delegate invocation', `${name}(…) invokes a delegate`);
     const { members } = this.evaluator.parts;
     const owners: (NativeValue | TypeRef)[] = [];
     if (receiver.kind === 'object') owners.push(receiver.value);
