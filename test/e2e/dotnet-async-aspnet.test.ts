@@ -37,6 +37,7 @@ describe.runIf(run)('.NET async: an ASP.NET Core request', () => {
   const repository = fixtureSource('depot', 'OrderRepository.cs');
   const service = fixtureSource('depot', 'OrderService.cs');
   const endpoints = fixtureSource('depot', 'OrderEndpoints.cs');
+  const program = fixtureSource('depot', 'Program.cs');
 
   beforeAll(async () => {
     depot = buildFixture('depot');
@@ -47,17 +48,18 @@ describe.runIf(run)('.NET async: an ASP.NET Core request', () => {
   });
   afterEach(() => stopActiveSessions(client));
 
-  it('stopped in the repository, the stack shows the service and the endpoint handler awaiting it, then the pipeline', async () => {
+  /** The depot on a free port with one breakpoint, once it listens. */
+  async function launchDepot(file: string, line: number): Promise<{ sessionId: string; port: number }> {
     const port = await freePort();
-    const launch = await client.call<Wait>('session_launch', {
-      program: depot,
-      args: ['--urls', `http://127.0.0.1:${port}`],
-      breakpoints: [{ file: repository.path, line: repository.line('repository') }],
-      timeoutMs: 60_000,
-    });
+    const launch = await client.call<Wait>('session_launch', { program: depot, args: ['--urls', `http://127.0.0.1:${port}`], breakpoints: [{ file, line }], timeoutMs: 60_000 });
     expect(launch.isError, launch.text).toBe(false);
     const { sessionId } = launch.structured;
     await waitForOutput(client, sessionId, 'depot listening');
+    return { sessionId, port };
+  }
+
+  it('stopped in the repository, the stack shows the service and the endpoint handler awaiting it, then the pipeline', async () => {
+    const { sessionId, port } = await launchDepot(repository.path, repository.line('repository'));
 
     const response = fetch(`http://127.0.0.1:${port}/orders/7`);
     const hit = await client.call<Wait>('breakpoint_wait', { sessionId, timeoutMs: 30_000 });
@@ -84,6 +86,22 @@ describe.runIf(run)('.NET async: an ASP.NET Core request', () => {
     const answered = await response;
     expect(answered.status).toBe(200);
     expect(await answered.json()).toMatchObject({ id: 7, customer: 'Lyon Bikes', total: 802 });
+  });
+
+  it('stopped in an async lambda handler, names it in C# and shows its arguments and captured variables', async () => {
+    const { sessionId, port } = await launchDepot(program.path, program.line('lambda-await'));
+
+    const response = fetch(`http://127.0.0.1:${port}/orders/7/total`);
+    const hit = await client.call<Wait>('breakpoint_wait', { sessionId, timeoutMs: 30_000 });
+    // Its state machine is <<<Main>$>b__0_1>d, which read as that type's MoveNext, with `this` the closure.
+    expect(hit.structured.stop?.frame).toMatchObject({ name: 'Program.<Main>$.<lambda>', line: program.line('lambda-await') });
+    const values = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { sessionId });
+    const names = values.structured.variables.map((v) => v.name);
+    expect(names).not.toContain('this');
+    expect(values.structured.variables).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'id', value: '7' }), expect.objectContaining({ name: 'currency', value: '"EUR"' })]));
+
+    await client.call('execution_continue', { sessionId, wait: false });
+    expect(await (await response).text()).toBe('802.0 EUR');
   });
 });
 

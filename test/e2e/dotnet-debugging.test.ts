@@ -154,6 +154,12 @@ describe.runIf(run)('.NET debugging through MCP', () => {
     const column = readFileSync(shapes.path, 'utf8').split('\n')[line - 1]!.indexOf('n % 2') + 1;
     const byColumn = await launch('lambda', { breakpoints: [{ file: shapes.path, line, column }] });
     expect(byColumn.stop?.frame.name).toBe('Lab.Queries.CountEvens.<lambda>');
+    await client.call('session_stop', { sessionId: byColumn.sessionId });
+
+    // A lambda in a property is named under the property's accessor, as C# names it (not get_Odds).
+    const getter = shapes.line('getter-lambda');
+    const inGetter = await launch('lambda', { breakpoints: [{ file: shapes.path, line: getter, column: readFileSync(shapes.path, 'utf8').split('\n')[getter - 1]!.indexOf('n % 2') + 1 }] });
+    expect(inGetter.stop?.frame).toMatchObject({ name: 'Lab.Queries.Odds.get.<lambda>', line: getter });
   });
 
   it('stops in a generic method and names it with its type arguments', async () => {

@@ -157,6 +157,8 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       ['Describer.Describe(first)', '"object"'],
       ['Describer.Join("-", all)', '"generic Item"'],
       ['(string)first', /^EVALUATION_FAILED: CS0030 Cannot convert type 'Pricing\.Item' to 'string'/],
+      // A delegate argument invoked by its name, as the method's own code does (was: 'Shelf<Item>' has no method key).
+      ['key(first)', '"ink"'],
     ])('%s: %s, and the stop is intact', async (expression, expected) => {
       const r = await evaluate(sessionId, expression);
       if (typeof expected === 'string') expect({ value: r.value, error: r.isError ? r.text : undefined }).toEqual({ value: expected, error: undefined });
@@ -252,6 +254,18 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         120_000,
       );
     });
+
+    it("calls an interface's default method from inside it, `this` being the interface (was: 'Pricing.Item' has no method Badge)", async () => {
+      const labels = fixtureSource('pricing', 'Labels.cs');
+      await client.call('breakpoint_remove', { sessionId, all: true });
+      await client.call('breakpoint_set', { sessionId, file: labels.path, line: labels.line('badge') });
+      const next = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
+      expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.ILabel.Badge', line: labels.line('badge') });
+      await client.call('breakpoint_remove', { sessionId, all: true });
+      expect((await evaluate(sessionId, 'Name')).value).toBe('"label pen"');
+      expect((await evaluate(sessionId, 'Badge()')).value).toBe('"[label pen]"');
+      expect((await evaluate(sessionId, 'this.Badge().Length')).value).toBe('11');
+    }, 120_000);
   });
 
   it('decides a condition, writes a logpoint and probes with primary-constructor parameters in a plain method', async () => {

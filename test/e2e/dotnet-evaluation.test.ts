@@ -80,6 +80,9 @@ describe.runIf(run)('.NET evaluation on real code through MCP', () => {
       ['new List<int> { 1, 2 }.Sum()', '3', 'int'],
       ['new Order(8).Id + order.Id', '15', 'int'],
       ['new Order(7).Net', '12.50', 'decimal'],
+      // A hoisted tuple's element names are its field's [TupleElementNames].
+      ['pair.name', '"x"', 'string'],
+      ['pair.count + n', '6', 'int'],
       ['EndThread()', '1', 'int'],
     ])('%s = %s, and the stop is intact', async (expression, value, type) => {
       const r = await evaluate(sessionId, expression);

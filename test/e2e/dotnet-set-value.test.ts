@@ -102,6 +102,8 @@ describe.runIf(run)('.NET set value on application code', () => {
       ['an int? to a number', 'discount', '15', '15'],
       ['an int? to null', 'rounds', 'null', 'null'],
       ['a record struct from another variable', 'total', 'deposit', '50.00 USD'],
+      // The answer reads the struct again, not the copy its fields were listed from (which answered "USD").
+      ["a struct local's field", 'total.Currency', '"CHF"', '"CHF"'],
       ['a decimal field', 'this.fee', '3.75m', '3.75'],
       ['an object field', 'this.last', 'item', 'Invoice { Id = 3,'],
       ['an auto-property holding a DateTime', 'this.Closed', 'due', '2026-03-01T00:00:00.0000000'],
@@ -139,7 +141,7 @@ describe.runIf(run)('.NET set value on application code', () => {
       expect(next.structured.stop?.frame.line, next.text).toBe(ledger.line('review-async'));
       expect(await output(sessionId)).toContain(
         'current=7 item=3 net=1000 rate=0.25 due=2026-03-01 grace=1.12:00:00 reference=00000005-0000-0000-0000-000000000000 ' +
-          'status=Paid discount=15 rounds=none total=50.00 USD fee=3.75 last=3 closed=2026-03-01 balance=50.00 USD',
+          'status=Paid discount=15 rounds=none total=50.00 CHF fee=3.75 last=3 closed=2026-03-01 balance=50.00 USD',
       );
     });
   });

@@ -157,6 +157,29 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       ['order.Lines.First()', '"bolt"', 'string'],
       ['numbers.Max() + list.Count()', '6', 'int'],
       ['order.Lines.Count > 1 && order.Id == 7 ? "many" : "few"', '"many"', 'string'],
+      // An enum operation is of the enum type (C# 12.11.5), not its underlying number.
+      ['access | Access.Execute', 'Read | Write | Execute', 'Lab.Access'],
+      ['access & ~Access.Read', 'Write', 'Lab.Access'],
+      ['Access.Read | Access.Execute', 'Read | Execute', 'Lab.Access'],
+      ['access + 2', 'Read | Execute', 'Lab.Access'],
+      ['access - Access.Read', '2', 'int'],
+      ['(access | Access.Execute).HasFlag(Access.Execute)', 'true', 'bool'],
+      // A format's escapes are the string's: $"{span:hh\\:mm}" gives TimeSpan the format hh\:mm.
+      ['$"{span:hh\\\\:mm}"', '"01:02"', 'string'],
+      // typeof is a System.Type, not its name.
+      ['typeof(Access).FullName', '"Lab.Access"', 'string'],
+      ['typeof(Access) == access.GetType()', 'true', 'bool'],
+      ['Access.Read.ToString()', '"Read"', 'string'],
+      // default of a struct is its zeroed value, not null.
+      ['default(Point).X', '0', 'int'],
+      ['default(Color)', 'Red', 'Lab.Color'],
+      ['text[0]', "'s'", 'char'],
+      // A struct's own operators.
+      ['(when - new DateTime(2024, 1, 1, 0, 0, 0, DateTimeKind.Utc)).TotalHours', '27.068055555555556', 'double'],
+      ['span * 2', '02:04:07', 'System.TimeSpan'],
+      ['when > DateTime.MinValue', 'true', 'bool'],
+      // An object holding a box is an object to the compiled evaluation, not the box's int read from the reference.
+      ['new[] { 1 }.Select(i => (int)boxed + 1).First()', '43', 'int'],
     ];
     for (const [expression, value, type] of cases) {
       const r = await evaluate(sessionId, expression);

@@ -152,7 +152,7 @@ export function scanInterpolatedString(text: string, start: number, end: number)
       throw new CSharpSyntaxError("a '}' in an interpolated string must be doubled ('}}')", i, i + 1);
     } else if (c === '{') {
       flushText(i);
-      const hole = scanHole(text, i, end, start);
+      const hole = scanHole(text, i, end, start, verbatim);
       parts.push(hole);
       i = hole.end;
       textStart = i;
@@ -167,8 +167,8 @@ export function scanInterpolatedString(text: string, start: number, end: number)
   }
 }
 
-/** A hole from its `{`: the expression runs to a `,` `:` or `}` outside any brackets. */
-function scanHole(text: string, open: number, end: number, stringStart: number): InterpolatedHolePart {
+/** A hole from its `{`: the expression runs to a `,` `:` or `}` outside any brackets; a format's escapes are the string's (`{span:hh\\:mm}`). */
+function scanHole(text: string, open: number, end: number, stringStart: number, verbatim: boolean): InterpolatedHolePart {
   const unterminated = () => new CSharpSyntaxError('unterminated interpolated string', stringStart, end);
   let i = open + 1;
   let depth = 0;
@@ -204,12 +204,26 @@ function scanHole(text: string, open: number, end: number, stringStart: number):
   if (text[i] === ':') {
     const close = text.indexOf('}', i + 1);
     if (close < 0 || close >= end) throw unterminated();
-    format = text.slice(i + 1, close);
+    format = verbatim ? text.slice(i + 1, close) : unescape(text, i + 1, close);
     if (format === '') throw new CSharpSyntaxError('empty format specifier after \':\'', i, close + 1);
     if (format.includes('{')) throw new CSharpSyntaxError("a format specifier cannot contain '{'", i, close + 1);
     i = close;
   }
   return { kind: 'hole', start: open, end: i + 1, expression, ...(alignment && { alignment }), ...(format !== undefined && { format }) };
+}
+
+function unescape(text: string, start: number, end: number): string {
+  let out = '';
+  for (let i = start; i < end; ) {
+    if (text[i] !== '\\') {
+      out += text[i++];
+      continue;
+    }
+    const escape = scanEscape(text, i, end);
+    out += escape.chars;
+    i = escape.end;
+  }
+  return out;
 }
 
 /** Past a string, character or interpolated string literal that starts at i. */

@@ -31,7 +31,7 @@ import { StaticTypes } from './evaluation/staticTypes.js';
 import { FrameLocals } from './values/frameLocals.js';
 import { formatChar, formatEnum, quoteString } from './values/formatValue.js';
 import { FuncEval } from './values/funcEval.js';
-import type { NativeValue } from './values/nativeValue.js';
+import { ElementType, type NativeValue } from './values/nativeValue.js';
 import { TypeCatalog } from './values/typeCatalog.js';
 import { TypeProxies } from './values/typeProxy.js';
 import { ValueReader, type Child, type ChildSource, type ReadContext } from './values/valueReader.js';
@@ -44,6 +44,8 @@ interface Entry {
   listed: Map<string, Child>;
   /** A frame's variables, read once per stop. */
   locals?: Child[];
+  /** The container and name it was listed under: a struct's fields are read again through it after a set. */
+  parent?: { entry: Entry; name: string };
 }
 
 export class Inspection {
@@ -243,7 +245,7 @@ export class Inspection {
     for (const child of children) {
       entry.listed.set(child.name, child);
       const source = child.source ?? (child.tupleNames ? { kind: 'object' as const, value: child.value, tupleNames: child.tupleNames } : undefined);
-      infos.push(await this.info(child.name, child.value, context, source));
+      infos.push(await this.info(child.name, child.value, context, source, { entry, name: child.name }));
     }
     return infos;
   }
@@ -297,16 +299,16 @@ export class Inspection {
     };
   }
 
-  private async info(name: string, value: NativeValue, context: ReadContext, source?: ChildSource): Promise<VariableInfo> {
+  private async info(name: string, value: NativeValue, context: ReadContext, source?: ChildSource, parent?: Entry['parent']): Promise<VariableInfo> {
     const described = await this.reader.describe(value, context);
     const children = source ?? described.children;
-    const ref = children ? this.store({ kind: 'children', source: children, context }) : 0;
+    const ref = children ? this.store({ kind: 'children', source: children, context }, parent) : 0;
     return { name, value: described.value, type: described.type, ref, indexedVariables: described.count };
   }
 
-  private store(container: Container): number {
+  private store(container: Container, parent?: Entry['parent']): number {
     const ref = this.nextRef++;
-    this.entries.set(ref, { container, listed: new Map() });
+    this.entries.set(ref, { container, listed: new Map(), ...(parent && { parent }) });
     return ref;
   }
 
@@ -317,6 +319,12 @@ export class Inspection {
 
   private async reread(entry: Entry, name: string): Promise<NativeValue | undefined> {
     entry.locals = undefined;
+    const { container, parent } = entry;
+    // A struct's fields were listed from a copy of it, which the set did not change: read the struct again.
+    if (container.kind === 'children' && container.source.kind === 'object' && container.source.value.et === ElementType.valuetype && !container.source.value.boxed && parent) {
+      const struct = await this.reread(parent.entry, parent.name);
+      if (struct) entry.container = { ...container, source: { ...container.source, value: struct } };
+    }
     const children =
       entry.container.kind === 'locals'
         ? await this.localsOf(entry, entry.container.frame)

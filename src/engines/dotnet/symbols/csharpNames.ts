@@ -5,8 +5,8 @@
  * `Property.get`, constructors by their type's name.
  */
 
-/** After the owner's `<…>`: `b__3_0` lambda, `g__Twice|3_0` local function, `d__3` state machine. */
-const GENERATED_TAIL = /^([a-zA-Z])__(.*)$/;
+/** After the owner's `<…>`: `b__3_0` lambda, `g__Twice|3_0` local function, `d__3` state machine (`d` alone: an async lambda's, `<<<Main>$>b__0_0>d`). */
+const GENERATED_TAIL = /^([a-zA-Z])(?:__(.*))?(?:`\d+)?$/;
 
 export type GeneratedKind = 'lambda' | 'localFunction' | 'stateMachine' | 'closure' | 'other';
 
@@ -31,7 +31,7 @@ export function parseGeneratedName(name: string): GeneratedName | undefined {
   const m = close > 0 ? GENERATED_TAIL.exec(name.slice(close + 1)) : null;
   if (!m) return undefined;
   const owner = name.slice(1, close);
-  const [, letter, rest] = m as unknown as [string, string, string];
+  const [, letter, rest = ''] = m as unknown as [string, string, string | undefined];
   switch (letter) {
     case 'b':
       return { kind: 'lambda', owner };

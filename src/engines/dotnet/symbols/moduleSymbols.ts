@@ -142,9 +142,8 @@ export class ModuleSymbols {
       const added = this.pdb.edits.addedMethods.get(tokenRid(methodToken));
       if (!added) return `<method 0x${methodToken.toString(16)}>`;
       const owner = this.addedTypeName(added.declaringType);
-      const generated = parseGeneratedName(added.name);
-      if (generated?.kind === 'lambda') return `${owner}.${generated.owner}.<lambda>`;
-      if (generated?.kind === 'localFunction') return `${owner}.${generated.owner}.${generated.name}`;
+      const generated = generatedMethodName(owner, added.name);
+      if (generated) return generated;
       return `${owner}.${added.name}`;
     }
     const type = this.metadata.type(method.declaringType);
@@ -157,9 +156,8 @@ export class ModuleSymbols {
     const classArgs = typeArgs.slice(0, type.genericParams.length);
     const methodArgs = typeArgs.slice(type.genericParams.length);
     const owner = this.typeName(method.declaringType, classArgs);
-    const generated = parseGeneratedName(method.name);
-    if (generated?.kind === 'lambda') return `${owner}.${generated.owner}.<lambda>`;
-    if (generated?.kind === 'localFunction') return `${owner}.${generated.owner}.${generated.name}`;
+    const generated = generatedMethodName(owner, method.name);
+    if (generated) return generated;
     const own = memberDisplayName(method.name, owner.split('.').pop() ?? '', this.metadata.isSpecialName(method));
     const args = methodArgs.length === method.genericParams.length ? methodArgs : method.genericParams;
     return `${owner}.${withTypeArguments(own, args)}`;
@@ -340,4 +338,12 @@ function lastAtOrBefore(points: SequencePoint[], ilOffset: number): number {
   let index = -1;
   while (index + 1 < points.length && points[index + 1]!.ilOffset <= ilOffset) index++;
   return index;
+}
+
+/** A lambda or local function under its method as C# names it (`Order.Total.get.<lambda>`, a constructor's by its type). */
+function generatedMethodName(owner: string, name: string): string | undefined {
+  const generated = parseGeneratedName(name);
+  if (generated?.kind !== 'lambda' && generated?.kind !== 'localFunction') return undefined;
+  const method = memberDisplayName(generated.owner, owner.split('.').pop() ?? '', true);
+  return `${owner}.${method}.${generated.kind === 'lambda' ? '<lambda>' : generated.name}`;
 }

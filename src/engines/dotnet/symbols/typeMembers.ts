@@ -162,6 +162,26 @@ export function debuggerAttributes(meta: AssemblyMetadata, target: number): Debu
   return found;
 }
 
+/**
+ * A field's tuple element names, from [TupleElementNames(new[] { "name", "count" })], which the compiler
+ * puts on a hoisted or captured tuple variable's field (the PDB names a plain local's); unnamed: undefined.
+ */
+export function tupleElementNames(meta: AssemblyMetadata, fieldToken: number): (string | undefined)[] | undefined {
+  const attribute = meta.customAttributes(fieldToken).find((a) => a.type === 'System.Runtime.CompilerServices.TupleElementNamesAttribute');
+  if (!attribute || attribute.value.length < 6) return undefined;
+  const r = new BlobReader(attribute.value);
+  if (r.u16() !== 0x0001) return undefined;
+  const count = r.u32();
+  if (count === 0xffffffff) return undefined;
+  const names: (string | undefined)[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = serString(r);
+    if (name === undefined) r.u8();
+    names.push(name);
+  }
+  return names;
+}
+
 /** Whether a type's attribute list holds [Flags]. */
 export function isFlagsEnum(meta: AssemblyMetadata, typeRid: number): boolean {
   return meta.customAttributes(token(Table.TypeDef, typeRid)).some((a) => a.type === 'System.FlagsAttribute');

@@ -31,7 +31,7 @@ import type { Members } from './members.js';
 import type { StaticTypes } from './staticTypes.js';
 import type { TypeIndex } from './typeIndex.js';
 import { missingThis } from './missingThis.js';
-import { Operands } from './operands.js';
+import { enumOperationType, Operands } from './operands.js';
 import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
@@ -163,8 +163,13 @@ class Run {
           this.bindings.pop();
         }
       }
-      case 'unary':
-        return { kind: 'value', value: evaluateUnary(e.operator, await this.operands.csValue(await this.eval(e.operand))) };
+      case 'unary': {
+        const operand = await this.eval(e.operand);
+        const cs = await this.operands.csValue(operand);
+        const enumType = e.operator === '~' ? this.operands.enumTypeOf(operand) : undefined;
+        const value = evaluateUnary(e.operator, cs);
+        return enumType ? { kind: 'value', value: convertExplicit(value, cs.type), enumType } : { kind: 'value', value };
+      }
       case 'binary':
         return this.binary(e.operator, e.left, e.right);
       case 'conditional':
@@ -176,7 +181,8 @@ class Run {
       case 'is':
         return boolEval(await this.matches(await this.eval(e.operand), e.pattern));
       case 'typeof':
-        return stringEval(typeSyntaxName(e.type));
+        // A System.Type object (its FullName, its == with GetType(), an argument of type Type): the compiled evaluation makes it.
+        throw unsupported('typeof', 'typeof(T) is a System.Type object');
       case 'default':
         return this.defaultOf(e.type);
       case 'sizeof': {
@@ -318,9 +324,9 @@ class Run {
 
   private async element(target: EvalValue, args: Expr[]): Promise<EvalValue> {
     const indices = await Promise.all(args.map((a) => this.eval(a)));
-    if (target.kind === 'value' && target.value.type === 'string') {
+    const text = target.kind === 'value' && target.value.type === 'string' ? target.value.value : isString(target) && target.kind === 'object' && !target.value.null ? (target.value.str ?? '') : undefined;
+    if (text !== undefined) {
       const i = Number((await this.operands.csValue(indices[0]!)).value);
-      const text = target.value.value;
       if (!(i >= 0 && i < text.length)) throw new DebugError('EVALUATION_FAILED', `index ${i} is outside the string (length ${text.length})`);
       return { kind: 'value', value: { type: 'char', value: BigInt(text.charCodeAt(i)) } };
     }
@@ -349,7 +355,7 @@ class Run {
     } else {
       throw new DebugError('EVALUATION_FAILED', 'only methods can be called');
     }
-    if (name === 'ToString' && values.length === 0 && receiver.kind === 'value') return stringEval(formatValue(receiver.value));
+    if (name === 'ToString' && values.length === 0 && receiver.kind === 'value' && !receiver.enumType) return stringEval(formatValue(receiver.value));
     const { members } = this.evaluator.parts;
     if (target.kind === 'name') return this.invokeSimple(receiver, name, values, typeArgs);
     if (receiver.kind === 'object') return this.byBound(receiver, (declared) => members.call(receiver.value, name, values, this.place, typeArgs, declared));
@@ -358,11 +364,14 @@ class Run {
     if (receiver.kind === 'value' && receiver.value.type === 'string') {
       return members.call(await members.materialize(receiver.value.value, this.place), name, values, this.place, typeArgs);
     }
-    throw new DebugError('EVALUATION_FAILED', `${name}() cannot be called on this value`);
+    // A computed number or enum (`(a + b).ToString("N2")`, `(perm | Perm.Admin).HasFlag(…)`) is boxed by the compiled evaluation.
+    throw unsupported('call on a computed value', `${name}() on a computed value`);
   }
 
   /** `F(args)`: a method of this or of the method's type, else of a `using static` type. */
   private async invokeSimple(receiver: EvalValue, name: string, values: EvalValue[], typeArgs: ClrType[] | undefined): Promise<EvalValue> {
+    // `f(x)` of a delegate variable (a Func argument, a lambda local): the compiled evaluation invokes it.
+    if (await this.variable(name)) throw unsupported('delegate invocation', `${name}(…) invokes a delegate`);
     const { members } = this.evaluator.parts;
     const owners: (NativeValue | TypeRef)[] = [];
     if (receiver.kind === 'object') owners.push(receiver.value);
@@ -404,7 +413,12 @@ class Run {
     if (op === '+' && (isString(left) || isString(right))) {
       return stringEval((await this.operands.toText(left)) + (await this.operands.toText(right)));
     }
-    return { kind: 'value', value: evaluateBinary(op as never, await this.operands.csValue(left), await this.operands.csValue(right)) };
+    const [l, r] = [await this.operands.csValue(left), await this.operands.csValue(right)];
+    const value = evaluateBinary(op as never, l, r);
+    const [leftEnum, rightEnum] = [this.operands.enumTypeOf(left), this.operands.enumTypeOf(right)];
+    const enumType = enumOperationType(op, leftEnum, rightEnum);
+    // The underlying type's arithmetic, narrowed back: a byte-backed enum's `a | b` is computed as int.
+    return enumType ? { kind: 'value', value: convertExplicit(value, (leftEnum ? l : r).type), enumType } : { kind: 'value', value };
   }
 
   private async cast(v: EvalValue, type: TypeSyntax, throwing: boolean): Promise<EvalValue> {
@@ -450,7 +464,9 @@ class Run {
     if (type?.kind === 'predefinedType' && type.name !== 'string' && type.name !== 'object') {
       return { kind: 'value', value: convertExplicit({ type: 'int', value: 0n }, type.name as CsType) };
     }
-    return nullEval();
+    if (!type || type.kind === 'nullableType' || type.kind === 'predefinedType') return nullEval();
+    // A struct's or enum's default is a zeroed value of its type (not its parameterless constructor's): the compiled evaluation makes it.
+    throw unsupported('default of a named type', `default(${typeSyntaxName(type)}) may be a struct`);
   }
 
   private async self(): Promise<EvalValue> {

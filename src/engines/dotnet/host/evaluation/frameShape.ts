@@ -18,6 +18,8 @@ import { userTypeRid } from './frameNames.js';
 import { missingThis } from './missingThis.js';
 import type { CompileRequest, TypeInput } from '../../worker/evalProtocol.js';
 
+const OBJECT: TypeInput = { kind: 'primitive', name: 'object' };
+
 export interface FrameShape {
   key: string;
   /** The variables' values, read now (after any evaluation of this stop). */
@@ -36,7 +38,8 @@ export class FrameShapes {
     const children = await this.locals.read(frame);
     const native = this.native();
     const declared = native && children.length ? (await native.call('declaredTypes', { hs: children.map((c) => c.value.h) })).types : [];
-    const variables = children.map((child, i) => ({ name: child.name, type: this.typeInput(declared[i] ?? child.value.type, child.tupleNames) }));
+    // A box's exact type is its value's (int for `object o = 42`), which the compiled code would read the reference as: its variable is an object.
+    const variables = children.map((child, i) => ({ name: child.name, type: child.value.boxed ? OBJECT : this.typeInput(declared[i] ?? child.value.type, child.tupleNames) }));
     const module = this.modules.get(frame.module);
     const key = `${module?.path ?? frame.module}|${frame.methodToken}|${frame.version ?? 1}|${JSON.stringify(variables)}`;
     return { key, values: new Map(children.map((c) => [c.name, c.value])), variables };

@@ -8,10 +8,12 @@ import { formatValue, stringValue, type CsValue } from '../../expressions/numeri
 import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
+import type { NativeType } from '../nativeEvents.js';
 import type { ValueReader } from '../values/valueReader.js';
 import type { ClrType } from '../../expressions/clrType.js';
 import { fromNative, isNullValue, nullEval, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import type { Members } from './members.js';
+import { unsupported } from './unsupported.js';
 
 export class Operands {
   constructor(
@@ -74,7 +76,8 @@ export class Operands {
     const reader = this.reader;
     if (base === 'System.Enum') {
       const [raw] = await reader.fieldsByName(o, ['value__']);
-      return { type: 'long', value: BigInt(raw?.v ?? '0') };
+      const underlying = raw && fromNative(raw);
+      return underlying?.kind === 'value' ? underlying.value : { type: 'long', value: BigInt(raw?.v ?? '0') };
     }
     if (view?.fullName === 'System.Decimal') {
       const [flags, hi, lo] = await reader.fieldsByName(o, ['_flags', '_hi32', '_lo64']);
@@ -86,7 +89,16 @@ export class Operands {
       const [hasValue, inner] = await reader.fieldsByName(o, ['hasValue', 'value']);
       return hasValue?.v === 'true' && inner ? this.csValue(fromNative(inner)) : { type: 'null', value: null };
     }
-    throw new DebugError('EVALUATION_FAILED', `${this.reader.catalog.name(o.chain?.[0])} is an object, not a number or string here`);
+    // A struct or class with its own operators (DateTime - DateTime, TimeSpan * 2, a > b): the compiled evaluation applies them.
+    throw unsupported('user-defined operator', `${this.reader.catalog.name(o.chain?.[0])} is computed with its own operators`);
+  }
+
+  /** The enum type of an enum value: a constant or cast (`Perm.Read`, `(Perm)3`), or the program's boxed or local enum. */
+  enumTypeOf(v: EvalValue): NativeType | undefined {
+    if (v.kind === 'value') return v.enumType;
+    if (v.kind !== 'object' || v.value.null) return undefined;
+    const chain = v.value.chain;
+    return this.reader.catalog.view(chain?.[1])?.fullName === 'System.Enum' ? chain?.[0] : undefined;
   }
 
   async truth(v: EvalValue): Promise<boolean> {
@@ -113,3 +125,13 @@ export class Operands {
 }
 
 const isValueLike = (v: NativeValue) => v.et === ElementType.valuetype || !!v.boxed;
+
+/**
+ * The type C# gives `a op b` where an operand is an enum (C# spec 12.11.5, 12.13.4): `E | E`, `E & E`,
+ * `E ^ E`, `E + U`, `U + E` and `E - U` are E; `E - E`, comparisons and the rest are not an enum.
+ */
+export function enumOperationType(op: string, left: NativeType | undefined, right: NativeType | undefined): NativeType | undefined {
+  if (op === '|' || op === '&' || op === '^' || op === '+') return left ?? right;
+  if (op === '-') return right ? undefined : left;
+  return undefined;
+}

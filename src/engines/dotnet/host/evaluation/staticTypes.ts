@@ -47,7 +47,10 @@ export class StaticTypes {
       // `this` is of the method's class: the object's own type or the base class that declares the method.
       const name = typeFullName(meta, Table.TypeDef, typeRid!);
       const own = (value.chain ?? []).find((t) => this.catalog.view(t)?.fullName === name);
-      return { declared: own && this.types.fromNative(own) };
+      if (own) return { declared: this.types.fromNative(own) };
+      // An interface's default method: `this` is of the interface, which the object's class chain does not hold.
+      if (meta.type(typeRid!).genericParams.length) return {};
+      return { declared: this.types.fromNative({ et: ElementType.class, module: frame.module, token: token(Table.TypeDef, typeRid!) }) };
     }
     const sig = home.kind === 'local' ? localVariableTypes(meta, rid)[home.index] : signature.params[signature.hasThis ? home.index - 1 : home.index];
     return sig ? this.typed(frame, sig, meta, rid, signature.genericParams) : {};

@@ -7,7 +7,7 @@
  * that its members use (`<title>P` → `title`, shadowed by a local or argument). A logical frame of an awaiting async method has no
  * native frame: its variables are all hoisted, read from its state machine.
  */
-import { parameterNames } from '../../symbols/typeMembers.js';
+import { parameterNames, tupleElementNames } from '../../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { Native } from '../nativeSession.js';
@@ -21,6 +21,8 @@ const HOISTED = /^<([^>]+)>5__\d+$/;
 /** A closure's display class: a local of the method (`CS$<>8__locals1`), or hoisted into its state machine (`<>8__1`). */
 const CLOSURE_LOCALS = /^(CS\$<>8__locals\d*|<>8__\d+)$/;
 const OUTER_THIS = '<>4__this';
+/** An async method's or iterator's state machine (`<Name>d__N`, a generic method's `<Name>d__N`1`), an async lambda's (`<<Main>$>b__0_0>d`). */
+const STATE_MACHINE = /^<.+>d(__\d+)?(`\d+)?$/;
 /** A primary constructor's parameter that members use, captured by the compiler into a field (C# 12). */
 const PRIMARY_PARAMETER = /^<([^>]+)>P$/;
 
@@ -64,7 +66,7 @@ export class FrameLocals {
     const method = symbols.metadata.method(tokenRid(frame.methodToken));
     const isStatic = (method.flags & METHOD_STATIC) !== 0;
     const typeName = symbols.metadata.type(method.declaringType).name;
-    const compilerThis = !isStatic && (typeName.startsWith('<>c') || /^<.+>d__\d+/.test(typeName));
+    const compilerThis = !isStatic && (typeName.startsWith('<>c') || STATE_MACHINE.test(typeName));
     const variables = this.inScope(frame);
     const closures = variables.some((v) => CLOSURE_LOCALS.test(v.name));
     const local = variables.filter((v) => v.name === name && !v.hidden).pop();
@@ -149,12 +151,20 @@ export class FrameLocals {
       if (!read || !('h' in read)) continue;
       const home = { kind: 'field' as const, h: value.h, module: f.module, type: f.type, field: f.field };
       const at = [...path, f.name];
-      if (f.name === OUTER_THIS) out.unshift({ name: 'this', value: read, home, path: at });
+      // An async lambda's state machine holds its closure (captured variables, the real `this`) as its `this`.
+      if (f.name === OUTER_THIS && this.isCompilerClass(read)) out.push(...(await this.flatten(read, depth + 1, at)));
+      else if (f.name === OUTER_THIS) out.unshift({ name: 'this', value: read, home, path: at });
       else if (CLOSURE_LOCALS.test(f.name)) out.push(...(await this.flatten(read, depth + 1, at)));
-      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home, path: at });
-      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at });
+      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home, path: at, ...this.tupleNames(f) });
+      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at, ...this.tupleNames(f) });
     }
     return out;
+  }
+
+  private tupleNames(f: { module: number; field: number }): { tupleNames?: (string | undefined)[] } {
+    const meta = this.modules.metadata(f.module);
+    const names = meta && tupleElementNames(meta, f.field);
+    return names ? { tupleNames: names } : {};
   }
 
   /** The class's captured primary-constructor parameters, after `this` and before the frame's own variables (which shadow them). */
@@ -192,11 +202,11 @@ export class FrameLocals {
     return (symbols?.localScopes(frame.methodToken, frame.version) ?? []).filter((s) => s.startOffset <= frame.ilOffset && frame.ilOffset < s.endOffset).flatMap((s) => s.variables);
   }
 
-  /** Display classes (`<>c__DisplayClass…`) and state machines (`<Name>d__N`) the compiler made. */
+  /** Display classes (`<>c__DisplayClass…`) and state machines the compiler made. */
   private isCompilerClass(value: NativeValue): boolean {
     const view = this.reader.catalog.view(value.chain?.[0]);
     const name = view?.fullName.split(/[+.]/).pop() ?? '';
-    return name.startsWith('<>c__DisplayClass') || /^<.+>d__\d+/.test(name) || name === '<>c';
+    return name.startsWith('<>c__DisplayClass') || STATE_MACHINE.test(name) || name === '<>c';
   }
 }
 
