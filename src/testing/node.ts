@@ -13,7 +13,7 @@ import { freePort } from '../core/freePort.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { runCommand } from '../core/processGroup.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed } from './commands.js';
-import { fullNamePattern, idsUnder, jestTests, NO_TEST, nodeTestPatterns, splitFileId, tapFailures, tapTests } from './jsTestNames.js';
+import { fullNamePattern, idsUnder, partOfName, jestTests, NO_TEST, nodeTestPatterns, splitFileId, tapFailures, tapTests } from './jsTestNames.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
 
@@ -140,6 +140,7 @@ export const nodeTestDriver: FrameworkDriver = {
     }
     return { framework: 'node:test', tests: idsUnder(request.path, tests) };
   },
+  partOfName,
 };
 
 function usesNodeTest(file: string): boolean {
@@ -213,6 +214,7 @@ export const jestDriver: FrameworkDriver = {
     }
     return { framework: 'jest', tests: idsUnder(request.path, tests) };
   },
+  partOfName,
 };
 
 // ── vitest ───────────────────────────────────────────────────────────────────────────────────
@@ -283,4 +285,5 @@ export const vitestDriver: FrameworkDriver = {
     }
     return { framework: 'vitest', tests: idsUnder(request.path, entries.map((e) => ({ id: e.name, file: e.file }))) };
   },
+  partOfName,
 };
