@@ -104,7 +104,8 @@ export type Selection = { args: string[]; shown: string[] };
 /** Exactly the listed test `test` is: its uid on the platform or to xUnit's runner, a settings file under VSTest; undefined when the framework cannot say. */
 export function exactSelection(test: DotnetTest, framework: DotnetFramework, runner: DotnetRunner): Selection | undefined {
   if (test.uid) {
-    const args = runner === 'xunit' ? xunitSelection.exact(test.uid) : ['--filter-uid', test.uid];
+    if (runner !== 'xunit') return uidSelection([test.uid]);
+    const args = xunitSelection.exact(test.uid);
     return { args, shown: args };
   }
   if (framework === 'xunit') return settingsSelection(`only ${test.id}`, `<RunConfiguration><TestCaseFilter>${xml(`DisplayName=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`);
@@ -112,6 +113,12 @@ export function exactSelection(test: DotnetTest, framework: DotnetFramework, run
   // MSTest lists a [DataRow] or [DynamicData] row by its display name, which its `Name` property matches.
   if (framework === 'mstest') return settingsSelection(`only ${test.id}`, `<RunConfiguration><TestCaseFilter>${xml(`Name=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`);
   return undefined;
+}
+
+/** Microsoft.Testing.Platform's selection of the tests with these uids. */
+export function uidSelection(uids: string[]): Selection {
+  const args = ['--filter-uid', ...uids];
+  return { args, shown: args };
 }
 
 /**
