@@ -273,17 +273,16 @@ export const vitestDriver: FrameworkDriver = {
     } satisfies TestPlan;
   },
   async list(request, signal) {
+    // As jest's: a run that matches no name reports every test skipped, a test marked skip too (`vitest list` leaves that one out).
     const bin = runnerBin(request.cwd, 'vitest', 'vitest');
-    // `--json` takes an optional file name: last, it prints to stdout.
-    const r = await runCommand(process.execPath, [bin, 'list', relative(request.cwd, request.path) || '.', '--json'], { cwd: request.cwd, signal, env: { NO_COLOR: '1' } });
-    const json = r.stdout.slice(r.stdout.indexOf('['));
-    let entries: { name: string; file?: string }[];
+    const r = await runCommand(process.execPath, [bin, 'run', relative(request.cwd, request.path) || '.', '-t', NO_TEST, '--reporter=json'], { cwd: request.cwd, signal, env: { NO_COLOR: '1' } });
+    let tests: ListedTest[];
     try {
-      entries = JSON.parse(json) as { name: string; file?: string }[];
+      tests = jestTests(r.stdout.slice(r.stdout.indexOf('{')));
     } catch {
-      throw listFailed('vitest list', r.stdout + r.stderr);
+      throw listFailed('vitest run --reporter=json', r.stdout + r.stderr);
     }
-    return { framework: 'vitest', tests: idsUnder(request.path, entries.map((e) => ({ id: e.name, file: e.file }))) };
+    return { framework: 'vitest', tests: idsUnder(request.path, tests) };
   },
   partOfName,
 };
