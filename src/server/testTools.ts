@@ -111,53 +111,68 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
         outputTail: z.string().optional(),
       },
     },
-    async (args, ctx) => {
-      const timeoutMs = args.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
-      const deadline = Date.now() + timeoutMs;
-      const { prepareTest, failureView } = await testRun();
-      const input = { test: args.test, framework: args.framework, stopAtFailure: args.stopAtFailure ?? !args.breakpoints?.length, exceptions: args.exceptions };
-      // On a target the tests are the far side's: the run is planned there, from the paths mapped.
-      const prepared = args.target ? undefined : await prepareTest(manager.registry, { ...input, path: agentPath(manager, args.path, args.cwd), cwd: args.cwd });
-      const run = prepared
-        ? { framework: prepared.plan.framework, commandLine: prepared.plan.commandLine, config: prepared.config, factory: prepared.factory }
-        : await (await remoteTests()).prepareRemoteTest(manager.targets, manager.registry, args.target!, { ...input, ...targetPaths(manager, args.path, args.cwd) });
-      // Breakpoint paths are the agent's: relative to the cwd it gave, else the server's.
-      const breakpoints = breakpointRequests(manager, args, args.target ? run.config.cwd : resolveCwd(manager, args.cwd));
-      const session = await manager.create(run.config, breakpoints, undefined, undefined, run.factory);
-      const head = `${run.framework}: ${run.commandLine}`;
-      try {
-        await startOrExplain(manager, session, timeoutMs, ctx.signal);
-      } catch (e) {
-        throw prepared ? await explainRunnerEnd(e, prepared, ctx.signal) : e;
-      }
-      const wait = await session.waitForStop({ timeoutMs: Math.max(0, deadline - Date.now()), signal: ctx.signal, onProgress: ctx.progress });
-      const base = {
-        sessionId: session.id,
-        framework: run.framework,
-        commandLine: run.commandLine,
-        breakpoints: session.breakpoints.all(false).map(breakpointView),
-      };
-      if (wait.status === 'stopped' && wait.stop) {
-        return {
-          text: renderTestStop(session.id, head, wait.stop),
-          data: { ...base, state: session.state, status: 'stopped' as const, stop: stopView(wait.stop), failure: failureView(wait.stop) },
+    async (given, ctx) => {
+      const once = async (args: typeof given) => {
+        const timeoutMs = args.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS;
+        const deadline = Date.now() + timeoutMs;
+        const { prepareTest, failureView } = await testRun();
+        const input = { test: args.test, framework: args.framework, stopAtFailure: args.stopAtFailure ?? !args.breakpoints?.length, exceptions: args.exceptions };
+        // On a target the tests are the far side's: the run is planned there, from the paths mapped.
+        const prepared = args.target ? undefined : await prepareTest(manager.registry, { ...input, path: agentPath(manager, args.path, args.cwd), cwd: args.cwd });
+        const run = prepared
+          ? { framework: prepared.plan.framework, commandLine: prepared.plan.commandLine, config: prepared.config, factory: prepared.factory }
+          : await (await remoteTests()).prepareRemoteTest(manager.targets, manager.registry, args.target!, { ...input, ...targetPaths(manager, args.path, args.cwd) });
+        // Breakpoint paths are the agent's: relative to the cwd it gave, else the server's.
+        const breakpoints = breakpointRequests(manager, args, args.target ? run.config.cwd : resolveCwd(manager, args.cwd));
+        const session = await manager.create(run.config, breakpoints, undefined, undefined, run.factory);
+        const head = `${run.framework}: ${run.commandLine}`;
+        const base = () => ({
+          sessionId: session.id,
+          framework: run.framework,
+          commandLine: run.commandLine,
+          breakpoints: session.breakpoints.all(false).map(breakpointView),
+        });
+        const finishedAnswer = (ended: FinishedRun) => {
+          const outputTail = session.output.tail();
+          return {
+            text: renderFinished(session.id, head, ended, outputTail),
+            data: { ...base(), state: session.state, status: 'finished' as const, result: { ...ended.outcome, exitCode: ended.exitCode }, outputTail },
+          };
         };
-      }
-      if (wait.status === 'exited') {
-        const ended = await finished(session, prepared, ctx.signal);
-        if (args.target && args.test && ended.outcome.status === 'no tests') {
-          throw await (await remoteTests()).remoteTestNotFound(manager.targets, args.target, run.framework, { ...input, ...targetPaths(manager, args.path, args.cwd) }, ctx.signal);
+        try {
+          await startOrExplain(manager, session, timeoutMs, ctx.signal);
+        } catch (e) {
+          if (!prepared) throw e;
+          const ended = await explainRunnerEnd(e, prepared, ctx.signal);
+          if (ended instanceof DebugError) throw ended;
+          return finishedAnswer(ended);
         }
-        const outputTail = session.output.tail();
+        const wait = await session.waitForStop({ timeoutMs: Math.max(0, deadline - Date.now()), signal: ctx.signal, onProgress: ctx.progress });
+        if (wait.status === 'stopped' && wait.stop) {
+          return {
+            text: renderTestStop(session.id, head, wait.stop),
+            data: { ...base(), state: session.state, status: 'stopped' as const, stop: stopView(wait.stop), failure: failureView(wait.stop) },
+          };
+        }
+        if (wait.status === 'exited') {
+          const ended = await finished(session, prepared, ctx.signal);
+          if (args.target && args.test && ended.outcome.status === 'no tests') {
+            throw await (await remoteTests()).remoteTestNotFound(manager.targets, args.target, run.framework, { ...input, ...targetPaths(manager, args.path, args.cwd) }, ctx.signal);
+          }
+          return finishedAnswer(ended);
+        }
         return {
-          text: renderFinished(session.id, head, ended, outputTail),
-          data: { ...base, state: session.state, status: 'finished' as const, result: { ...ended.outcome, exitCode: ended.exitCode }, outputTail },
+          text: `[${session.id}] ${head}\nNo stop and no end within ${timeoutMs} ms; the test is ${session.state}. Call breakpoint_wait to wait on, execution_pause to see where it is, or session_stop.`,
+          data: { ...base(), state: session.state, status: 'timeout' as const },
         };
-      }
-      return {
-        text: `[${session.id}] ${head}\nNo stop and no end within ${timeoutMs} ms; the test is ${session.state}. Call breakpoint_wait to wait on, execution_pause to see where it is, or session_stop.`,
-        data: { ...base, state: session.state, status: 'timeout' as const },
       };
+      try {
+        return await once(given);
+      } catch (e) {
+        // A name that is part of tests' names (a describe block's) runs those tests, as the runner's own -t does.
+        if (e instanceof RunAgain) return once({ ...given, test: e.pattern });
+        throw e;
+      }
     },
   );
 }
@@ -173,22 +188,35 @@ function targetPaths(manager: SessionManager, path: string, cwd: string | undefi
   return { path: manager.paths.resolve(path, base ?? process.cwd(), 'path'), cwd: base };
 }
 
-/** The run is over: its result, or the closest names when a named test was not found here. */
+/** A name that is part of tests' names: the run to make instead, with the runner's own pattern for it. */
+class RunAgain {
+  constructor(readonly pattern: string) {}
+}
+
+/** The run is over: its result, or what a named test that ran nothing means. */
 async function finished(session: Session, prepared: PreparedTest | undefined, signal: AbortSignal): Promise<FinishedRun> {
-  const { finishedRun, testNotFound } = await testRun();
-  const run = finishedRun(session);
-  if (run.outcome.status === 'no tests' && prepared?.request.test) throw await testNotFound(prepared, signal);
+  const run = (await testRun()).finishedRun(session);
+  if (run.outcome.status === 'no tests' && prepared?.request.test) return unmatched(prepared, run.exitCode, signal);
   return run;
 }
 
+/** A named test that ran nothing: skipped, a part of tests' names (run again), or TEST_NOT_FOUND. */
+async function unmatched(prepared: PreparedTest, exitCode: number | undefined, signal: AbortSignal): Promise<FinishedRun> {
+  const { unmatchedTest, skippedRun } = await testRun();
+  const found = await unmatchedTest(prepared, signal);
+  if ('error' in found) throw found.error;
+  if ('pattern' in found) throw new RunAgain(found.pattern);
+  return skippedRun(found.skipped, exitCode);
+}
+
 /** A hosted runner that ended before its test process started: no such test, or the runner's own error. */
-async function explainRunnerEnd(e: unknown, prepared: PreparedTest, signal: AbortSignal): Promise<DebugError> {
+async function explainRunnerEnd(e: unknown, prepared: PreparedTest, signal: AbortSignal): Promise<DebugError | FinishedRun> {
   const error = toDebugError(e);
   const output = error.details?.runnerOutput;
   if (typeof output !== 'string') return error;
-  const { endedEarly, testNotFound, testNotListed } = await testRun();
+  const { endedEarly, testNotListed } = await testRun();
   const run = endedEarly(prepared.plan, output, error.details?.runnerExitCode as number | undefined);
-  if (run.outcome.status === 'no tests' && prepared.request.test) return testNotFound(prepared, signal);
+  if (run.outcome.status === 'no tests' && prepared.request.test) return unmatched(prepared, run.exitCode, signal);
   const unlisted = run.exitCode === 0 ? await testNotListed(prepared, signal) : undefined;
   if (unlisted) return unlisted;
   return new DebugError('LAUNCH_FAILED', `${prepared.plan.commandLine} ended before running the test (exit code ${run.exitCode ?? 'unknown'}).\n${run.outcome.failureSummary ?? output.trim().split('\n').slice(-15).join('\n')}`, 'Fix what it says (build errors, configuration), then run again.');

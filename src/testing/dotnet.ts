@@ -10,7 +10,7 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { findDotnet } from '../engines/dotnet/runtimeEnv.js';
 import { commandLine, findUp, isDirectory } from './commands.js';
-import { exactSelection, frameworkOf, listDotnetTests, mayBeId, partSelection, type DotnetRunner, type Selection } from './dotnetTests.js';
+import { exactSelection, uidSelection, frameworkOf, listDotnetTests, mayBeId, partSelection, type DotnetRunner, type Selection } from './dotnetTests.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, TestOutcome, TestPlan, TestRequest } from './types.js';
 import { XUNIT_RUN_ARGS, XUNIT_V3_REFERENCE, xunitOutcome } from './xunitProgram.js';
@@ -130,6 +130,9 @@ async function selectionFor(request: TestRequest, dotnet: string, project: strin
     const exact = listed.find((t) => t.id === test);
     const selection = exact && exactSelection(exact, frameworkOf(project), runner);
     if (selection) return selection;
+    // The platform's filter reads the method's name, not a display name the test gives itself: the listed tests whose id holds the text run by their uids.
+    const holding = runner === 'platform' ? listed.filter((t) => t.uid && t.id.includes(test)) : [];
+    if (holding.length) return uidSelection(holding.map((t) => t.uid!));
   }
   return partSelection(test, frameworkOf(project), runner);
 }

@@ -104,7 +104,8 @@ export type Selection = { args: string[]; shown: string[] };
 /** Exactly the listed test `test` is: its uid on the platform or to xUnit's runner, a settings file under VSTest; undefined when the framework cannot say. */
 export function exactSelection(test: DotnetTest, framework: DotnetFramework, runner: DotnetRunner): Selection | undefined {
   if (test.uid) {
-    const args = runner === 'xunit' ? xunitSelection.exact(test.uid) : ['--filter-uid', test.uid];
+    if (runner !== 'xunit') return uidSelection([test.uid]);
+    const args = xunitSelection.exact(test.uid);
     return { args, shown: args };
   }
   if (framework === 'xunit') return settingsSelection(`only ${test.id}`, `<RunConfiguration><TestCaseFilter>${xml(`DisplayName=${filterValue(test.id)}`)}</TestCaseFilter></RunConfiguration>`);
@@ -114,14 +115,25 @@ export function exactSelection(test: DotnetTest, framework: DotnetFramework, run
   return undefined;
 }
 
+/** Microsoft.Testing.Platform's selection of the tests with these uids. */
+export function uidSelection(uids: string[]): Selection {
+  const args = ['--filter-uid', ...uids];
+  return { args, shown: args };
+}
+
 /**
  * The tests whose name holds `test` (or that a filter expression selects). NUnit's adapter reads a
  * VSTest filter through its own grammar, where a space ends the value (`Unexpected Word`): a part
- * with spaces goes to NUnit's own `Where` as a pattern of its full name.
+ * with spaces goes to NUnit's own `Where` as a pattern of its full name. xUnit's display name is
+ * the test's own (`[Fact(DisplayName = …)]`), not its method's: a part is looked for in both.
  */
 export function partSelection(test: string, framework: DotnetFramework, runner: DotnetRunner): Selection {
   if (runner === 'vstest' && framework === 'nunit' && /\s/.test(test) && !isFilterExpression(test)) {
     return settingsSelection(`the tests whose name holds ${test}`, `<NUnit><Where>${xml(`test =~ ${nunitString(test.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))}`)}</Where></NUnit>`);
+  }
+  if (runner === 'vstest' && framework === 'xunit' && !isFilterExpression(test)) {
+    const value = filterValue(test);
+    return settingsSelection(`the tests whose name holds ${test}`, `<RunConfiguration><TestCaseFilter>${xml(`FullyQualifiedName~${value}|DisplayName~${value}`)}</TestCaseFilter></RunConfiguration>`);
   }
   const args = runner === 'xunit' ? xunitSelection.filter(testFilter(test)) : ['--filter', testFilter(test)];
   return { args, shown: args };

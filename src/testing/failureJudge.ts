@@ -14,6 +14,7 @@ import { existsSync } from 'node:fs';
 import { readSourceLines as sourceLines } from '../core/sourceReader.js';
 import type { FrameInfo } from '../core/types.js';
 import { caughtAt, type SourceFlavour } from './catchScan.js';
+import { markedToFail } from './expectedFailure.js';
 
 export type Verdict = { failure: true; userFrame: number } | { failure: false; why: string };
 
@@ -63,6 +64,16 @@ export function firstUserFrame(frames: Pick<FrameInfo, 'file'>[], runnerFiles: s
 }
 
 export function judgeException(stack: FrameInfo[], context: JudgeContext): Verdict {
+  const verdict = judgeWay(stack, context);
+  if (!verdict.failure || context.flavour !== 'python') return verdict;
+  // The test's own frame is the last of the user's before the runner's.
+  const toRunner = stack.findIndex((f) => matches(context.frames?.runner, f));
+  const test = (toRunner < 0 ? stack : stack.slice(0, toRunner)).reverse().find((f) => isUserFrame(f, context.runnerFiles));
+  const lines = test?.file ? sourceLines(test.file) : undefined;
+  return lines && markedToFail(lines, test!.line) ? { failure: false, why: `${test!.name} is marked to fail (xfail, an expected failure)` } : verdict;
+}
+
+function judgeWay(stack: FrameInfo[], context: JudgeContext): Verdict {
   const runner = (f: FrameInfo) => matches(context.frames?.runner, f) || !!context.runnerFiles?.includes(f.file ?? '');
   const frames = untilTheRunnerAwaits(framesTheThrowReaches(stack), runner);
   const user = frames.map((f) => isUserFrame(f, context.runnerFiles));

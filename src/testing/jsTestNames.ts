@@ -36,6 +36,16 @@ export function fullNamePattern(test: string): string {
   return `(?:^| )${name}$`;
 }
 
+/**
+ * The runners' own name search (jest's and vitest's -t, --test-name-pattern) for a name that is no test's whole name (a describe block's, a part of a
+ * test's): the runner's own search of the full names; `.*` makes it a pattern the plan passes on as is.
+ */
+export function partOfName(test: string): { pattern: string; selects(id: string): boolean } {
+  const pattern = `.*${test.split(ID_SEPARATOR).map(escapeRegExp).join('(?: | > )')}`;
+  const search = new RegExp(pattern);
+  return { pattern, selects: (id) => search.test(id.split(ID_SEPARATOR).join(' ')) };
+}
+
 /** node:test's patterns for an id or a name: its own name (Node 20), and its full name (later Nodes). */
 export function nodeTestPatterns(test: string): string[] {
   if (looksLikePattern(test)) return [test];

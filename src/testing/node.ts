@@ -13,7 +13,7 @@ import { freePort } from '../core/freePort.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { runCommand } from '../core/processGroup.js';
 import { commandLine, findUp, folderOf, isDirectory, listFailed } from './commands.js';
-import { fullNamePattern, idsUnder, jestTests, NO_TEST, nodeTestPatterns, splitFileId, tapFailures, tapTests } from './jsTestNames.js';
+import { fullNamePattern, idsUnder, partOfName, jestTests, NO_TEST, nodeTestPatterns, splitFileId, tapFailures, tapTests } from './jsTestNames.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
 
@@ -140,6 +140,7 @@ export const nodeTestDriver: FrameworkDriver = {
     }
     return { framework: 'node:test', tests: idsUnder(request.path, tests) };
   },
+  partOfName,
 };
 
 function usesNodeTest(file: string): boolean {
@@ -213,6 +214,7 @@ export const jestDriver: FrameworkDriver = {
     }
     return { framework: 'jest', tests: idsUnder(request.path, tests) };
   },
+  partOfName,
 };
 
 // ── vitest ───────────────────────────────────────────────────────────────────────────────────
@@ -271,16 +273,16 @@ export const vitestDriver: FrameworkDriver = {
     } satisfies TestPlan;
   },
   async list(request, signal) {
+    // As jest's: a run that matches no name reports every test skipped, a test marked skip too (`vitest list` leaves that one out).
     const bin = runnerBin(request.cwd, 'vitest', 'vitest');
-    // `--json` takes an optional file name: last, it prints to stdout.
-    const r = await runCommand(process.execPath, [bin, 'list', relative(request.cwd, request.path) || '.', '--json'], { cwd: request.cwd, signal, env: { NO_COLOR: '1' } });
-    const json = r.stdout.slice(r.stdout.indexOf('['));
-    let entries: { name: string; file?: string }[];
+    const r = await runCommand(process.execPath, [bin, 'run', relative(request.cwd, request.path) || '.', '-t', NO_TEST, '--reporter=json'], { cwd: request.cwd, signal, env: { NO_COLOR: '1' } });
+    let tests: ListedTest[];
     try {
-      entries = JSON.parse(json) as { name: string; file?: string }[];
+      tests = jestTests(r.stdout.slice(r.stdout.indexOf('{')));
     } catch {
-      throw listFailed('vitest list', r.stdout + r.stderr);
+      throw listFailed('vitest run --reporter=json', r.stdout + r.stderr);
     }
-    return { framework: 'vitest', tests: idsUnder(request.path, entries.map((e) => ({ id: e.name, file: e.file }))) };
+    return { framework: 'vitest', tests: idsUnder(request.path, tests) };
   },
+  partOfName,
 };

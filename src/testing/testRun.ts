@@ -11,6 +11,7 @@ import type { SessionConfig } from '../core/sessionConfig.js';
 import type { Stop, ValueSummary } from '../core/sessionTypes.js';
 import type { EngineFactory } from '../core/engine.js';
 import { closestNames } from './closestNames.js';
+import { ID_SEPARATOR } from './jsTestNames.js';
 import { TEST_FAILURE } from './failureDetails.js';
 import type { JudgeContext } from './failureJudge.js';
 import { pickDriver } from './frameworks.js';
@@ -124,10 +125,27 @@ export function endedEarly(plan: TestPlan, output: string, exitCode: number | un
   return { outcome: cappedVerdict(plan.outcome(output, exitCode)), exitCode };
 }
 
-/** A named test the runner did not find: the closest names it does know. */
-export async function testNotFound(prepared: PreparedTest, signal: AbortSignal): Promise<DebugError> {
+/**
+ * A named test whose run ran nothing: a test the framework lists under that name was skipped (a
+ * passed run, as a run of skipped tests is elsewhere); a name that is no test's whole name but part
+ * of some (a describe block's) is run again with the runner's own pattern; else TEST_NOT_FOUND with
+ * the closest names.
+ */
+export async function unmatchedTest(prepared: PreparedTest, signal: AbortSignal): Promise<{ skipped: number } | { pattern: string } | { error: DebugError }> {
   const { request, driver } = prepared;
-  return noSuchTest(driver.name, request.test ?? '', request.path, (await listedIds(prepared, signal)) ?? []);
+  const test = request.test ?? '';
+  const ids = (await listedIds(prepared, signal)) ?? [];
+  // The JavaScript runners sum a skipped test up as a run of none; the others count it.
+  const skipped = driver.language === 'node' ? ids.filter((id) => id === test || id.endsWith(`${ID_SEPARATOR}${test}`)).length : 0;
+  if (skipped) return { skipped };
+  const part = driver.partOfName?.(test);
+  if (part && ids.some(part.selects)) return { pattern: part.pattern };
+  return { error: noSuchTest(driver.name, test, request.path, ids) };
+}
+
+/** A run of named tests that were all skipped: passed, with the count. */
+export function skippedRun(skipped: number, exitCode: number | undefined): FinishedRun {
+  return { outcome: { status: 'passed', counts: `0 passed, ${skipped} skipped (the test is marked to skip)` }, exitCode };
 }
 
 /**

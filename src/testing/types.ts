@@ -89,4 +89,9 @@ export interface FrameworkDriver {
   /** Throws FRAMEWORK_NOT_INSTALLED with the install command when the runner is missing. */
   plan(request: TestRequest): Promise<TestPlan>;
   list(request: TestRequest, signal: AbortSignal): Promise<TestListing>;
+  /**
+   * The runner's own name pattern for a name that is no test's whole name (a describe block's, a
+   * part of a test's): a pattern the plan passes as is, and whether it selects a listed id.
+   */
+  partOfName?(test: string): { pattern: string; selects(id: string): boolean };
 }

@@ -108,6 +108,8 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
   it('runs every test_list id exactly (theory rows, a row xUnit cuts, a display name with quotes and spaces), a few under the debugger', async () => {
     // Each id (one of each shape in CI: idsToCheck), run as debug_test plans it without the debugger: VSTest names that one test.
     for (const id of idsToCheck(XUNIT_IDS)) expect({ id, ran: await testsSelected(project('XunitTests'), id) }).toEqual({ id, ran: [id] });
+    // A part of a display name the test gives itself (xUnit's DisplayName, not its method's name) selects it.
+    expect(await testsSelected(project('XunitTests'), 'quotes" and spaces')).toEqual(['total with "quotes" and spaces']);
     // A few through debug_test itself: each is a dotnet test run under the debugger, seconds of CI.
     for (const id of XUNIT_IDS.filter((i) => i.includes('NamedLine') || i.startsWith('total with'))) {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: id, stopAtFailure: false, timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });

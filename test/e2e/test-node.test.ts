@@ -86,10 +86,13 @@ describe('debug_test: node:test, jest and vitest', () => {
       await expectEndSeen(client, sessionId, 'passed');
     });
 
-    it('lists the tests and answers an unknown name with the closest', async () => {
+    it('lists the tests, answers a skipped one PASSED with its count and an unknown name with the closest', async () => {
       const list = await client.call<TestListAnswer>('test_list', { path: file(runner.file) });
       expect(list.isError, list.text).toBe(false);
-      expect(list.structured.tests.map((t) => t.id)).toEqual(['adds', 'expected errors pass', 'totals']);
+      expect(list.structured.tests.map((t) => t.id)).toEqual(['adds', 'expected errors pass', 'rounds', 'totals']);
+      const skipped = await client.call<DebugTestAnswer>('debug_test', { path: file(runner.file), test: 'rounds' });
+      expect(skipped.isError, skipped.text).toBe(false);
+      expect(skipped.structured.result).toMatchObject({ status: 'passed', counts: expect.stringMatching(/\b1 skipped\b/) });
       const missing = await client.call('debug_test', { path: file(runner.file), test: 'totls' });
       expect(missing.isError).toBe(true);
       expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: totals,/);
@@ -140,6 +143,15 @@ describe('debug_test: node:test, jest and vitest', () => {
       expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed' } });
       expect(end.text).toMatch(/^\[node-\d+\] The test run ended: FAILED \(/);
     }, 180_000);
+
+    it('runs the tests a describe block\'s name or a part of a test\'s name selects, as the runner\'s -t does', async () => {
+      const totals = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'totals', stopAtFailure: false });
+      expect(totals.isError, totals.text).toBe(false);
+      expect(totals.structured.result).toMatchObject({ status: 'failed', counts: expect.stringMatching(/\b1 failed\b.*\b4 passed\b|\b4 passed\b.*\b1 failed\b/) });
+      const part = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'quotes', stopAtFailure: false });
+      expect(part.structured.result?.status, part.text).toBe('passed');
+      expect(ranAlone(part.structured.result?.counts)).toBe(true);
+    }, 120_000);
 
     it('steps over from the test\'s frame at its failure without stopping in the assertion library', async () => {
       const r = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'cart > totals > total of 3 pens is 31' });
