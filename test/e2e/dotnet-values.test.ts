@@ -144,7 +144,12 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       ['(int)Color.Blue', '2', 'int'],
       ['maybe ?? -1', '-1', 'int'],
       ['maybe == null', 'true', 'bool'],
-      ['some + 1', '6', 'int'],
+      // A lifted operator is of the nullable type, null or not; `??` gives the value it holds.
+      ['some + 1', '6', 'int?'],
+      ['maybe + 1', 'null', 'int?'],
+      ['some * 2.5', '12.5', 'double?'],
+      ['some > 3', 'true', 'bool'],
+      ['some ?? 0', '5', 'int'],
       ['nothing?.Length', 'null', 'null'],
       ['Order.Created', '1', 'int'],
       ['Math.Max(3, 7)', '7', 'int'],
