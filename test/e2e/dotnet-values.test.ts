@@ -96,7 +96,7 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       maybe: 'null (int?)',
       some: '5 (int?)',
       person: 'Person { Name = Ada, Age = 36 } (Lab.Person)',
-      pair: '(2, "two") (System.ValueTuple<int, string>)',
+      pair: '(2, "two") ((int count, string label))',
       order: 'Order #7 for ACME (2 lines) (Lab.Order)',
       temperature: '21.5 C (Lab.Temperature)',
       numbers: 'int[3] (int[])',
