@@ -49,10 +49,11 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     }
   });
 
-  async function stopAtValues(): Promise<string> {
+  async function stopAtValues(env?: Record<string, string>): Promise<string> {
     const r = await client.call<Wait>('session_launch', {
       program: lab,
       args: ['values'],
+      env,
       breakpoints: [{ file: values.path, line: values.line('values') }],
       waitForStop: true,
       timeoutMs: 30_000,
@@ -105,6 +106,17 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       dictionary: 'Count = 2 (System.Collections.Generic.Dictionary<string, int>)',
       boxed: '42 (int)',
     });
+  });
+
+  // .NET 5+ writes infinity as its culture does: "Infinity" in the invariant culture (C), "∞" in an ICU one (en-US): what the program's own ToString writes.
+  it.each([
+    ['C.UTF-8', 'Infinity'],
+    ['en_US.UTF-8', '∞'],
+  ])('shows 1.0 / 0 with the program\'s own infinity symbol under LC_ALL=%s', async (lang, symbol) => {
+    const sessionId = await stopAtValues({ LC_ALL: lang });
+    expect((await evaluate(sessionId, 'System.Globalization.CultureInfo.CurrentCulture.NumberFormat.PositiveInfinitySymbol')).value).toBe(`"${symbol}"`);
+    expect((await evaluate(sessionId, 'real / 0')).value).toBe(symbol);
+    expect((await evaluate(sessionId, '-1.0 / 0 + " and"')).value).toBe(`"-${symbol} and"`);
   });
 
   it('lists children: fields and auto-properties, hidden members left out, collections by their items', async () => {
