@@ -33,7 +33,15 @@ export function describeExit(exitCode: number | undefined, signal: string | unde
   return exitCode === undefined ? 'exited (exit code unknown)' : `exited with code ${exitCode}`;
 }
 
-/** A run's verdict in the words every answer uses: PASSED, FAILED, ran no test, did not run. */
+const VERDICT_WORDS: Record<RunVerdict['status'], string> = {
+  passed: 'PASSED',
+  failed: 'FAILED',
+  'no tests': 'ran no test',
+  error: 'did not run (error)',
+  stopped: 'no verdict (stopped by the user)',
+};
+
+/** A run's verdict in the words every answer uses: PASSED, FAILED, ran no test, did not run, stopped. */
 export function verdictWord(status: RunVerdict['status']): string {
-  return status === 'passed' ? 'PASSED' : status === 'failed' ? 'FAILED' : status === 'no tests' ? 'ran no test' : 'did not run (error)';
+  return VERDICT_WORDS[status];
 }

@@ -184,7 +184,8 @@ export interface FrameInfo {
 
 /** How a run that judges itself ended (a test run: its runner's verdict), as the engine that runs it reads it. */
 export interface RunVerdict {
-  status: 'passed' | 'failed' | 'no tests' | 'error';
+  /** stopped: ended by the user (session_stop) before the runner's verdict. */
+  status: 'passed' | 'failed' | 'no tests' | 'error' | 'stopped';
   /** The runner's own counts, e.g. "1 failed, 3 passed". */
   counts?: string;
   /** What failed, as the runner reported it (capped). */

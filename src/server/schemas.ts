@@ -126,9 +126,9 @@ export const hangSchema = z.object({
     .optional(),
 });
 
-/** A test run's verdict: passed, failed (with the runner's failure report), no test, or did not run. */
+/** A test run's verdict: passed, failed (with the runner's failure report), no test, did not run, or stopped by the user. */
 export const verdictSchema = z.object({
-  status: z.enum(['passed', 'failed', 'no tests', 'error']),
+  status: z.enum(['passed', 'failed', 'no tests', 'error', 'stopped']),
   counts: z.string().optional(),
   failureSummary: z.string().optional(),
 });

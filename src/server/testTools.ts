@@ -11,7 +11,7 @@ import type { FinishedRun, PreparedTest } from '../testing/testRun.js';
 import { FRAMEWORKS } from '../testing/types.js';
 import { breakpointRequests, resolveCwd, startOrExplain } from './launchArgs.js';
 import { renderFinished, renderTestList, renderTestStop } from './renderTest.js';
-import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionScoped, stopSchema, targetInput, timeoutInput } from './schemas.js';
+import { breakpointInput, breakpointViewSchema, exceptionModeInput, sessionScoped, stopSchema, targetInput, timeoutInput, verdictSchema } from './schemas.js';
 import { breakpointView, stopView } from './structured.js';
 import { defineTool } from './toolKit.js';
 
@@ -24,12 +24,7 @@ const remoteTests = () => import('../remote/remoteTests.js');
 
 const frameworkInput = z.enum(FRAMEWORKS).optional().describe('Default: from path.');
 
-const resultSchema = z.object({
-  status: z.enum(['passed', 'failed', 'no tests', 'error']),
-  counts: z.string().optional(),
-  failureSummary: z.string().optional(),
-  exitCode: z.number().optional(),
-});
+const resultSchema = verdictSchema.extend({ exitCode: z.number().optional() });
 
 const failureSchema = z.object({
   frameIndex: z.number(),

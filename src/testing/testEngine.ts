@@ -22,6 +22,7 @@ import type {
   FunctionBreakpointSpec,
   LaunchConfig,
   LaunchResult,
+  RunVerdict,
   ScopeInfo,
   StepKind,
   ThreadDump,
@@ -350,11 +351,16 @@ export class TestEngine implements Engine {
 
   // ── end ────────────────────────────────────────────────────────────────────────────────────
 
-  /** Ends the run; one ended at a failure it stopped at has failed, whatever its runner would have reported. */
+  /**
+   * Ends the run; one ended at a failure it stopped at has failed, whatever its runner would have
+   * reported; any other was stopped by the user before its verdict (the killed runner's output is no
+   * verdict: it read as 'did not run').
+   */
   async terminate(): Promise<void> {
-    if (this.failureSeen && !this.verdictSent) {
+    if (!this.verdictSent) {
       this.verdictSent = true;
-      this.context.emit({ type: 'verdict', verdict: cappedVerdict({ status: 'failed', failureSummary: this.failureSeen }) });
+      const verdict: RunVerdict = this.failureSeen ? { status: 'failed', failureSummary: this.failureSeen } : { status: 'stopped' };
+      this.context.emit({ type: 'verdict', verdict: cappedVerdict(verdict) });
     }
     await Promise.allSettled([this.inner.terminate(), this.runner?.end()]);
   }

@@ -172,6 +172,8 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.Shelf<Pricing.Item>.CountAsync', line: shelf.line('counted') });
       expect((await evaluate(sessionId, 'last.Name')).value).toBe('"label ink"');
       expect((await evaluate(sessionId, 'Describer.Describe(last)')).value).toBe('"object"');
+      // T is the class's type argument in this instantiation (was refused: the compiled evaluation did not know T).
+      expect((await evaluate(sessionId, 'typeof(T).Name')).value).toBe('"Item"');
       expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Shelf<Pricing.Item>.CountAsync', line: shelf.line('counted') });
     }, 120_000);
 
@@ -182,6 +184,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.Picking.Pick<decimal>', line: shelf.line('pick') });
       expect((await evaluate(sessionId, 'choices.Count + (int)chosen')).value).toBe('4');
       expect((await evaluate(sessionId, 'Describer.Describe(chosen)')).value).toBe('"object"');
+      expect((await evaluate(sessionId, 'typeof(T) == typeof(decimal)')).value).toBe('true');
       expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Picking.Pick<decimal>', line: shelf.line('pick') });
     }, 120_000);
 
@@ -213,6 +216,7 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
         ['Ranking.Largest(new[] { 1.5m, 4m, 2.5m })', '4'],
         ['Ranking.Largest(Enumerable.Repeat(top, 2))', '2.5'],
         ['new long?[] { 5, null }[0]', '5'],
+        ['typeof(T).FullName', '"System.Decimal"'],
         ['Comparer<decimal>.Default.Compare(top, 1m)', '1'],
         ['$"{top,8:F3}|{prices[0]:0.00}|{DateTime.MinValue:yyyy-MM-dd}"', '"   2.500|1.50|0001-01-01"'],
         ['Ranking.Largest(new List<object> { 1 })', refused('CS0311', `The type 'object' cannot be used as type parameter 'T' in the generic type or method ${method}\\. There is no implicit reference conversion from 'object' to 'System\\.IComparable<object>'\\.`)],

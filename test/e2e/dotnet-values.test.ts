@@ -49,10 +49,11 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     }
   });
 
-  async function stopAtValues(): Promise<string> {
+  async function stopAtValues(env?: Record<string, string>): Promise<string> {
     const r = await client.call<Wait>('session_launch', {
       program: lab,
       args: ['values'],
+      env,
       breakpoints: [{ file: values.path, line: values.line('values') }],
       waitForStop: true,
       timeoutMs: 30_000,
@@ -96,7 +97,7 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       maybe: 'null (int?)',
       some: '5 (int?)',
       person: 'Person { Name = Ada, Age = 36 } (Lab.Person)',
-      pair: '(2, "two") (System.ValueTuple<int, string>)',
+      pair: '(2, "two") ((int count, string label))',
       order: 'Order #7 for ACME (2 lines) (Lab.Order)',
       temperature: '21.5 C (Lab.Temperature)',
       numbers: 'int[3] (int[])',
@@ -105,6 +106,17 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       dictionary: 'Count = 2 (System.Collections.Generic.Dictionary<string, int>)',
       boxed: '42 (int)',
     });
+  });
+
+  // .NET 5+ writes infinity as its culture does: "Infinity" in the invariant culture (C), "∞" in an ICU one (en-US): what the program's own ToString writes.
+  it.each([
+    ['C.UTF-8', 'Infinity'],
+    ['en_US.UTF-8', '∞'],
+  ])('shows 1.0 / 0 with the program\'s own infinity symbol under LC_ALL=%s', async (lang, symbol) => {
+    const sessionId = await stopAtValues({ LC_ALL: lang });
+    expect((await evaluate(sessionId, 'System.Globalization.CultureInfo.CurrentCulture.NumberFormat.PositiveInfinitySymbol')).value).toBe(`"${symbol}"`);
+    expect((await evaluate(sessionId, 'real / 0')).value).toBe(symbol);
+    expect((await evaluate(sessionId, '-1.0 / 0 + " and"')).value).toBe(`"-${symbol} and"`);
   });
 
   it('lists children: fields and auto-properties, hidden members left out, collections by their items', async () => {
@@ -144,7 +156,12 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       ['(int)Color.Blue', '2', 'int'],
       ['maybe ?? -1', '-1', 'int'],
       ['maybe == null', 'true', 'bool'],
-      ['some + 1', '6', 'int'],
+      // A lifted operator is of the nullable type, null or not; `??` gives the value it holds.
+      ['some + 1', '6', 'int?'],
+      ['maybe + 1', 'null', 'int?'],
+      ['some * 2.5', '12.5', 'double?'],
+      ['some > 3', 'true', 'bool'],
+      ['some ?? 0', '5', 'int'],
       ['nothing?.Length', 'null', 'null'],
       ['Order.Created', '1', 'int'],
       ['Math.Max(3, 7)', '7', 'int'],

@@ -86,6 +86,13 @@ describe.runIf(dotnetRuns)('debug_test: dotnet test (xUnit, VSTest)', () => {
     await client.call('execution_continue', { sessionId: r.structured.sessionId, wait: false });
     await expectEndSeen(client, r.structured.sessionId, 'passed');
 
+    // Ended by the user at a breakpoint in a [Theory] case: no verdict, said so (was: 'did not run (error)' from the killed runner's output).
+    const cases = `${project('XunitTests')}/CartTests.cs`;
+    const row = await client.call<DebugTestAnswer>('debug_test', { path: project('XunitTests'), test: 'XunitTests.CartTests+Sums.TotalOfPens(qty: 1, expected: 10)', breakpoints: [{ file: cases, line: markerLine(cases, 'FAIL:each') }] });
+    expect(row.structured.stop, row.text).toMatchObject({ reason: 'breakpoint' });
+    const stopped = await client.call<{ verdict?: { status: string } }>('session_stop', { sessionId: row.structured.sessionId });
+    expect({ text: stopped.text, verdict: stopped.structured.verdict?.status }).toMatchObject({ text: expect.stringContaining('before its end: no verdict (stopped by the user).'), verdict: 'stopped' });
+
     const list = await client.call<TestListAnswer>('test_list', { path: project('XunitTests'), timeoutMs: FIRST_RUN_MS });
     expect(list.structured.tests.map((t) => t.id).sort()).toEqual([...XUNIT_IDS].sort());
   }, FIRST_RUN_MS);

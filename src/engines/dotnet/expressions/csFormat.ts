@@ -2,7 +2,7 @@
  * `ToString()` of the predefined types with the invariant culture, as .NET Core 3.0+ writes them:
  * double and float in their shortest round-trip digits, in exponent form (`1E+21`, `1E-05`) when
  * the decimal point would sit more than 17 (double) or 9 (float) places right of the first digit,
- * or more than 4 places left of it; NaN, Infinity, -Infinity; -0 keeps its sign. Decimal keeps its
+ * or more than 4 places left of it; NaN, Infinity, -Infinity (∞ in an ICU culture); -0 keeps its sign. Decimal keeps its
  * scale (1.50m → "1.50") and never shows -0; bool is True/False; null is the empty string.
  */
 import { decimalToString } from './csDecimal.js';
@@ -54,10 +54,20 @@ function shortestSingle(x: number): Digits {
   return jsDigits(x.toExponential(8));
 }
 
+/**
+ * NumberFormatInfo.PositiveInfinitySymbol of the program's culture: the invariant culture's until
+ * the program's is known (host/programCulture.ts); an ICU culture's is "∞".
+ */
+let infinity = 'Infinity';
+
+export function useInfinitySymbol(symbol: string): void {
+  infinity = symbol;
+}
+
 function formatBinary(x: number, single: boolean): string {
   if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return 'Infinity';
-  if (x === -Infinity) return '-Infinity';
+  if (x === Infinity) return infinity;
+  if (x === -Infinity) return `-${infinity}`;
   if (x === 0) return Object.is(x, -0) ? '-0' : '0';
   const sign = x < 0 ? '-' : '';
   const { digits, exponent } = single ? shortestSingle(Math.abs(x)) : jsDigits(Math.abs(x).toString());

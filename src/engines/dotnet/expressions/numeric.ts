@@ -190,6 +190,18 @@ function boolOperator(op: ValueBinaryOperator, a: boolean, b: boolean, constant:
   }
 }
 
+/**
+ * The type of `left op right` lifted over a nullable operand (ECMA-334 §12.4.8): the operator's
+ * type on the underlying types, made nullable by the caller (`ni + 1` is int?, null or not). A
+ * comparison is bool; a bool? or enum operand: undefined (shown as computed).
+ */
+export function liftedResultType(op: ValueBinaryOperator, left: CsValue, right: CsValue, leftUnderlying: CsType, rightUnderlying: CsType): NumericType | undefined {
+  if (COMPARISONS.has(op) || !isNumericType(leftUnderlying) || !isNumericType(rightUnderlying)) return undefined;
+  // A value held (or a null) stands as a non-constant of its underlying type: only the types choose the operator.
+  const standIn = (v: CsValue, type: NumericType) => ({ type, value: v.type === type ? v.value : 0n }) as CsValue;
+  return resolveBinary(op, standIn(left, leftUnderlying), standIn(right, rightUnderlying));
+}
+
 /** A lifted operator with a null operand (ECMA-334 §12.4.8). */
 function liftedNull(op: ValueBinaryOperator, other: CsValue, l: CsType, r: CsType): CsValue {
   const nothing: CsValue = { type: 'null', value: null };

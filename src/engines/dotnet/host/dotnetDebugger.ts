@@ -37,6 +37,7 @@ import { Native } from './nativeSession.js';
 import { Inspection } from './inspection.js';
 import { EditAndContinue, type EditApplied, type EditPreparation } from './editAndContinue.js';
 import type { ModuleDelta } from '../worker/encProtocol.js';
+import { followProgramCulture } from './programCulture.js';
 import { StackReader } from './stackReader.js';
 import { threadWait } from './threadWaits.js';
 import { asyncResumeTag, awaiterResumeTag, Stepper } from './stepper.js';
@@ -108,6 +109,7 @@ export class DotnetDebugger implements HostApi {
     this.startup.mark('hostStart');
     this.options = options;
     this.pid = options.pid;
+    followProgramCulture(options.pid);
     this.exceptions.config = options.exceptions;
     this.enc.launched = options.mode === 'launch';
     const native = new Native((event) => this.onNative(event));

@@ -25,7 +25,7 @@ import type { EvalValue } from './evaluation/evalValue.js';
 import { Members } from './evaluation/members.js';
 import { TypeIndex } from './evaluation/typeIndex.js';
 import { Assignment } from './values/assignment.js';
-import { ChildLister } from './values/childLister.js';
+import { ChildLister, namedTupleType } from './values/childLister.js';
 import { DeclaredTypes } from './values/declaredTypes.js';
 import { StaticTypes } from './evaluation/staticTypes.js';
 import { FrameLocals } from './values/frameLocals.js';
@@ -303,7 +303,8 @@ export class Inspection {
     const described = await this.reader.describe(value, context);
     const children = source ?? described.children;
     const ref = children ? this.store({ kind: 'children', source: children, context }, parent) : 0;
-    return { name, value: described.value, type: described.type, ref, indexedVariables: described.count };
+    const tupleType = source?.kind === 'object' ? namedTupleType(value.chain?.[0], source.tupleNames, (t) => this.catalog.name(t)) : undefined;
+    return { name, value: described.value, type: tupleType ?? described.type, ref, indexedVariables: described.count };
   }
 
   private store(container: Container, parent?: Entry['parent']): number {

@@ -10,12 +10,13 @@ import {
   convertExplicit,
   CSharpOperationError,
   evaluateBinary,
+  liftedResultType,
   evaluateUnary,
   formatValue,
   SIZEOF,
   type CsType,
 } from '../../expressions/numeric.js';
-import { type ClrType, displayType } from '../../expressions/clrType.js';
+import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE } from '../../expressions/clrType.js';
 import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
@@ -397,7 +398,8 @@ class Run {
       if (op === '&&' ? !l : l) return boolEval(l);
       return boolEval(await this.operands.truth(await this.eval(rightExpr)));
     }
-    if (op === '??') return (await this.operands.isNull(left)) ? this.eval(rightExpr) : left;
+    // `qty ?? 1` is the int qty holds, not the int? (the right operand's type decides when it is nullable too: not known unevaluated).
+    if (op === '??') return (await this.operands.isNull(left)) ? this.eval(rightExpr) : this.operands.unwrapNullable(left, nullableArgument(left));
     const right = await this.eval(rightExpr);
     if ((op === '==' || op === '!=') && (isNullValue(left) || isNullValue(right))) {
       const same = (await this.operands.isNull(left)) && (await this.operands.isNull(right));
@@ -415,6 +417,11 @@ class Run {
     }
     const [l, r] = [await this.operands.csValue(left), await this.operands.csValue(right)];
     const value = evaluateBinary(op as never, l, r);
+    const [leftNullable, rightNullable] = [this.operands.nullableUnderlying(left, l), this.operands.nullableUnderlying(right, r)];
+    if (leftNullable || rightNullable) {
+      const lifted = liftedResultType(op as never, l, r, leftNullable ?? l.type, rightNullable ?? r.type);
+      if (lifted) return { kind: 'value', value, declared: named(NULLABLE, [named(KEYWORD_TYPES[lifted]!)]) };
+    }
     const [leftEnum, rightEnum] = [this.operands.enumTypeOf(left), this.operands.enumTypeOf(right)];
     const enumType = enumOperationType(op, leftEnum, rightEnum);
     // The underlying type's arithmetic, narrowed back: a byte-backed enum's `a | b` is computed as int.
@@ -512,3 +519,9 @@ function genericTypeName(name: string, arity: number): DebugError {
 }
 
 const isString = (v: EvalValue) => (v.kind === 'value' && v.value.type === 'string') || (v.kind === 'object' && v.value.et === ElementType.string);
+
+/** T of a value declared T? (an `int?` local, a cast to one). */
+function nullableArgument(v: EvalValue): ClrType | undefined {
+  const declared = v.kind === 'object' || v.kind === 'value' ? v.declared : undefined;
+  return declared?.kind === 'named' && declared.name === NULLABLE ? declared.args[0] : undefined;
+}

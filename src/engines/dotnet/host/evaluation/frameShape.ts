@@ -7,6 +7,8 @@
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
+import { KEYWORD_TYPES } from '../../expressions/clrType.js';
+import { genericParameters } from '../../symbols/declarations.js';
 import { Table, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { NativeType } from '../nativeEvents.js';
@@ -41,7 +43,7 @@ export class FrameShapes {
     // A box's exact type is its value's (int for `object o = 42`), which the compiled code would read the reference as: its variable is an object.
     const variables = children.map((child, i) => ({ name: child.name, type: child.value.boxed ? OBJECT : this.typeInput(declared[i] ?? child.value.type, child.tupleNames) }));
     const module = this.modules.get(frame.module);
-    const key = `${module?.path ?? frame.module}|${frame.methodToken}|${frame.version ?? 1}|${JSON.stringify(variables)}`;
+    const key = `${module?.path ?? frame.module}|${frame.methodToken}|${frame.version ?? 1}|${JSON.stringify(frame.typeArgs ?? [])}|${JSON.stringify(variables)}`;
     return { key, values: new Map(children.map((c) => [c.name, c.value])), variables };
   }
 
@@ -70,7 +72,32 @@ export class FrameShapes {
     const rid = userTypeRid(meta, method.declaringType);
     let outer = rid;
     while (meta.type(outer).enclosing) outer = meta.type(outer).enclosing!;
-    return { ...base, namespace: meta.type(outer).namespace, declaringType: { kind: 'named', assembly: module.path, name: meta.typeNameOf(Table.TypeDef, rid) } };
+    const typeParameters = this.typeParameterAliases(frame, method.declaringType);
+    const withTypeParameters = { ...base.imports, aliases: [...base.imports.aliases, ...typeParameters] };
+    return { ...base, imports: withTypeParameters, namespace: meta.type(outer).namespace, declaringType: { kind: 'named', assembly: module.path, name: meta.typeNameOf(Table.TypeDef, rid) } };
+  }
+
+  /**
+   * The frame's type parameters (its class's, then its method's) as aliases of the types they stand
+   * for in this instantiation: typeof(T), default(T), (T)x compile to what the frame runs with. A type
+   * argument that is itself generic or an array is left out (an alias names a type definition).
+   */
+  private typeParameterAliases(frame: FrameHandle, typeRid: number): { name: string; type: string }[] {
+    const meta = this.modules.get(frame.module)?.symbols?.metadata;
+    if (!meta || !frame.typeArgs?.length) return [];
+    const names = [...genericParameters(meta, Table.TypeDef, typeRid), ...genericParameters(meta, Table.MethodDef, tokenRid(frame.methodToken))].map((p) => p.name);
+    if (names.length !== frame.typeArgs.length) return [];
+    return names.flatMap((name, i) => {
+      const type = this.definitionName(frame.typeArgs![i]!);
+      return type ? [{ name, type }] : [];
+    });
+  }
+
+  private definitionName(type: NativeType): string | undefined {
+    const keyword = KEYWORDS[type.et];
+    if (keyword && keyword !== 'void') return KEYWORD_TYPES[keyword];
+    const meta = type.path ? this.modules.metadata(type.path) : undefined;
+    return meta && type.token && !type.args?.length && (type.et === 0x11 || type.et === 0x12) ? meta.typeNameOf(Table.TypeDef, tokenRid(type.token)) : undefined;
   }
 
   private typeInput(type: NativeType | null | undefined, tupleNames?: (string | undefined)[]): TypeInput {

@@ -4,13 +4,13 @@
  * and interpolation (ToString() by func-eval); `==` by a type's own operator, else by reference.
  */
 import { DebugError } from '../../../../core/errors.js';
-import { formatValue, stringValue, type CsValue } from '../../expressions/numeric.js';
+import { type CsType, formatValue, stringValue, type CsValue } from '../../expressions/numeric.js';
 import { tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { ValueReader } from '../values/valueReader.js';
-import type { ClrType } from '../../expressions/clrType.js';
+import { type ClrType, NULLABLE, PRIMITIVE_KEYWORDS } from '../../expressions/clrType.js';
 import { fromNative, isNullValue, nullEval, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import type { Members } from './members.js';
 import { unsupported } from './unsupported.js';
@@ -46,8 +46,22 @@ export class Operands {
     return hasValue?.v !== 'true';
   }
 
+  /**
+   * The underlying type of a nullable operand (an `int?` variable, a cast to one, a Nullable<T> the
+   * program holds): what an operator is lifted over. Undefined for any other operand.
+   */
+  nullableUnderlying(v: EvalValue, held: CsValue): CsType | undefined {
+    const declared = v.kind === 'object' || v.kind === 'value' ? v.declared : undefined;
+    if (declared?.kind === 'named' && declared.name === NULLABLE) {
+      const inner = declared.args[0];
+      return inner?.kind === 'named' ? (PRIMITIVE_KEYWORDS[inner.name] as CsType | undefined) : undefined;
+    }
+    const heldNullable = v.kind === 'object' && this.reader.catalog.view(v.value.chain?.[0])?.fullName === 'System.Nullable`1';
+    return heldNullable && held.type !== 'null' ? held.type : undefined;
+  }
+
   /** The value a Nullable<T> holds (null when it holds none); any other value as it is. */
-  async unwrapNullable(v: EvalValue, inner: ClrType): Promise<EvalValue> {
+  async unwrapNullable(v: EvalValue, inner?: ClrType): Promise<EvalValue> {
     if (v.kind !== 'object' || this.reader.catalog.view(v.value.chain?.[0])?.fullName !== 'System.Nullable`1') return v;
     if (await this.isNull(v)) return nullEval();
     const [held] = await this.reader.fieldsByName(v.value, ['value']);

@@ -5,6 +5,7 @@
  * (`["key"]`), each with where it lives for set value.
  */
 import type { Native } from '../nativeSession.js';
+import type { NativeType } from '../nativeEvents.js';
 import type { FuncEval } from './funcEval.js';
 import type { NativeValue } from './nativeValue.js';
 import type { TypeProxies } from './typeProxy.js';
@@ -136,6 +137,16 @@ function withTupleNames(children: Child[], names: (string | undefined)[] | undef
     const name = index ? names[Number(index) - 1] : undefined;
     return name ? { ...c, name } : c;
   });
+}
+
+/**
+ * A tuple local's or field's type as C# writes it, with its element names: `(int count, string label)`
+ * where the runtime type is System.ValueTuple<int, string>. Undefined when it has no names.
+ */
+export function namedTupleType(type: NativeType | undefined, names: (string | undefined)[] | undefined, nameOf: (t: NativeType) => string): string | undefined {
+  const args = type?.args;
+  if (!args || !names?.some((n) => n) || args.length !== names.length || args.length > 7) return undefined;
+  return `(${args.map((a, i) => (names[i] ? `${nameOf(a)} ${names[i]}` : nameOf(a))).join(', ')})`;
 }
 
 function slice(all: Child[], start: number, count: number): { children: Child[]; total: number } {
