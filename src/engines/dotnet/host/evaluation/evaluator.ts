@@ -16,7 +16,7 @@ import {
   SIZEOF,
   type CsType,
 } from '../../expressions/numeric.js';
-import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE } from '../../expressions/clrType.js';
+import { type ClrType, KEYWORD_TYPES, named, NULLABLE } from '../../expressions/clrType.js';
 import { CSharpSyntaxError, parseExpression } from '../../expressions/parser.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
@@ -31,6 +31,7 @@ import { clrTypeOf, declaringTypeOf, namesOf, predefinedType, staticImportsOf, t
 import type { Members } from './members.js';
 import type { StaticTypes } from './staticTypes.js';
 import type { TypeIndex } from './typeIndex.js';
+import { createArray, createObject, type Creating } from './creation.js';
 import { missingThis } from './missingThis.js';
 import { enumOperationType, Operands } from './operands.js';
 import { unsupported } from './unsupported.js';
@@ -194,9 +195,9 @@ class Run {
       case 'nameof':
         return stringEval(e.name);
       case 'objectCreation':
-        return this.create(e.type, e.arguments, e.initializer);
+        return createObject(this.creating, e.type, e.arguments, e.initializer);
       case 'arrayCreation':
-        return this.createArray(e.elementType, e.size, e.items);
+        return createArray(this.creating, e.elementType, e.size, e.items);
     }
   }
 
@@ -207,39 +208,9 @@ class Run {
     return this.operands.toText(await this.evaluator.parts.members.call(string, 'Format', [stringEval(`{0:${format}}`), value], this.place));
   }
 
-  /** `new T(args) { items }`: the constructor C# picks, then `Add(item)` for each element, in order. */
-  private async create(typeSyntax: TypeSyntax, argExprs: Expr[], initializer: Expr[] | undefined): Promise<EvalValue> {
-    const type = this.clrType(typeSyntax);
-    if (type.kind !== 'named') throw new DebugError('EVALUATION_FAILED', `${displayType(type)} cannot be created with new`);
-    const args: EvalValue[] = [];
-    for (const arg of argExprs) args.push(await this.eval(arg));
-    const created = await this.evaluator.parts.calls.construct(type, args, this.place);
-    // A collection initializer fills the new object: no side effect, as in the compiled evaluation.
-    const filling = { threadId: this.place.threadId, frameIndex: this.place.frameIndex, names: this.place.names };
-    for (const item of initializer ?? []) {
-      await this.evaluator.parts.members.call(created, 'Add', [await this.eval(item)], filling);
-    }
-    return fromNative(created, type);
-  }
-
-  /** `new T[] { … }`, `new[] { … }` (the best common type of the elements), `new T[n]`. */
-  private async createArray(elementSyntax: TypeSyntax | undefined, sizeExpr: Expr | undefined, itemExprs: Expr[] | undefined): Promise<EvalValue> {
-    const items: EvalValue[] = [];
-    for (const item of itemExprs ?? []) items.push(await this.eval(item));
-    const { calls } = this.evaluator.parts;
-    let elem: ClrType | undefined = elementSyntax && this.clrType(elementSyntax);
-    if (!elem) {
-      const types = items.map((i) => calls.argument(i).type).filter((t) => t.kind !== 'null');
-      elem = types.find((t) => items.every((i) => calls.convertible(i, t)));
-      if (!elem) throw new DebugError('EVALUATION_FAILED', 'No best type found for implicitly-typed array', 'Name the element type: new T[] { … }.');
-    }
-    if (sizeExpr) {
-      const size = Number((await this.operands.csValue(await this.eval(sizeExpr))).value);
-      if (!Number.isInteger(size) || size < 0) throw new DebugError('EVALUATION_FAILED', 'an array length must be a non-negative integer');
-      if (itemExprs && size !== items.length) throw new DebugError('EVALUATION_FAILED', `An array initializer of length '${size}' is expected`);
-      if (!itemExprs) return fromNative(await calls.array(elem, [], this.place, size), { kind: 'array', elem, rank: 1 });
-    }
-    return fromNative(await calls.array(elem, items, this.place), { kind: 'array', elem, rank: 1 });
+  /** What creating an object or an array needs of this evaluation. */
+  private get creating(): Creating {
+    return { calls: this.evaluator.parts.calls, members: this.evaluator.parts.members, operands: this.operands, place: this.place, eval: (e) => this.eval(e), clrType: (t) => this.clrType(t) };
   }
 
   private clrType(type: TypeSyntax): ClrType {
