@@ -180,7 +180,7 @@ export class Inspection {
   private async valueAnswer(value: EvalValue, frame: FrameHandle): Promise<EvaluateResult> {
     switch (value.kind) {
       case 'object':
-        return this.result(value.value, frame);
+        return this.result(value.value, frame, value.tupleNames);
       case 'value':
         return { value: this.constantText(value.value, value.enumType), type: value.enumType ? this.catalog.name(value.enumType) : value.value.type, ref: 0 };
       case 'type':
@@ -275,9 +275,9 @@ export class Inspection {
     return this.info(name, fresh ?? child.value, context).then((v) => ({ value: v.value, type: v.type, ref: v.ref, indexedVariables: v.indexedVariables }));
   }
 
-  /** A value (from an evaluation) as an evaluate answer, with a handle for its children. */
-  async result(value: NativeValue, frame: FrameHandle): Promise<EvaluateResult> {
-    const info = await this.info('', value, this.context(frame));
+  /** A value (from an evaluation) as an evaluate answer, with a handle for its children (a tuple's under its element names). */
+  async result(value: NativeValue, frame: FrameHandle, tupleNames?: (string | undefined)[]): Promise<EvaluateResult> {
+    const info = await this.info('', value, this.context(frame), tupleNames && { kind: 'object', value, tupleNames });
     return { value: info.value, type: info.type, ref: info.ref, indexedVariables: info.indexedVariables };
   }
 
