@@ -246,6 +246,8 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     await set('color', 'Color.Blue');
     await set('nothing', '"now"');
     expect((await evaluate(sessionId, 'number')).value).toBe('99');
+    const pair = await client.call<{ value: string; type?: string }>('inspect_set_variable', { sessionId, name: 'pair', value: '(3, "three")' });
+    expect(pair.structured, pair.text).toMatchObject({ value: '(3, "three")', type: '(int count, string label)' });
     await client.call('breakpoint_remove', { sessionId, all: true });
     const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 20_000 });
     expect(end.structured.exitCode).toBe(0);
