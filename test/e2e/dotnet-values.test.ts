@@ -50,6 +50,10 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
   });
 
   async function stopAtValues(env?: Record<string, string>): Promise<string> {
+    return (await launchToValues(env)).structured.sessionId;
+  }
+
+  async function launchToValues(env?: Record<string, string>) {
     const r = await client.call<Wait>('session_launch', {
       program: lab,
       args: ['values'],
@@ -59,7 +63,7 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       timeoutMs: 30_000,
     });
     expect(r.structured.status, r.text).toBe('stopped');
-    return r.structured.sessionId;
+    return r;
   }
 
   async function variables(sessionId: string, args: Record<string, unknown> = {}): Promise<Variable[]> {
@@ -74,7 +78,8 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
   }
 
   it('shows every kind of value as C# does', async () => {
-    const sessionId = await stopAtValues();
+    const stop = await launchToValues();
+    const { sessionId } = stop.structured;
     const byName = new Map((await variables(sessionId)).map((v) => [v.name, `${v.value} (${v.type})`]));
     expect(Object.fromEntries(byName)).toMatchObject({
       flag: 'true (bool)',
@@ -106,6 +111,12 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
       dictionary: 'Count = 2 (System.Collections.Generic.Dictionary<string, int>)',
       boxed: '42 (int)',
     });
+    // A named tuple's type reads the same wherever a value is shown: the stop's locals, an evaluation, a watch.
+    expect(stop.text).toContain('pair = (2, "two") ((int count, string label))');
+    expect(await evaluate(sessionId, 'pair')).toMatchObject({ value: '(2, "two")', type: '(int count, string label)' });
+    const watch = await client.call<{ values: { value?: string; type?: string }[] }>('watch_add', { sessionId, expressions: ['pair'] });
+    expect(watch.structured.values[0], watch.text).toMatchObject({ value: '(2, "two")', type: '(int count, string label)' });
+    await client.call('watch_remove', { sessionId, all: true });
   });
 
   // .NET 5+ writes infinity as its culture does: "Infinity" in the invariant culture (C), "∞" in an ICU one (en-US): what the program's own ToString writes.
@@ -235,6 +246,8 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     await set('color', 'Color.Blue');
     await set('nothing', '"now"');
     expect((await evaluate(sessionId, 'number')).value).toBe('99');
+    const pair = await client.call<{ value: string; type?: string }>('inspect_set_variable', { sessionId, name: 'pair', value: '(3, "three")' });
+    expect(pair.structured, pair.text).toMatchObject({ value: '(3, "three")', type: '(int count, string label)' });
     await client.call('breakpoint_remove', { sessionId, all: true });
     const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 20_000 });
     expect(end.structured.exitCode).toBe(0);

@@ -180,7 +180,7 @@ export class Inspection {
   private async valueAnswer(value: EvalValue, frame: FrameHandle): Promise<EvaluateResult> {
     switch (value.kind) {
       case 'object':
-        return this.result(value.value, frame);
+        return this.result(value.value, frame, value.tupleNames);
       case 'value':
         return { value: this.constantText(value.value, value.enumType), type: value.enumType ? this.catalog.name(value.enumType) : value.value.type, ref: 0 };
       case 'type':
@@ -244,8 +244,7 @@ export class Inspection {
     const infos: VariableInfo[] = [];
     for (const child of children) {
       entry.listed.set(child.name, child);
-      const source = child.source ?? (child.tupleNames ? { kind: 'object' as const, value: child.value, tupleNames: child.tupleNames } : undefined);
-      infos.push(await this.info(child.name, child.value, context, source, { entry, name: child.name }));
+      infos.push(await this.info(child.name, child.value, context, childSource(child), { entry, name: child.name }));
     }
     return infos;
   }
@@ -272,12 +271,12 @@ export class Inspection {
       text.trim(),
     );
     const fresh = await this.reread(entry, name);
-    return this.info(name, fresh ?? child.value, context).then((v) => ({ value: v.value, type: v.type, ref: v.ref, indexedVariables: v.indexedVariables }));
+    return this.info(name, fresh ?? child.value, context, childSource({ ...child, value: fresh ?? child.value })).then((v) => ({ value: v.value, type: v.type, ref: v.ref, indexedVariables: v.indexedVariables }));
   }
 
-  /** A value (from an evaluation) as an evaluate answer, with a handle for its children. */
-  async result(value: NativeValue, frame: FrameHandle): Promise<EvaluateResult> {
-    const info = await this.info('', value, this.context(frame));
+  /** A value (from an evaluation) as an evaluate answer, with a handle for its children (a tuple's under its element names). */
+  async result(value: NativeValue, frame: FrameHandle, tupleNames?: (string | undefined)[]): Promise<EvaluateResult> {
+    const info = await this.info('', value, this.context(frame), tupleNames && { kind: 'object', value, tupleNames });
     return { value: info.value, type: info.type, ref: info.ref, indexedVariables: info.indexedVariables };
   }
 
@@ -334,4 +333,9 @@ export class Inspection {
     if (child) entry.listed.set(name, child);
     return child?.value;
   }
+}
+
+/** A child's children, when they are not its value's own: a proxied object's raw view, a tuple's under its element names. */
+function childSource(child: Child): ChildSource | undefined {
+  return child.source ?? (child.tupleNames ? { kind: 'object', value: child.value, tupleNames: child.tupleNames } : undefined);
 }

@@ -53,7 +53,8 @@ export type Bound = { bound?: BoundParam };
 export type EvalValue =
   /** `origin`: the program's own value, when it came from the program (a struct's `this`, an argument). */
   | ({ kind: 'value'; value: CsValue; origin?: NativeValue; enumType?: NativeType; declared?: Declared } & Bound)
-  | ({ kind: 'object'; value: NativeValue; declared?: Declared } & Bound)
+  /** `tupleNames`: a tuple variable's element names, from its declaration (`(int count, string label)`). */
+  | ({ kind: 'object'; value: NativeValue; declared?: Declared; tupleNames?: (string | undefined)[] } & Bound)
   | { kind: 'type'; type: TypeRef }
   | { kind: 'namespace'; name: string }
   | { kind: 'void' };

@@ -96,7 +96,7 @@ export class Evaluator {
 
 /** One evaluation: the frame's variables are read once, on first use. */
 class Run {
-  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType; bound?: BoundParam } | undefined>();
+  private readonly variables = new Map<string, { value: NativeValue; declared?: ClrType; bound?: BoundParam; tupleNames?: (string | undefined)[] } | undefined>();
   private readonly place: Place;
   private bindings: EvalValue[] = [];
   private readonly operands: Operands;
@@ -220,8 +220,9 @@ class Run {
   private async name(name: string): Promise<EvalValue> {
     const variable = await this.variable(name);
     if (variable) {
-      const { declared, bound } = this.variables.get(name)!;
+      const { declared, bound, tupleNames } = this.variables.get(name)!;
       const value = fromNative(variable, declared);
+      if (value.kind === 'object' && tupleNames) value.tupleNames = tupleNames;
       return bound && (value.kind === 'object' || value.kind === 'value') ? { ...value, bound } : value;
     }
     const self = this.scope.self ?? (await this.variable('this'));
@@ -469,7 +470,7 @@ class Run {
     if (this.scope.self) return undefined;
     if (!this.variables.has(name)) {
       const found = await this.evaluator.parts.locals.lookup(this.scope.frame, name);
-      this.variables.set(name, found && { value: found.value, ...this.evaluator.parts.staticTypes.ofVariable(this.scope.frame, found.home, found.value) });
+      this.variables.set(name, found && { value: found.value, tupleNames: found.tupleNames, ...this.evaluator.parts.staticTypes.ofVariable(this.scope.frame, found.home, found.value) });
     }
     return this.variables.get(name)?.value;
   }

@@ -51,7 +51,8 @@ export class FrameLocals {
     if (!native || !place) return undefined;
     if (place !== 'captured') {
       const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
-      return value && { name, value, home: { ...place, threadId: frame.threadId, frameIndex: frame.nativeIndex } };
+      const tupleNames = place.kind === 'local' ? this.inScope(frame).find((v) => v.slot === place.index && v.name === name)?.tupleNames : undefined;
+      return value && { name, value, home: { ...place, threadId: frame.threadId, frameIndex: frame.nativeIndex }, ...(tupleNames && { tupleNames }) };
     }
     return (await this.read(frame)).find((c) => c.name === name);
   }
