@@ -15,6 +15,7 @@
 // Runs are interleaved; figures are medians of RUNS (default 5) after one uncounted warm-up round.
 // Environment: RUNS, BENCH_PYTHON (default /usr/bin/python3), BENCH_THINK_MS.
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -148,6 +149,31 @@ async function workflow(language, way) {
   }
 }
 
+// ---- Python's floor -----------------------------------------------------------------------------
+
+/**
+ * Spawn → the debuggee connected to our socket, for a Python that does nothing but what every
+ * debuggee must before its first stop: start, import debugpy and pydevd (with our prelude, as our
+ * debuggees run) and connect. A launch that arrives right after tools/list cannot be ready sooner,
+ * since nothing may be readied before tools/list is answered.
+ */
+async function pydevdConnected(preludeFile, debugpyDir, program) {
+  const listener = createServer();
+  await new Promise((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  const { port } = listener.address();
+  const t0 = performance.now();
+  const child = spawn(PYTHON, ['-X', 'frozen_modules=off', preludeFile, debugpyDir, '--connect', `127.0.0.1:${port}`, '--configure-subProcess', 'False', '--configure-qt', 'none', program], { stdio: 'ignore' });
+  try {
+    return await new Promise((resolve, reject) => {
+      child.on('exit', (code) => reject(new Error(`the bare debuggee ended (${code}) before connecting`)));
+      listener.on('connection', () => resolve(performance.now() - t0));
+    });
+  } finally {
+    child.kill('SIGKILL');
+    listener.close();
+  }
+}
+
 // ---- run ---------------------------------------------------------------------------------------
 
 const python = spawnSync(PYTHON, ['-c', 'import debugpy'], { stdio: 'ignore' }).status === 0;
@@ -163,9 +189,13 @@ const listFile = join(scratch, 'list.json');
 }
 const bareScript = join(scratch, 'bare.cjs');
 writeFileSync(bareScript, bareServerScript(listFile));
+const floorProgram = join(scratch, 'nothing.py');
+writeFileSync(floorProgram, 'pass\n');
+const { debuggeePreludeFile } = await import(pathToFileURL(join(root, 'dist', 'engines', 'python', 'debuggeePrelude.js')).href);
+const debugpyDir = python ? spawnSync(PYTHON, ['-c', 'import debugpy, os; print(os.path.dirname(debugpy.__file__))'], { encoding: 'utf8' }).stdout.trim() : undefined;
 
 const load = { before: loadavg().map((x) => Number(x.toFixed(2))) };
-const cold = { ours: [], bare: [], loaded: [] };
+const cold = { ours: [], bare: [], loaded: [], pydevd: [] };
 const results = Object.fromEntries(languages.map((l) => [l, Object.fromEntries(Object.keys(WAYS).map((w) => [w, []]))]));
 try {
   for (let round = 0; round <= RUNS; round++) {
@@ -173,6 +203,7 @@ try {
     const [ours, loaded] = await startToList(process.execPath, [CLI], scratch, true);
     const [bare] = await startToList(process.execPath, [bareScript], scratch);
     if (!warmup) cold.ours.push(ours), cold.bare.push(bare), cold.loaded.push(loaded);
+    if (python && !warmup) cold.pydevd.push(await pydevdConnected(debuggeePreludeFile(), debugpyDir, floorProgram));
     for (const language of languages) {
       for (const way of Object.keys(WAYS)) {
         const r = await workflow(language, way);
@@ -205,6 +236,11 @@ for (const language of languages) {
     console.log(`    ${label}, per step: ${perStep}`);
   }
   const overSettled = m.atOnce.total / m.settled.total;
+  if (language === 'python') {
+    // The settled workflow after its launch, plus the least any launch right after tools/list waits.
+    const floor = m.settled.total - m.settled.launch + median(cold.pydevd);
+    console.log(`  at once can be no less than ${fmt(floor)} ms = ${fmt(floor / m.settled.total, 2)}× settled: the settled workflow after its launch (${fmt(m.settled.total - m.settled.launch)} ms) + a bare Python importing debugpy and pydevd and connecting, nothing else (${fmt(median(cold.pydevd))} ms)`);
+  }
   const overOff = m.atOnce.total / m.readyOff.total;
   console.log(`  at once / settled ${fmt(overSettled, 2)}×, at once / ready off ${fmt(overOff, 2)}× (whole workflow)`);
   targets.push(
