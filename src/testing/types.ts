@@ -7,7 +7,7 @@ import type { RunVerdict } from '../core/types.js';
 import type { SourceFlavour } from './catchScan.js';
 import type { RunnerFrames } from './failureJudge.js';
 
-export const FRAMEWORKS = ['pytest', 'unittest', 'node:test', 'vitest', 'jest', 'dotnet'] as const;
+export const FRAMEWORKS = ['pytest', 'unittest', 'node:test', 'vitest', 'jest', 'mocha', 'dotnet'] as const;
 export type FrameworkName = (typeof FRAMEWORKS)[number];
 
 /** What the agent asked for, with paths made absolute. */

@@ -3,11 +3,12 @@
  * debug_test plans for the id (the same driver, the same selection arguments, from
  * src/testing/testRun.ts' own request and driver choice) is run as it is, less the debugger's own
  * options, with a report that names each test it ran: node:test's TAP, jest's and vitest's JSON
- * reports, pytest's collection (its list mode, with the same arguments), unittest's results,
+ * reports, mocha's passes and failures, pytest's collection (its list mode, with the same arguments), unittest's results,
  * VSTest's console logger, the platform's detailed output. A run without the debugger costs a
  * fraction of one under it, so every id a listing gives can be checked on each CI run.
  */
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProject } from '../../src/engines/dotnet/program.js';
 import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
@@ -35,6 +36,8 @@ export async function testsSelected(path: string, test: string, framework?: Fram
       return jsonReportRan(await node(direct(run), [direct(run).program, ...direct(run).args, '--json']));
     case 'vitest':
       return jsonReportRan(await runIn(hosted(run), process.execPath, [...withoutDebugger(hosted(run).args), '--reporter=json']));
+    case 'mocha':
+      return mochaRan(await node(direct(run), [direct(run).program, ...withReporter(direct(run).args, mochaReporter())]));
     case 'pytest':
       return collected(await python(direct(run), [direct(run).program, ...direct(run).args, '--collect-only', '-p', 'no:cacheprovider']));
     case 'unittest':
@@ -104,6 +107,22 @@ interface JsonReport {
 function jsonReportRan({ stdout }: CommandResult): string[] {
   const report = JSON.parse(stdout.slice(stdout.indexOf('{'))) as JsonReport;
   return (report.testResults ?? []).flatMap((f) => (f.assertionResults ?? []).filter((a) => a.status === 'passed' || a.status === 'failed').map((a) => [...a.ancestorTitles, a.title].join(ID_SEPARATOR)));
+}
+
+/** A mocha reporter that writes each test that passed or failed by its titles, one JSON line each. */
+function mochaReporter(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'dbb-mocha-ran-')), 'ran.cjs');
+  writeFileSync(file, `module.exports = function (runner) { for (const e of ['pass', 'fail']) runner.on(e, (t) => console.log('RAN ' + JSON.stringify(t.titlePath()))); };`);
+  return file;
+}
+
+function withReporter(args: string[], reporter: string): string[] {
+  const at = args.indexOf('--reporter');
+  return at < 0 ? [...args, '--reporter', reporter] : [...args.slice(0, at), '--reporter', reporter, ...args.slice(at + 2)];
+}
+
+function mochaRan({ stdout }: CommandResult): string[] {
+  return [...stdout.matchAll(/^RAN (.+)$/gm)].map((m) => (JSON.parse(m[1]) as string[]).join(ID_SEPARATOR));
 }
 
 /** pytest's collection, quiet: one node id a line. */

@@ -1,0 +1,126 @@
+/**
+ * mocha, with the project's own installed mocha: its CLI runs the tests in its own process (one
+ * file after another, never in parallel workers), so it is the debuggee, as jest's is. A test is
+ * chosen by its full name (--grep, which mocha matches against the titles joined by spaces).
+ * mocha adds the files a test file is given to the ones its configuration names (`spec`), so a
+ * file runs with the project's configuration less those (a configuration file of debugbridge's).
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { runCommand } from '../core/processGroup.js';
+import { commandLine, isDirectory, listFailed } from './commands.js';
+import type { RunnerFrames } from './failureJudge.js';
+import { fullNamePattern, ID_SEPARATOR, idsUnder, partOfName } from './jsTestNames.js';
+import { declares, fileText, JS_FILE, narrowed, nodeRoot, runnerBin } from './nodeProject.js';
+import { ownFile } from './ownFiles.js';
+import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
+
+const MOCHA_FRAMES: RunnerFrames = { runner: /[\\/]node_modules[\\/]mocha[\\/]/, complete: false };
+
+const MOCHA_CONFIGS = ['.mocharc.cjs', '.mocharc.js', '.mocharc.mjs', '.mocharc.yaml', '.mocharc.yml', '.mocharc.jsonc', '.mocharc.json'];
+
+/**
+ * The project's mocha configuration (its .mocharc, else package.json's "mocha") less `spec`, read
+ * by the project's own mocha (lib/cli/config: .cjs from mocha 12, .js before).
+ */
+const CONFIG_LESS_SPEC = `'use strict';
+// debugbridge: the project's mocha configuration without the files it names, to run one file.
+const { readFileSync } = require('node:fs');
+const { dirname, join } = require('node:path');
+const mocha = dirname(require.resolve('mocha/package.json', { paths: [process.cwd()] }));
+let config;
+for (const name of ['config.cjs', 'config.js']) {
+  try {
+    config = require(join(mocha, 'lib', 'cli', name));
+    break;
+  } catch {}
+}
+const found = config.findConfig(process.cwd());
+let options = {};
+if (found) options = config.loadConfig(found);
+else {
+  try {
+    options = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).mocha || {};
+  } catch {}
+}
+options = { ...options };
+delete options.spec;
+module.exports = options;
+`;
+
+const LISTED = 'DEBUGBRIDGE-TEST ';
+
+/** A reporter for a dry run: each test mocha would run, or has pending, one JSON line each. */
+const LISTING_REPORTER = `'use strict';
+// debugbridge: the tests of a dry run (--dry-run), one line each.
+module.exports = function Listing(runner) {
+  runner.on('test end', (test) => {
+    process.stdout.write(${JSON.stringify(LISTED)} + JSON.stringify({ titles: test.titlePath(), file: test.file }) + '\\n');
+  });
+};
+`;
+
+/** The arguments that say which tests run: a file with the configuration less its files, or the project's whole configuration. */
+function selection(request: TestRequest): string[] {
+  if (isDirectory(request.path)) return [];
+  return ['--config', ownFile('mocharc-less-spec.cjs', CONFIG_LESS_SPEC), '--no-package', relative(request.cwd, request.path)];
+}
+
+/** mocha's spec reporter's summary: `3 passing (12ms)`, `1 pending`, `2 failing`, then each failure. */
+function mochaOutcome(output: string, exitCode: number | undefined): TestOutcome {
+  const count = (word: string) => Number(new RegExp(`^ +(\\d+) ${word}\\b`, 'm').exec(output)?.[1] ?? 0);
+  const [passed, failed, pending] = [count('passing'), count('failing'), count('pending')];
+  if (!/^ +\d+ passing\b/m.test(output)) return { status: 'error', failureSummary: output.trim() || undefined };
+  const counts = `${failed} failed, ${passed} passed${pending ? `, ${pending} skipped` : ''}`;
+  if (passed + failed === 0) return { status: 'no tests', counts };
+  if (exitCode === 0 && !failed) return { status: 'passed', counts };
+  const start = output.search(/^ +1\) /m);
+  return { status: failed ? 'failed' : 'error', counts, failureSummary: start >= 0 ? output.slice(start).trim() : undefined };
+}
+
+export const mochaDriver: FrameworkDriver = {
+  name: 'mocha',
+  language: 'node',
+  root: nodeRoot,
+  async claims(request) {
+    if (!JS_FILE.test(request.path) && !isDirectory(request.path)) return 0;
+    const root = nodeRoot(request.path);
+    const text = fileText(request.path);
+    if (/(['"])mocha\1/.test(text)) return 4;
+    if (/(['"])(vitest|@jest\/globals|node:test)\1/.test(text)) return 0;
+    return declares(root, 'mocha') || MOCHA_CONFIGS.some((f) => existsSync(join(root, f))) ? 3 : 0;
+  },
+  async plan(given) {
+    const request = narrowed(given);
+    const bin = runnerBin(request.cwd, 'mocha', 'mocha');
+    // Serial, in mocha's own process; no timeouts while the debugger holds a test (mocha's own choice under --inspect).
+    const args = ['--no-parallel', '--timeout', '0', '--reporter', 'spec', '--no-color', ...selection(request)];
+    if (request.test) args.push('--grep', fullNamePattern(request.test));
+    return {
+      framework: 'mocha',
+      language: 'node',
+      commandLine: commandLine('npx', ['mocha', ...args]),
+      run: { kind: 'launch', program: bin, args, cwd: request.cwd, env: {}, options: {} },
+      failureFilters: ['all'],
+      flavour: 'braces',
+      frames: MOCHA_FRAMES,
+      outcome: mochaOutcome,
+    } satisfies TestPlan;
+  },
+  async list(request, signal) {
+    const bin = runnerBin(request.cwd, 'mocha', 'mocha');
+    const reporter = ownFile('mocha-listing.cjs', LISTING_REPORTER);
+    const r = await runCommand(process.execPath, [bin, '--dry-run', '--no-parallel', '--reporter', reporter, ...selection(request)], { cwd: request.cwd, signal });
+    if (r.code !== 0) throw listFailed('mocha --dry-run', r.stdout + r.stderr);
+    const under = isDirectory(request.path) ? request.path : undefined;
+    const tests: ListedTest[] = r.stdout
+      .split('\n')
+      .filter((line) => line.startsWith(LISTED))
+      .map((line) => JSON.parse(line.slice(LISTED.length)) as { titles: string[]; file?: string })
+      .map(({ titles, file }) => ({ id: titles.join(ID_SEPARATOR), file: file && !isAbsolute(file) ? join(request.cwd, file) : file }))
+      // A folder's listing is of the project's configured files: those in the folder.
+      .filter((t) => !under || !t.file || !relative(under, t.file).startsWith('..'));
+    return { framework: 'mocha', tests: idsUnder(request.path, tests) };
+  },
+  partOfName,
+};
