@@ -4,7 +4,7 @@
  * src/testing/testRun.ts' own request and driver choice) is run as it is, less the debugger's own
  * options, with a report that names each test it ran: node:test's TAP, jest's and vitest's JSON
  * reports, mocha's passes and failures, pytest's collection (its list mode, with the same arguments), unittest's results,
- * VSTest's console logger, the platform's detailed output. A run without the debugger costs a
+ * VSTest's console logger, the platform's detailed output, xUnit v3's verbose reporter. A run without the debugger costs a
  * fraction of one under it, so every id a listing gives can be checked on each CI run.
  */
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { findInterpreter } from '../../src/engines/python/interpreter.js';
 import { runCommand, type CommandResult } from '../../src/core/processGroup.js';
 import { frameworkOf } from '../../src/testing/dotnetTests.js';
+import { xunitOutcome } from '../../src/testing/xunitProgram.js';
 import { pickDriver } from '../../src/testing/frameworks.js';
 import { ID_SEPARATOR } from '../../src/testing/jsTestNames.js';
 import { testRequest } from '../../src/testing/testRun.js';
@@ -43,7 +44,8 @@ export async function testsSelected(path: string, test: string, framework?: Fram
     case 'unittest':
       return unittestRan(await python(direct(run), ['-c', UNITTEST_REPORTING, direct(run).program, ...direct(run).args]));
     case 'dotnet':
-      return run.kind === 'hosted' ? vstestRan(await vstest(run, plan)) : platformRan(await platform(direct(run)));
+      if (run.kind === 'hosted') return vstestRan(await vstest(run, plan));
+      return plan.outcome === xunitOutcome ? xunitRan(await platform(direct(run), ['-reporter', 'verbose'])) : platformRan(await platform(direct(run)));
   }
 }
 
@@ -163,11 +165,18 @@ function vstestRan({ stdout }: CommandResult): string[] {
   return [...stdout.matchAll(/^\s+(?:Passed|Failed|Skipped) (.+?) \[[^\]\n]*\]\s*$/gm)].map((m) => m[1]);
 }
 
-/** A Microsoft.Testing.Platform project: built as the engine builds it, its assembly run with the planned options. */
-async function platform(run: DirectLaunch): Promise<CommandResult> {
+const PLATFORM_DETAILS = ['--output', 'Detailed', '--no-ansi', '--no-progress'];
+
+/** A test program (Microsoft.Testing.Platform's, xUnit v3's own runner): built as the engine builds it, its assembly run with the planned options and the runner's own that name each test. */
+async function platform(run: DirectLaunch, details = PLATFORM_DETAILS): Promise<CommandResult> {
   const dotnet = findDotnet() ?? 'dotnet';
   const assembly = await buildProject(dotnet, run.program);
-  return runIn(run, dotnet, [assembly, ...run.args, '--output', 'Detailed', '--no-ansi', '--no-progress']);
+  return runIn(run, dotnet, [assembly, ...run.args, ...details]);
+}
+
+/** xUnit v3's verbose reporter: `  Ns.Class.Method [FINISHED] Time: 0.015s` for each test it ran. */
+function xunitRan({ stdout }: CommandResult): string[] {
+  return [...stdout.matchAll(/^\s+(.+?) \[FINISHED\]/gm)].map((m) => m[1]);
 }
 
 function platformRan({ stdout }: CommandResult): string[] {
