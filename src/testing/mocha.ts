@@ -74,8 +74,10 @@ function mochaOutcome(output: string, exitCode: number | undefined): TestOutcome
   const counts = `${failed} failed, ${passed} passed${pending ? `, ${pending} skipped` : ''}`;
   if (passed + failed === 0) return { status: 'no tests', counts };
   if (exitCode === 0 && !failed) return { status: 'passed', counts };
-  const start = output.search(/^ +1\) /m);
-  return { status: failed ? 'failed' : 'error', counts, failureSummary: start >= 0 ? output.slice(start).trim() : undefined };
+  // Each failure's report follows the summary (the tree of tests above it numbers them too).
+  const summary = output.search(/^ +\d+ failing\b/m);
+  const start = summary < 0 ? -1 : output.slice(summary).search(/^ +1\) /m);
+  return { status: failed ? 'failed' : 'error', counts, failureSummary: start >= 0 ? output.slice(summary + start).trim() : undefined };
 }
 
 export const mochaDriver: FrameworkDriver = {

@@ -279,6 +279,8 @@ describe('debug_test: node:test, jest, vitest and mocha', () => {
 
       const suppliers = await client.call<DebugTestAnswer>('debug_test', { path: inventory, test: 'suppliers', stopAtFailure: false });
       expect(suppliers.structured.result, suppliers.text).toMatchObject({ status: 'failed', counts: '3 failed, 1 passed' });
+      // The failures' report, from mocha's first one (not the tree of tests above it).
+      expect(suppliers.structured.result?.failureSummary).toMatch(/^1\) inventory\n\s+suppliers\n\s+restocks short after an await:\n[\s\S]*AssertionError/);
       const pending = await client.call<DebugTestAnswer>('debug_test', { path: inventory, test: 'inventory > counts > tracks returns' });
       expect(pending.structured.result, pending.text).toMatchObject({ status: 'passed', counts: expect.stringMatching(/\b1 skipped\b/) });
       const missing = await client.call('debug_test', { path: inventory, test: 'values the stok' });
