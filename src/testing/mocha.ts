@@ -2,8 +2,8 @@
  * mocha, with the project's own installed mocha: its CLI runs the tests in its own process (one
  * file after another, never in parallel workers), so it is the debuggee, as jest's is. A test is
  * chosen by its full name (--grep, which mocha matches against the titles joined by spaces).
- * mocha adds the files a test file is given to the ones its configuration names (`spec`), so a
- * file runs with the project's configuration less those (a configuration file of debugbridge's).
+ * mocha adds the files it is given to the ones its configuration names (`spec`), so a file or a
+ * folder runs with the project's configuration less those (a configuration file of debugbridge's).
  */
 import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
@@ -60,10 +60,39 @@ module.exports = function Listing(runner) {
 };
 `;
 
-/** The arguments that say which tests run: a file with the configuration less its files, or the project's whole configuration. */
-function selection(request: TestRequest): string[] {
-  if (isDirectory(request.path)) return [];
-  return ['--config', ownFile('mocharc-less-spec.cjs', CONFIG_LESS_SPEC), '--no-package', relative(request.cwd, request.path)];
+function lessSpec(): string[] {
+  return ['--config', ownFile('mocharc-less-spec.cjs', CONFIG_LESS_SPEC), '--no-package'];
+}
+
+/** The tests a dry run with these arguments finds (each test mocha would run, or has pending). */
+async function dryRun(bin: string, cwd: string, selection: string[], signal: AbortSignal): Promise<ListedTest[]> {
+  const reporter = ownFile('mocha-listing.cjs', LISTING_REPORTER);
+  const r = await runCommand(process.execPath, [bin, '--dry-run', '--no-parallel', '--reporter', reporter, ...selection], { cwd, signal });
+  if (r.code !== 0) throw listFailed('mocha --dry-run', r.stdout + r.stderr);
+  return r.stdout
+    .split('\n')
+    .filter((line) => line.startsWith(LISTED))
+    .map((line) => JSON.parse(line.slice(LISTED.length)) as { titles: string[]; file?: string })
+    .map(({ titles, file }) => ({ id: titles.join(ID_SEPARATOR), file: file && !isAbsolute(file) ? join(cwd, file) : file }));
+}
+
+/**
+ * What a run loads, and its tests: a file with the configuration less its files; the project's
+ * root its configured files; another folder the configured files in it, else the folder itself as
+ * mocha takes one (`mocha test/acceptance`, a folder the configuration does not name).
+ */
+async function testsIn(request: TestRequest, bin: string, signal: AbortSignal): Promise<{ selection: string[]; tests: ListedTest[] }> {
+  const folder = request.path;
+  if (!isDirectory(folder)) {
+    const selection = [...lessSpec(), relative(request.cwd, folder)];
+    return { selection, tests: await dryRun(bin, request.cwd, selection, signal) };
+  }
+  const configured = await dryRun(bin, request.cwd, [], signal);
+  if (folder === request.cwd) return { selection: [], tests: configured };
+  const inFolder = configured.filter((t) => t.file && !relative(folder, t.file).startsWith('..'));
+  if (inFolder.length) return { selection: [...lessSpec(), ...new Set(inFolder.map((t) => relative(request.cwd, t.file!)))], tests: inFolder };
+  const selection = [...lessSpec(), relative(request.cwd, folder)];
+  return { selection, tests: await dryRun(bin, request.cwd, selection, signal) };
 }
 
 /** mocha's spec reporter's summary: `3 passing (12ms)`, `1 pending`, `2 failing`, then each failure. */
@@ -96,7 +125,8 @@ export const mochaDriver: FrameworkDriver = {
     const request = narrowed(given);
     const bin = runnerBin(request.cwd, 'mocha', 'mocha');
     // Serial, in mocha's own process; no timeouts while the debugger holds a test (mocha's own choice under --inspect).
-    const args = ['--no-parallel', '--timeout', '0', '--reporter', 'spec', '--no-color', ...selection(request)];
+    const selection = isDirectory(request.path) ? (await testsIn(request, bin, new AbortController().signal)).selection : [...lessSpec(), relative(request.cwd, request.path)];
+    const args = ['--no-parallel', '--timeout', '0', '--reporter', 'spec', '--no-color', ...selection];
     if (request.test) args.push('--grep', fullNamePattern(request.test));
     return {
       framework: 'mocha',
@@ -110,18 +140,7 @@ export const mochaDriver: FrameworkDriver = {
     } satisfies TestPlan;
   },
   async list(request, signal) {
-    const bin = runnerBin(request.cwd, 'mocha', 'mocha');
-    const reporter = ownFile('mocha-listing.cjs', LISTING_REPORTER);
-    const r = await runCommand(process.execPath, [bin, '--dry-run', '--no-parallel', '--reporter', reporter, ...selection(request)], { cwd: request.cwd, signal });
-    if (r.code !== 0) throw listFailed('mocha --dry-run', r.stdout + r.stderr);
-    const under = isDirectory(request.path) ? request.path : undefined;
-    const tests: ListedTest[] = r.stdout
-      .split('\n')
-      .filter((line) => line.startsWith(LISTED))
-      .map((line) => JSON.parse(line.slice(LISTED.length)) as { titles: string[]; file?: string })
-      .map(({ titles, file }) => ({ id: titles.join(ID_SEPARATOR), file: file && !isAbsolute(file) ? join(request.cwd, file) : file }))
-      // A folder's listing is of the project's configured files: those in the folder.
-      .filter((t) => !under || !t.file || !relative(under, t.file).startsWith('..'));
+    const { tests } = await testsIn(request, runnerBin(request.cwd, 'mocha', 'mocha'), signal);
     return { framework: 'mocha', tests: idsUnder(request.path, tests) };
   },
   partOfName,
