@@ -5,15 +5,14 @@
  * mocha adds the files it is given to the ones its configuration names (`spec`), so a file or a
  * folder runs with the project's configuration less those (a configuration file of debugbridge's).
  */
-import { existsSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { runCommand } from '../core/processGroup.js';
-import { commandLine, isDirectory, listFailed } from './commands.js';
+import { isDirectory, listFailed } from './commands.js';
 import type { RunnerFrames } from './failureJudge.js';
 import { fullNamePattern, ID_SEPARATOR, idsUnder, partOfName } from './jsTestNames.js';
-import { declares, fileText, JS_FILE, narrowed, nodeRoot, runnerBin } from './nodeProject.js';
+import { narrowed, nodeRoot, runnerAsDebuggee, runnerBin, runnerClaim } from './nodeProject.js';
 import { ownFile } from './ownFiles.js';
-import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
+import type { FrameworkDriver, ListedTest, TestOutcome, TestRequest } from './types.js';
 
 const MOCHA_FRAMES: RunnerFrames = { runner: /[\\/]node_modules[\\/]mocha[\\/]/, complete: false };
 
@@ -114,12 +113,7 @@ export const mochaDriver: FrameworkDriver = {
   language: 'node',
   root: nodeRoot,
   async claims(request) {
-    if (!JS_FILE.test(request.path) && !isDirectory(request.path)) return 0;
-    const root = nodeRoot(request.path);
-    const text = fileText(request.path);
-    if (/(['"])mocha\1/.test(text)) return 4;
-    if (/(['"])(vitest|@jest\/globals|node:test)\1/.test(text)) return 0;
-    return declares(root, 'mocha') || MOCHA_CONFIGS.some((f) => existsSync(join(root, f))) ? 3 : 0;
+    return runnerClaim(request.path, { module: 'mocha', name: 'mocha', configs: MOCHA_CONFIGS, score: 3 });
   },
   async plan(given) {
     const request = narrowed(given);
@@ -128,16 +122,7 @@ export const mochaDriver: FrameworkDriver = {
     const selection = isDirectory(request.path) ? (await testsIn(request, bin, new AbortController().signal)).selection : [...lessSpec(), relative(request.cwd, request.path)];
     const args = ['--no-parallel', '--timeout', '0', '--reporter', 'spec', '--no-color', ...selection];
     if (request.test) args.push('--grep', fullNamePattern(request.test));
-    return {
-      framework: 'mocha',
-      language: 'node',
-      commandLine: commandLine('npx', ['mocha', ...args]),
-      run: { kind: 'launch', program: bin, args, cwd: request.cwd, env: {}, options: {} },
-      failureFilters: ['all'],
-      flavour: 'braces',
-      frames: MOCHA_FRAMES,
-      outcome: mochaOutcome,
-    } satisfies TestPlan;
+    return runnerAsDebuggee('mocha', bin, args, request.cwd, MOCHA_FRAMES, mochaOutcome);
   },
   async list(request, signal) {
     const { tests } = await testsIn(request, runnerBin(request.cwd, 'mocha', 'mocha'), signal);

@@ -12,7 +12,7 @@ import { freePort } from '../core/freePort.js';
 import { runCommand } from '../core/processGroup.js';
 import { commandLine, isDirectory, listFailed } from './commands.js';
 import { fullNamePattern, idsUnder, partOfName, jestTests, NO_TEST, nodeTestPatterns, tapFailures, tapTests } from './jsTestNames.js';
-import { declares, fileText, JS_FILE, jsFilesUnder, narrowed, nodeRoot, packageJson, runnerBin } from './nodeProject.js';
+import { fileText, JS_FILE, jsFilesUnder, narrowed, nodeRoot, packageJson, runnerAsDebuggee, runnerBin, runnerClaim } from './nodeProject.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan } from './types.js';
 
@@ -108,12 +108,7 @@ export const jestDriver: FrameworkDriver = {
   language: 'node',
   root: nodeRoot,
   async claims(request) {
-    if (!JS_FILE.test(request.path) && !isDirectory(request.path)) return 0;
-    const root = nodeRoot(request.path);
-    const text = fileText(request.path);
-    if (/(['"])@jest\/globals\1/.test(text)) return 4;
-    if (/(['"])(vitest|node:test)\1/.test(text)) return 0;
-    return declares(root, 'jest') || JEST_CONFIGS.some((f) => existsSync(join(root, f))) ? 3 : 0;
+    return runnerClaim(request.path, { module: '@jest/globals', name: 'jest', configs: JEST_CONFIGS, score: 3 });
   },
   async plan(given) {
     const request = narrowed(given);
@@ -122,16 +117,7 @@ export const jestDriver: FrameworkDriver = {
     if (keepsSourceAsIs(request.cwd, request.path)) args.push('--transform={}');
     args.push(relative(request.cwd, request.path) || '.');
     if (request.test) args.push('-t', fullNamePattern(request.test));
-    return {
-      framework: 'jest',
-      language: 'node',
-      commandLine: commandLine('npx', ['jest', ...args]),
-      run: { kind: 'launch', program: bin, args, cwd: request.cwd, env: {}, options: {} },
-      failureFilters: ['all'],
-      flavour: 'braces',
-      frames: JEST_FRAMES,
-      outcome: jestOutcome,
-    } satisfies TestPlan;
+    return runnerAsDebuggee('jest', bin, args, request.cwd, JEST_FRAMES, jestOutcome);
   },
   async list(request, signal) {
     // jest runs no test whose name does not match, and reports each one it found as pending.
@@ -169,13 +155,8 @@ export const vitestDriver: FrameworkDriver = {
   language: 'node',
   root: nodeRoot,
   async claims(request) {
-    if (!JS_FILE.test(request.path) && !isDirectory(request.path)) return 0;
-    const root = nodeRoot(request.path);
-    const text = fileText(request.path);
-    if (/(['"])vitest\1/.test(text)) return 4;
-    if (/(['"])(@jest\/globals|node:test)\1/.test(text)) return 0;
     // A vitest test file imports from vitest unless the project turns on globals: jest's claim is stronger.
-    return declares(root, 'vitest') || ['vitest.config.ts', 'vitest.config.js', 'vitest.config.mjs'].some((f) => existsSync(join(root, f))) ? 2 : 0;
+    return runnerClaim(request.path, { module: 'vitest', name: 'vitest', configs: ['vitest.config.ts', 'vitest.config.js', 'vitest.config.mjs'], score: 2 });
   },
   async plan(given) {
     const request = narrowed(given);

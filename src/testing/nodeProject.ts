@@ -1,12 +1,13 @@
 /** What the JavaScript runners' drivers read of a Node project: its root, its package.json, the runner it installed. */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
-import { findUp, folderOf, isDirectory } from './commands.js';
+import { commandLine, findUp, folderOf, isDirectory } from './commands.js';
+import type { RunnerFrames } from './failureJudge.js';
 import { splitFileId } from './jsTestNames.js';
-import type { TestRequest } from './types.js';
+import type { FrameworkName, TestPlan, TestRequest } from './types.js';
 
 export const JS_FILE = /\.(c|m)?[jt]sx?$/;
 
@@ -71,4 +72,36 @@ export function jsFilesUnder(dir: string, depth = 0, found: string[] = []): stri
     else if (JS_FILE.test(entry.name) && found.length < MAX_SCANNED_FILES) found.push(path);
   }
   return found;
+}
+
+/** The plan of a runner that is the debuggee itself (jest, mocha): its installed script run with these arguments, shown as `npx <runner> …`. */
+export function runnerAsDebuggee(framework: FrameworkName, bin: string, args: string[], cwd: string, frames: RunnerFrames, outcome: TestPlan['outcome']): TestPlan {
+  return {
+    framework,
+    language: 'node',
+    commandLine: commandLine('npx', [framework, ...args]),
+    run: { kind: 'launch', program: bin, args, cwd, env: {}, options: {} },
+    failureFilters: ['all'],
+    flavour: 'braces',
+    frames,
+    outcome,
+  };
+}
+
+/** The modules a test file imports its runner's functions from. */
+const RUNNER_MODULES = ['node:test', 'vitest', '@jest/globals', 'mocha'];
+
+/**
+ * How sure a runner's driver is that a path is its runner's: a file that imports from its module
+ * (4), one that imports from another runner's (0), else a project that declares the runner or has
+ * its configuration file (`score`).
+ */
+export function runnerClaim(path: string, runner: { module: string; name: string; configs: string[]; score: number }): number {
+  if (!JS_FILE.test(path) && !isDirectory(path)) return 0;
+  const text = fileText(path);
+  const imported = RUNNER_MODULES.filter((m) => new RegExp(`(?:\\bfrom|\\brequire\\s*\\(|\\bimport\\s*\\(?)\\s*(['"])${m.replace(/[/.]/g, '\\$&')}\\1`).test(text));
+  if (imported.includes(runner.module)) return 4;
+  if (imported.length) return 0;
+  const root = nodeRoot(path);
+  return declares(root, runner.name) || runner.configs.some((f) => existsSync(join(root, f))) ? runner.score : 0;
 }
