@@ -66,7 +66,7 @@ function lessSpec(): string[] {
 /** The tests a dry run with these arguments finds (each test mocha would run, or has pending). */
 async function dryRun(bin: string, cwd: string, selection: string[], signal: AbortSignal): Promise<ListedTest[]> {
   const reporter = ownFile('mocha-listing.cjs', LISTING_REPORTER);
-  const r = await runCommand(process.execPath, [bin, '--dry-run', '--no-parallel', '--reporter', reporter, ...selection], { cwd, signal });
+  const r = await runCommand(process.execPath, [bin, '--dry-run', '--no-parallel', '--exit', '--reporter', reporter, ...selection], { cwd, signal });
   if (r.code !== 0) throw listFailed('mocha --dry-run', r.stdout + r.stderr);
   return r.stdout
     .split('\n')
@@ -118,9 +118,10 @@ export const mochaDriver: FrameworkDriver = {
   async plan(given) {
     const request = narrowed(given);
     const bin = runnerBin(request.cwd, 'mocha', 'mocha');
-    // Serial, in mocha's own process; no timeouts while the debugger holds a test (mocha's own choice under --inspect).
+    // Serial, in mocha's own process; no timeouts while the debugger holds a test (mocha's own choice under --inspect);
+    // over once mocha has reported, though a test left a server or a timer behind (the run's verdict is all that is wanted then).
     const selection = isDirectory(request.path) ? (await testsIn(request, bin, new AbortController().signal)).selection : [...lessSpec(), relative(request.cwd, request.path)];
-    const args = ['--no-parallel', '--timeout', '0', '--reporter', 'spec', '--no-color', ...selection];
+    const args = ['--no-parallel', '--timeout', '0', '--exit', '--reporter', 'spec', '--no-color', ...selection];
     if (request.test) args.push('--grep', fullNamePattern(request.test));
     return runnerAsDebuggee('mocha', bin, args, request.cwd, MOCHA_FRAMES, mochaOutcome);
   },
