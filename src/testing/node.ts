@@ -117,7 +117,7 @@ export const jestDriver: FrameworkDriver = {
     if (keepsSourceAsIs(request.cwd, request.path)) args.push('--transform={}');
     args.push(relative(request.cwd, request.path) || '.');
     if (request.test) args.push('-t', fullNamePattern(request.test));
-    return runnerAsDebuggee('jest', bin, args, request.cwd, JEST_FRAMES, jestOutcome);
+    return runnerAsDebuggee('jest', bin, args, request.cwd, { frames: JEST_FRAMES, outcome: jestOutcome });
   },
   async list(request, signal) {
     // jest runs no test whose name does not match, and reports each one it found as pending.

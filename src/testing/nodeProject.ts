@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { readSourceLines } from '../core/sourceReader.js';
 import { commandLine, findUp, folderOf, isDirectory } from './commands.js';
-import type { RunnerFrames } from './failureJudge.js';
 import { splitFileId } from './jsTestNames.js';
 import type { FrameworkName, TestPlan, TestRequest } from './types.js';
 
@@ -75,7 +74,7 @@ export function jsFilesUnder(dir: string, depth = 0, found: string[] = []): stri
 }
 
 /** The plan of a runner that is the debuggee itself (jest, mocha): its installed script run with these arguments, shown as `npx <runner> …`. */
-export function runnerAsDebuggee(framework: FrameworkName, bin: string, args: string[], cwd: string, frames: RunnerFrames, outcome: TestPlan['outcome']): TestPlan {
+export function runnerAsDebuggee(framework: FrameworkName, bin: string, args: string[], cwd: string, runner: Pick<TestPlan, 'frames' | 'outcome' | 'notFailures'>): TestPlan {
   return {
     framework,
     language: 'node',
@@ -83,8 +82,7 @@ export function runnerAsDebuggee(framework: FrameworkName, bin: string, args: st
     run: { kind: 'launch', program: bin, args, cwd, env: {}, options: {} },
     failureFilters: ['all'],
     flavour: 'braces',
-    frames,
-    outcome,
+    ...runner,
   };
 }
 
