@@ -184,6 +184,8 @@ export const vitestDriver: FrameworkDriver = {
       failureFilters: ['all'],
       flavour: 'braces',
       frames: VITEST_FRAMES,
+      // What a test's context.skip() throws.
+      notFailures: /^PendingError$/,
       outcome: vitestOutcome,
     } satisfies TestPlan;
   },
