@@ -9,7 +9,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { runCommand } from '../core/processGroup.js';
 import { isDirectory, listFailed } from './commands.js';
 import type { RunnerFrames } from './failureJudge.js';
-import { fullNamePattern, ID_SEPARATOR, idsUnder, partOfName } from './jsTestNames.js';
+import { fullNamePattern, ID_SEPARATOR, idsUnder, listedAsName, partOfName } from './jsTestNames.js';
 import { narrowed, nodeRoot, runnerAsDebuggee, runnerBin, runnerClaim } from './nodeProject.js';
 import { ownFile } from './ownFiles.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestRequest } from './types.js';
@@ -124,7 +124,8 @@ export const mochaDriver: FrameworkDriver = {
     // over once mocha has reported, though a test left a server or a timer behind (the run's verdict is all that is wanted then).
     const selection = isDirectory(request.path) ? (await testsIn(request, bin, new AbortController().signal)).selection : [...lessSpec(), relative(request.cwd, request.path)];
     const args = ['--no-parallel', '--timeout', '0', '--exit', '--reporter', 'spec', '--no-color', ...selection];
-    if (request.test) args.push('--grep', fullNamePattern(request.test));
+    const name = await listedAsName(request.test, async () => (await testsIn(request, bin, new AbortController().signal)).tests);
+    if (request.test) args.push('--grep', fullNamePattern(request.test, name));
     return runnerAsDebuggee('mocha', bin, args, request.cwd, { frames: MOCHA_FRAMES, outcome: mochaOutcome, notFailures: MOCHA_SKIP });
   },
   async list(request, signal) {

@@ -11,7 +11,7 @@ import { findRuntime } from '../engines/node/nodeRuntime.js';
 import { freePort } from '../core/freePort.js';
 import { runCommand } from '../core/processGroup.js';
 import { commandLine, isDirectory, listFailed } from './commands.js';
-import { fullNamePattern, idsUnder, partOfName, jestTests, NO_TEST, nodeTestPatterns, tapFailures, tapTests } from './jsTestNames.js';
+import { fullNamePattern, idsUnder, partOfName, jestTests, listedAsName, NO_TEST, nodeTestPatterns, tapFailures, tapTests } from './jsTestNames.js';
 import { fileText, JS_FILE, jsFilesUnder, narrowed, nodeRoot, packageJson, runnerAsDebuggee, runnerBin, runnerClaim } from './nodeProject.js';
 import type { RunnerFrames } from './failureJudge.js';
 import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan } from './types.js';
@@ -48,7 +48,8 @@ export const nodeTestDriver: FrameworkDriver = {
     if (isDirectory(request.path)) {
       throw new DebugError('INVALID_ARGUMENT', 'node:test runs one test file under the debugger.', 'Give the test file as path, or an id test_list gave for the folder (it names the file).');
     }
-    const runtimeArgs = request.test ? nodeTestPatterns(request.test).map((p) => `--test-name-pattern=${p}`) : [];
+    const name = await listedAsName(request.test, async () => (await nodeTestDriver.list({ ...request, test: undefined }, new AbortController().signal)).tests);
+    const runtimeArgs = request.test ? nodeTestPatterns(request.test, name).map((p) => `--test-name-pattern=${p}`) : [];
     return {
       framework: 'node:test',
       language: 'node',
@@ -116,7 +117,8 @@ export const jestDriver: FrameworkDriver = {
     const args = ['--runInBand', '--no-watchman', '--ci'];
     if (keepsSourceAsIs(request.cwd, request.path)) args.push('--transform={}');
     args.push(relative(request.cwd, request.path) || '.');
-    if (request.test) args.push('-t', fullNamePattern(request.test));
+    const name = await listedAsName(request.test, async () => (await jestDriver.list({ ...request, test: undefined }, new AbortController().signal)).tests);
+    if (request.test) args.push('-t', fullNamePattern(request.test, name));
     return runnerAsDebuggee('jest', bin, args, request.cwd, { frames: JEST_FRAMES, outcome: jestOutcome });
   },
   async list(request, signal) {
@@ -162,7 +164,8 @@ export const vitestDriver: FrameworkDriver = {
     const request = narrowed(given);
     const bin = runnerBin(request.cwd, 'vitest', 'vitest');
     const port = await freePort();
-    const args = ['run', relative(request.cwd, request.path) || '.', ...(request.test ? ['-t', fullNamePattern(request.test)] : [])];
+    const name = await listedAsName(request.test, async () => (await vitestDriver.list({ ...request, test: undefined }, new AbortController().signal)).tests);
+    const args = ['run', relative(request.cwd, request.path) || '.', ...(request.test ? ['-t', fullNamePattern(request.test, name)] : [])];
     // One worker at a time, waiting for the debugger before the first test file runs.
     const debugArgs = [`--inspect-brk=127.0.0.1:${port}`, '--no-file-parallelism'];
     return {
