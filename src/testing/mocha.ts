@@ -25,7 +25,7 @@ const MOCHA_CONFIGS = ['.mocharc.cjs', '.mocharc.js', '.mocharc.mjs', '.mocharc.
  * by the project's own mocha (lib/cli/config: .cjs from mocha 12, .js before).
  */
 const CONFIG_LESS_SPEC = `'use strict';
-// debugbridge: the project's mocha configuration without the files it names, to run one file.
+// debugbridge: the project's mocha configuration without the files it names, for a run of the files debugbridge names.
 const { readFileSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 const mocha = dirname(require.resolve('mocha/package.json', { paths: [process.cwd()] }));
