@@ -125,15 +125,19 @@ export function uidSelection(uids: string[]): Selection {
  * The tests whose name holds `test` (or that a filter expression selects). NUnit's adapter reads a
  * VSTest filter through its own grammar, where a space ends the value (`Unexpected Word`): a part
  * with spaces goes to NUnit's own `Where` as a pattern of its full name. xUnit's display name is
- * the test's own (`[Fact(DisplayName = …)]`), not its method's: a part is looked for in both.
+ * the test's own (`[Fact(DisplayName = …)]`), not its method's: a part is looked for in both, under
+ * VSTest and by xUnit v3's own runner (its -filterVSTest reads the same filter).
  */
 export function partSelection(test: string, framework: DotnetFramework, runner: DotnetRunner): Selection {
   if (runner === 'vstest' && framework === 'nunit' && /\s/.test(test) && !isFilterExpression(test)) {
     return settingsSelection(`the tests whose name holds ${test}`, `<NUnit><Where>${xml(`test =~ ${nunitString(test.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&'))}`)}</Where></NUnit>`);
   }
-  if (runner === 'vstest' && framework === 'xunit' && !isFilterExpression(test)) {
+  if (runner !== 'platform' && framework === 'xunit' && !isFilterExpression(test)) {
     const value = filterValue(test);
-    return settingsSelection(`the tests whose name holds ${test}`, `<RunConfiguration><TestCaseFilter>${xml(`FullyQualifiedName~${value}|DisplayName~${value}`)}</TestCaseFilter></RunConfiguration>`);
+    const filter = `FullyQualifiedName~${value}|DisplayName~${value}`;
+    if (runner === 'vstest') return settingsSelection(`the tests whose name holds ${test}`, `<RunConfiguration><TestCaseFilter>${xml(filter)}</TestCaseFilter></RunConfiguration>`);
+    const args = xunitSelection.filter(filter);
+    return { args, shown: args };
   }
   const args = runner === 'xunit' ? xunitSelection.filter(testFilter(test)) : ['--filter', testFilter(test)];
   return { args, shown: args };

@@ -1,11 +1,12 @@
 /** The framework drivers, and which one runs a path when the agent does not say. */
 import { DebugError } from '../core/errors.js';
 import { dotnetDriver } from './dotnet.js';
+import { mochaDriver } from './mocha.js';
 import { jestDriver, nodeTestDriver, vitestDriver } from './node.js';
 import { pytestDriver, unittestDriver } from './python.js';
 import { FRAMEWORKS, type FrameworkDriver, type FrameworkName, type TestRequest } from './types.js';
 
-const DRIVERS: FrameworkDriver[] = [pytestDriver, unittestDriver, nodeTestDriver, vitestDriver, jestDriver, dotnetDriver];
+const DRIVERS: FrameworkDriver[] = [pytestDriver, unittestDriver, nodeTestDriver, vitestDriver, jestDriver, mochaDriver, dotnetDriver];
 
 export function driverNamed(name: FrameworkName): FrameworkDriver {
   const driver = DRIVERS.find((d) => d.name === name);

@@ -26,12 +26,24 @@ export function looksLikePattern(test: string): boolean {
 }
 
 /**
- * A full-name pattern (jest, vitest) for an id or a test's name: the whole name, or its end after
- * the names of describe blocks around it; a separator in the id stands for the space the runner
- * joins names with (or for itself, in a name that holds one).
+ * Whether text that reads like a pattern is a test's id or name all the same (a price in a name:
+ * `formats $2.50`), as the runner lists them: as a pattern it would select nothing. partOfName's
+ * patterns (`.*…`) are patterns.
  */
-export function fullNamePattern(test: string): string {
-  if (looksLikePattern(test)) return test;
+export async function listedAsName(test: string | undefined, list: () => Promise<ListedTest[]>): Promise<boolean> {
+  if (!test || !looksLikePattern(test) || test.startsWith('.*')) return false;
+  const tests = await list().catch(() => []);
+  return tests.some(({ id }) => id === test || id.endsWith(`${ID_SEPARATOR}${test}`));
+}
+
+/**
+ * A full-name pattern (jest, vitest, mocha) for an id or a test's name: the whole name, or its end after
+ * the names of describe blocks around it; a separator in the id stands for the space the runner
+ * joins names with (or for itself, in a name that holds one). Text that reads like a pattern is
+ * one, unless it is a name (`isName`).
+ */
+export function fullNamePattern(test: string, isName = false): string {
+  if (!isName && looksLikePattern(test)) return test;
   const name = test.split(ID_SEPARATOR).map(escapeRegExp).join('(?: | > )');
   return `(?:^| )${name}$`;
 }
@@ -47,8 +59,8 @@ export function partOfName(test: string): { pattern: string; selects(id: string)
 }
 
 /** node:test's patterns for an id or a name: its own name (Node 20), and its full name (later Nodes). */
-export function nodeTestPatterns(test: string): string[] {
-  if (looksLikePattern(test)) return [test];
+export function nodeTestPatterns(test: string, isName = false): string[] {
+  if (!isName && looksLikePattern(test)) return [test];
   const names = test.split(ID_SEPARATOR);
   const own = `^${escapeRegExp(names.at(-1)!)}$`;
   return names.length > 1 ? [own, `^${names.map(escapeRegExp).join(' ')}$`] : [own];

@@ -3,21 +3,18 @@
  * (--runInBand: tests in its main process) are the debuggee; vitest runs its tests in a worker that
  * waits for the debugger on an inspector port (--inspect-brk), which the engine attaches to.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, extname, join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, join, relative } from 'node:path';
 import { DebugError } from '../core/errors.js';
 import { planLaunch } from '../engines/node/launchPlan.js';
 import { findRuntime } from '../engines/node/nodeRuntime.js';
 import { freePort } from '../core/freePort.js';
-import { readSourceLines } from '../core/sourceReader.js';
 import { runCommand } from '../core/processGroup.js';
-import { commandLine, findUp, folderOf, isDirectory, listFailed } from './commands.js';
-import { fullNamePattern, idsUnder, partOfName, jestTests, NO_TEST, nodeTestPatterns, splitFileId, tapFailures, tapTests } from './jsTestNames.js';
+import { commandLine, isDirectory, listFailed } from './commands.js';
+import { fullNamePattern, idsUnder, partOfName, jestTests, listedAsName, NO_TEST, nodeTestPatterns, tapFailures, tapTests } from './jsTestNames.js';
+import { fileText, JS_FILE, jsFilesUnder, narrowed, nodeRoot, packageJson, runnerAsDebuggee, runnerBin, runnerClaim } from './nodeProject.js';
 import type { RunnerFrames } from './failureJudge.js';
-import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan, TestRequest } from './types.js';
-
-const JS_FILE = /\.(c|m)?[jt]sx?$/;
+import type { FrameworkDriver, ListedTest, TestOutcome, TestPlan } from './types.js';
 
 /**
  * Each runner's frames (node's own have no file: their name carries the module). An async
@@ -26,69 +23,6 @@ const JS_FILE = /\.(c|m)?[jt]sx?$/;
 const NODE_TEST_FRAMES: RunnerFrames = { runner: /\[node:internal[\\/]test_runner[\\/]/, complete: false };
 const JEST_FRAMES: RunnerFrames = { runner: /[\\/]node_modules[\\/](jest-[\w-]+|@jest[\\/][\w-]+)[\\/]/, complete: false };
 const VITEST_FRAMES: RunnerFrames = { runner: /[\\/]node_modules[\\/](vitest|@vitest[\\/][\w-]+)[\\/]/, complete: false };
-
-function nodeRoot(path: string): string {
-  return findUp(path, ['package.json']) ?? folderOf(path);
-}
-
-function fileText(path: string): string {
-  return isDirectory(path) ? '' : (readSourceLines(path) ?? []).join('\n');
-}
-
-interface PackageJson {
-  dependencies?: Record<string, string>;
-  devDependencies?: Record<string, string>;
-  jest?: Record<string, unknown>;
-  bin?: string | Record<string, string>;
-}
-
-function packageJson(dir: string): PackageJson {
-  try {
-    return JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
-  } catch {
-    return {};
-  }
-}
-
-function declares(root: string, name: string): boolean {
-  const pkg = packageJson(root);
-  return !!(pkg.dependencies?.[name] ?? pkg.devDependencies?.[name]);
-}
-
-/** The runner's executable script as the project installed it, or FRAMEWORK_NOT_INSTALLED. */
-function runnerBin(root: string, name: string, binName: string): string {
-  let manifest: string;
-  try {
-    manifest = createRequire(join(root, 'package.json')).resolve(`${name}/package.json`);
-  } catch {
-    throw new DebugError('FRAMEWORK_NOT_INSTALLED', `${name} is not installed in ${root}.`, `Install it there: cd ${root} && npm install --save-dev ${name}`);
-  }
-  const bin = packageJson(dirname(manifest)).bin;
-  const script = typeof bin === 'string' ? bin : bin?.[binName];
-  if (!script) throw new DebugError('FRAMEWORK_NOT_INSTALLED', `${name} in ${dirname(manifest)} has no ${binName} command.`, `Reinstall it: cd ${root} && npm install --save-dev ${name}`);
-  return join(dirname(manifest), script);
-}
-
-/** The request with a folder listing's id narrowed to the file it names. */
-function narrowed(request: TestRequest): TestRequest {
-  if (!request.test || !isDirectory(request.path)) return request;
-  const split = splitFileId(request.path, request.test);
-  return split ? { ...request, path: split.file, test: split.test } : request;
-}
-
-const MAX_SCANNED_FILES = 500;
-
-/** JavaScript and TypeScript files under a folder (node_modules and hidden folders left out). */
-function jsFilesUnder(dir: string, depth = 0, found: string[] = []): string[] {
-  if (depth > 8 || found.length >= MAX_SCANNED_FILES) return found;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) jsFilesUnder(path, depth + 1, found);
-    else if (JS_FILE.test(entry.name) && found.length < MAX_SCANNED_FILES) found.push(path);
-  }
-  return found;
-}
 
 // ── node:test ────────────────────────────────────────────────────────────────────────────────
 
@@ -114,7 +48,8 @@ export const nodeTestDriver: FrameworkDriver = {
     if (isDirectory(request.path)) {
       throw new DebugError('INVALID_ARGUMENT', 'node:test runs one test file under the debugger.', 'Give the test file as path, or an id test_list gave for the folder (it names the file).');
     }
-    const runtimeArgs = request.test ? nodeTestPatterns(request.test).map((p) => `--test-name-pattern=${p}`) : [];
+    const name = await listedAsName(request.test, async () => (await nodeTestDriver.list({ ...request, test: undefined }, new AbortController().signal)).tests);
+    const runtimeArgs = request.test ? nodeTestPatterns(request.test, name).map((p) => `--test-name-pattern=${p}`) : [];
     return {
       framework: 'node:test',
       language: 'node',
@@ -174,12 +109,7 @@ export const jestDriver: FrameworkDriver = {
   language: 'node',
   root: nodeRoot,
   async claims(request) {
-    if (!JS_FILE.test(request.path) && !isDirectory(request.path)) return 0;
-    const root = nodeRoot(request.path);
-    const text = fileText(request.path);
-    if (/(['"])@jest\/globals\1/.test(text)) return 4;
-    if (/(['"])(vitest|node:test)\1/.test(text)) return 0;
-    return declares(root, 'jest') || JEST_CONFIGS.some((f) => existsSync(join(root, f))) ? 3 : 0;
+    return runnerClaim(request.path, { module: '@jest/globals', name: 'jest', configs: JEST_CONFIGS, score: 3 });
   },
   async plan(given) {
     const request = narrowed(given);
@@ -187,17 +117,9 @@ export const jestDriver: FrameworkDriver = {
     const args = ['--runInBand', '--no-watchman', '--ci'];
     if (keepsSourceAsIs(request.cwd, request.path)) args.push('--transform={}');
     args.push(relative(request.cwd, request.path) || '.');
-    if (request.test) args.push('-t', fullNamePattern(request.test));
-    return {
-      framework: 'jest',
-      language: 'node',
-      commandLine: commandLine('npx', ['jest', ...args]),
-      run: { kind: 'launch', program: bin, args, cwd: request.cwd, env: {}, options: {} },
-      failureFilters: ['all'],
-      flavour: 'braces',
-      frames: JEST_FRAMES,
-      outcome: jestOutcome,
-    } satisfies TestPlan;
+    const name = await listedAsName(request.test, async () => (await jestDriver.list({ ...request, test: undefined }, new AbortController().signal)).tests);
+    if (request.test) args.push('-t', fullNamePattern(request.test, name));
+    return runnerAsDebuggee('jest', bin, args, request.cwd, { frames: JEST_FRAMES, outcome: jestOutcome });
   },
   async list(request, signal) {
     // jest runs no test whose name does not match, and reports each one it found as pending.
@@ -235,19 +157,15 @@ export const vitestDriver: FrameworkDriver = {
   language: 'node',
   root: nodeRoot,
   async claims(request) {
-    if (!JS_FILE.test(request.path) && !isDirectory(request.path)) return 0;
-    const root = nodeRoot(request.path);
-    const text = fileText(request.path);
-    if (/(['"])vitest\1/.test(text)) return 4;
-    if (/(['"])(@jest\/globals|node:test)\1/.test(text)) return 0;
     // A vitest test file imports from vitest unless the project turns on globals: jest's claim is stronger.
-    return declares(root, 'vitest') || ['vitest.config.ts', 'vitest.config.js', 'vitest.config.mjs'].some((f) => existsSync(join(root, f))) ? 2 : 0;
+    return runnerClaim(request.path, { module: 'vitest', name: 'vitest', configs: ['vitest.config.ts', 'vitest.config.js', 'vitest.config.mjs'], score: 2 });
   },
   async plan(given) {
     const request = narrowed(given);
     const bin = runnerBin(request.cwd, 'vitest', 'vitest');
     const port = await freePort();
-    const args = ['run', relative(request.cwd, request.path) || '.', ...(request.test ? ['-t', fullNamePattern(request.test)] : [])];
+    const name = await listedAsName(request.test, async () => (await vitestDriver.list({ ...request, test: undefined }, new AbortController().signal)).tests);
+    const args = ['run', relative(request.cwd, request.path) || '.', ...(request.test ? ['-t', fullNamePattern(request.test, name)] : [])];
     // One worker at a time, waiting for the debugger before the first test file runs.
     const debugArgs = [`--inspect-brk=127.0.0.1:${port}`, '--no-file-parallelism'];
     return {
@@ -269,6 +187,8 @@ export const vitestDriver: FrameworkDriver = {
       failureFilters: ['all'],
       flavour: 'braces',
       frames: VITEST_FRAMES,
+      // What a test's context.skip() throws.
+      notFailures: /^PendingError$/,
       outcome: vitestOutcome,
     } satisfies TestPlan;
   },

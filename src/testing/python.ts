@@ -31,6 +31,9 @@ const PYTHON_FRAMES: RunnerFrames = {
   complete: true,
 };
 
+/** pytest.skip(), pytest.xfail() and unittest's skipTest() (a module's name may come first). */
+const PYTHON_NOT_FAILURES = /(^|\.)(Skipped|XFailed|SkipTest)$/;
+
 const LAUNCHER = `# debugbridge: runs \`python -m <module> args…\` under the debugger; with --unittest-select ID
 # TARGET, the unittest tests of TARGET (a module, or a folder/ to discover) whose id is ID: one
 # test, a doctest a module adds through load_tests too.
@@ -156,6 +159,7 @@ export const pytestDriver: FrameworkDriver = {
       failureFilters: ['userUnhandled'],
       flavour: 'python',
       frames: PYTHON_FRAMES,
+      notFailures: PYTHON_NOT_FAILURES,
       outcome: pytestOutcome,
     } satisfies TestPlan;
   },
@@ -232,6 +236,7 @@ export const unittestDriver: FrameworkDriver = {
       failureFilters: ['userUnhandled'],
       flavour: 'python',
       frames: PYTHON_FRAMES,
+      notFailures: PYTHON_NOT_FAILURES,
       outcome: unittestOutcome,
     } satisfies TestPlan;
   },

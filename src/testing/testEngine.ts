@@ -246,6 +246,10 @@ export class TestEngine implements Engine {
         return undefined;
       }
       const exception = await failureException(this.inner, event.threadId, event.exception, listed[userFrame], this.spec.plan.language);
+      if (exception.type && this.spec.plan.notFailures?.test(exception.type)) {
+        this.context.log('debug', `test run: ${exception.type} ends the test without failing it`);
+        return undefined;
+      }
       this.failureSeen = `${exception.type ?? 'exception'}${exception.message ? `: ${exception.message}` : ''}${listed[userFrame]?.file ? ` (${listed[userFrame].name}, ${listed[userFrame].file}:${listed[userFrame].line})` : ''}`;
       return { ...event, exception, frameIndex };
     }

@@ -7,7 +7,7 @@ import type { RunVerdict } from '../core/types.js';
 import type { SourceFlavour } from './catchScan.js';
 import type { RunnerFrames } from './failureJudge.js';
 
-export const FRAMEWORKS = ['pytest', 'unittest', 'node:test', 'vitest', 'jest', 'dotnet'] as const;
+export const FRAMEWORKS = ['pytest', 'unittest', 'node:test', 'vitest', 'jest', 'mocha', 'dotnet'] as const;
 export type FrameworkName = (typeof FRAMEWORKS)[number];
 
 /** What the agent asked for, with paths made absolute. */
@@ -58,6 +58,12 @@ export interface TestPlan {
   flavour: SourceFlavour;
   /** The framework's own frames: where a failing test's exception goes. */
   frames: RunnerFrames;
+  /**
+   * Exceptions, by type, a test throws to end itself without failing: the runner's skip from inside
+   * a test or hook (mocha's this.skip(), pytest.skip(), unittest's skipTest) and an expected failure
+   * declared as it runs (pytest.xfail()).
+   */
+  notFailures?: RegExp;
   /** The test project's folder, where the runner's frames may be hidden (failureJudge's testFolder). */
   testFolder?: string;
   /** Reads what the runner printed and its exit code once it is over. */

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { testsSelected } from '../support/idSelection.js';
-import { installNodeTestFixture, NODE_TEST_FIXTURE } from '../support/nodeTestFixture.js';
+import { installMochaFixture, installNodeTestFixture, MOCHA_FIXTURE, NODE_TEST_FIXTURE } from '../support/nodeTestFixture.js';
 import { expectEndSeen, ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
 const file = (name: string) => join(NODE_TEST_FIXTURE, name);
@@ -35,12 +35,13 @@ const CART_IDS = [
   'cart > totals > total of 2 pens is 20',
   'cart > totals > total of 3 pens is 31',
   'cart > totals > total with "quotes" and spaces',
+  'cart > totals > total of $0 for an empty cart',
   'cart > coupons and versions',
   'cart > session',
 ];
 
-/** Ids run through debug_test itself (every id runs without the debugger): a passing each case beside a failing one, quotes and spaces. */
-const CART_SHAPES = ['cart > totals > total of 2 pens is 20', 'cart > totals > total with "quotes" and spaces'];
+/** Ids run through debug_test itself (every id runs without the debugger): a passing each case beside a failing one, quotes and spaces, a name that reads like a pattern (`$`). */
+const CART_SHAPES = ['cart > totals > total of 2 pens is 20', 'cart > totals > total with "quotes" and spaces', 'cart > totals > total of $0 for an empty cart'];
 
 const CART = [
   { framework: 'node:test', file: 'cart.nodetest.js', eachLocals: ['total=30'], eachExpression: 'total', set: { name: 'total', value: '31' } },
@@ -48,10 +49,11 @@ const CART = [
   { framework: 'vitest', file: 'cart.vitest.test.ts', eachLocals: ['qty=3', 'expected=31'], eachExpression: 'pens(line.qty).total()', set: { name: 'qty', value: '4' } },
 ] as const;
 
-describe('debug_test: node:test, jest and vitest', () => {
+describe('debug_test: node:test, jest, vitest and mocha', () => {
   let client: McpTestClient;
   beforeAll(async () => {
     installNodeTestFixture();
+    installMochaFixture();
     client = await startTestClient();
   }, 300_000);
   afterAll(async () => {
@@ -147,7 +149,7 @@ describe('debug_test: node:test, jest and vitest', () => {
     it('runs the tests a describe block\'s name or a part of a test\'s name selects, as the runner\'s -t does', async () => {
       const totals = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'totals', stopAtFailure: false });
       expect(totals.isError, totals.text).toBe(false);
-      expect(totals.structured.result).toMatchObject({ status: 'failed', counts: expect.stringMatching(/\b1 failed\b.*\b4 passed\b|\b4 passed\b.*\b1 failed\b/) });
+      expect(totals.structured.result).toMatchObject({ status: 'failed', counts: expect.stringMatching(/\b1 failed\b.*\b5 passed\b|\b5 passed\b.*\b1 failed\b/) });
       const part = await client.call<DebugTestAnswer>('debug_test', { path: tests, test: 'quotes', stopAtFailure: false });
       expect(part.structured.result?.status, part.text).toBe('passed');
       expect(ranAlone(part.structured.result?.counts)).toBe(true);
@@ -198,6 +200,112 @@ describe('debug_test: node:test, jest and vitest', () => {
     expect(r.text).toContain('expected: 2   actual: 3');
     await client.call('session_stop', { sessionId: r.structured.sessionId });
   }, 120_000);
+
+  describe('mocha (an ES module package with chai and node:assert, one suite CommonJS)', () => {
+    const mocha = (name: string) => join(MOCHA_FIXTURE, name);
+    const inventory = mocha('test/inventory.spec.js');
+    const INVENTORY_IDS = [
+      'inventory > counts > adds stock',
+      'inventory > counts > removes 1 leaving 2',
+      'inventory > counts > removes 2 leaving 1',
+      'inventory > counts > removes 3 leaving 1',
+      'inventory > counts > values the stock',
+      'inventory > counts > refuses what it cannot do',
+      'inventory > counts > tracks returns',
+      'inventory > counts > syncs with the warehouse',
+      'inventory > suppliers > restocks after an await, and a refused order rejects',
+      'inventory > suppliers > restocks short after an await',
+      'inventory > suppliers > restocks through a returned promise',
+      'inventory > suppliers > reserves with a callback',
+      'inventory > audits > matches the ledger',
+    ];
+
+    it('lists a file\'s tests (nested describes, cases made in a loop, pending ones, a skipped describe), a folder\'s configured files, and only the .only test of a file that has one; every id runs that test alone', async () => {
+      const list = await client.call<TestListAnswer>('test_list', { path: inventory });
+      expect(list.isError, list.text).toBe(false);
+      expect(list.structured.framework).toBe('mocha');
+      expect(list.structured.tests.map((t) => t.id)).toEqual(INVENTORY_IDS);
+      const folder = await client.call<TestListAnswer>('test_list', { path: mocha('test') });
+      expect(folder.structured.tests.map((t) => t.id)).toEqual(
+        expect.arrayContaining(['inventory.spec.js > inventory > counts > adds stock', 'legacy.spec.cjs > legacy prices > formats zero', 'warehouse.spec.js > warehouse > ships a box']),
+      );
+      expect(folder.structured.tests.some((t) => t.id.startsWith('focus.js'))).toBe(false);
+      // A folder the configuration does not name runs as mocha runs it given that folder.
+      const acceptance = await client.call<TestListAnswer>('test_list', { path: mocha('test/acceptance') });
+      expect(acceptance.structured.tests.map((t) => t.id), acceptance.text).toEqual(['restock.js > restock end to end > restocks from a supplier', 'restock.js > restock end to end > serves the stock']);
+      const focus = await client.call<TestListAnswer>('test_list', { path: mocha('test/focus.js') });
+      expect(focus.structured.tests.map((t) => t.id)).toEqual(['focus > counts what was added']);
+      // Without the debugger: each runnable id runs exactly that test, in that file only (the configured spec left out).
+      for (const id of INVENTORY_IDS.filter((i) => !/tracks returns|audits|warehouse/.test(i))) expect({ id, ran: await testsSelected(inventory, id) }).toEqual({ id, ran: [id] });
+      // A name that reads like a pattern (a price: `$`) is still that test's name.
+      for (const id of ['legacy prices > formats zero', 'legacy prices > formats 250 cents as $2.50']) expect(await testsSelected(mocha('test/legacy.spec.cjs'), id)).toEqual([id]);
+    }, 180_000);
+
+    it('stops at each failure of a file in turn: node:assert in a loop case, chai, after an await, in a returned promise, in a done callback; not where the code, assert.throws or assert.rejects catch, nor where a test skips itself (this.skip()); then FAILED with counts', async () => {
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: inventory });
+      expect(r.isError, r.text).toBe(false);
+      expect(r.structured.framework).toBe('mocha');
+      expect(r.structured.failure).toMatchObject({ frame: { file: inventory, line: markerLine(inventory, 'FAIL:loop') }, type: expect.stringContaining('AssertionError'), expected: '1', actual: '0' });
+      const during = await runningUnder(client);
+      const sessionId = r.structured.sessionId;
+      // The loop's case and the suite's stock are the test function's closure, read in its frame.
+      const evaluated = await client.call<{ results: { value?: string }[] }>('inspect_evaluate', { sessionId, expressions: ['qty', "stock.count('pen')"] });
+      expect(evaluated.structured.results.map((e) => e.value), evaluated.text).toEqual(['3', '0']);
+      type Next = { status: string; stop?: NonNullable<DebugTestAnswer['stop']>; verdict?: { status: string; counts?: string } };
+      const stops: { line: number; expected?: string; actual?: string }[] = [];
+      for (let i = 0; i < 4; i++) {
+        const next = await client.call<Next>('execution_continue', { sessionId });
+        expect(next.structured.stop?.reason, next.text).toBe('exception');
+        const { frame, exception } = next.structured.stop!;
+        expect(frame.file).toBe(inventory);
+        stops.push({ line: frame.line, expected: exception?.expected, actual: exception?.actual });
+      }
+      expect(stops).toEqual([
+        { line: markerLine(inventory, 'FAIL:chai'), expected: '7', actual: '6' },
+        { line: markerLine(inventory, 'FAIL:await'), expected: '5', actual: '4' },
+        { line: markerLine(inventory, 'FAIL:promise'), expected: '5', actual: '4' },
+        { line: markerLine(inventory, 'FAIL:done'), expected: '1', actual: '2' },
+      ]);
+      const end = await client.call<Next>('execution_continue', { sessionId });
+      expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed', counts: '5 failed, 5 passed, 3 skipped' } });
+      await stopAllAndCheckGone(client, during);
+    }, 180_000);
+
+    it('stops where a beforeEach hook fails, and in a CommonJS suite run by name; a describe\'s name runs its tests; a pending test passes as skipped; an unknown name answers the closest', async () => {
+      const warehouse = mocha('test/warehouse.spec.js');
+      const hook = await client.call<DebugTestAnswer>('debug_test', { path: warehouse });
+      expect(hook.structured.failure, hook.text).toMatchObject({ frame: { file: warehouse, line: markerLine(warehouse, 'FAIL:hook') }, message: expect.stringContaining('the warehouse starts with two boxes') });
+      await client.call('session_stop', { sessionId: hook.structured.sessionId });
+
+      const legacy = mocha('test/legacy.spec.cjs');
+      const cjs = await client.call<DebugTestAnswer>('debug_test', { path: legacy, test: 'legacy prices > formats zero' });
+      expect(cjs.structured.failure, cjs.text).toMatchObject({ frame: { file: legacy, line: markerLine(legacy, 'FAIL:cjs') }, expected: '"$0"', actual: '"$0.00"' });
+      const cjsEnd = await client.call<{ verdict?: { status: string; counts?: string } }>('execution_continue', { sessionId: cjs.structured.sessionId });
+      expect(cjsEnd.structured.verdict).toEqual(expect.objectContaining({ status: 'failed', counts: '1 failed, 0 passed' }));
+
+      // Its server is left listening: the run ends when mocha has reported (--exit), not when the debuggee's timeout does.
+      const acceptance = await client.call<DebugTestAnswer>('debug_test', { path: mocha('test/acceptance'), stopAtFailure: false, timeoutMs: 30_000 });
+      expect(acceptance.structured.result, acceptance.text).toMatchObject({ status: 'passed', counts: '0 failed, 2 passed' });
+      const suppliers = await client.call<DebugTestAnswer>('debug_test', { path: inventory, test: 'suppliers', stopAtFailure: false });
+      expect(suppliers.structured.result, suppliers.text).toMatchObject({ status: 'failed', counts: '3 failed, 1 passed' });
+      // The failures' report, from mocha's first one (not the tree of tests above it).
+      expect(suppliers.structured.result?.failureSummary).toMatch(/^1\) inventory\n\s+suppliers\n\s+restocks short after an await:\n[\s\S]*AssertionError/);
+      const pending = await client.call<DebugTestAnswer>('debug_test', { path: inventory, test: 'inventory > counts > tracks returns' });
+      expect(pending.structured.result, pending.text).toMatchObject({ status: 'passed', counts: expect.stringMatching(/\b1 skipped\b/) });
+      const missing = await client.call('debug_test', { path: inventory, test: 'values the stok' });
+      expect(missing.text).toMatch(/^TEST_NOT_FOUND: .*Closest: inventory > counts > values the stock/);
+    }, 180_000);
+
+    it('stops a test at a breakpoint in the code under test', async () => {
+      const code = mocha('src/inventory.js');
+      const line = markerLine(code, 'BP:value');
+      const r = await client.call<DebugTestAnswer>('debug_test', { path: inventory, test: 'values the stock', breakpoints: [{ file: code, line }] });
+      expect(r.structured.stop, r.text).toMatchObject({ reason: 'breakpoint', frame: { name: expect.stringContaining('value'), file: code, line } });
+      const sessionId = r.structured.sessionId;
+      await client.call('execution_continue', { sessionId, wait: false });
+      await expectEndSeen(client, sessionId, 'failed');
+    }, 120_000);
+  });
 
   it('answers the install command when the runner is not installed', async () => {
     const project = mkdtempSync(join(tmpdir(), 'dbb-no-vitest-'));

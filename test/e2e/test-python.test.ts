@@ -125,7 +125,7 @@ describe.runIf(run)('debug_test: a library-shaped Python suite', () => {
     await client?.close();
   });
 
-  it('unittest: stops only where a test fails, not where the library, a doctest or a thread pool catches', async () => {
+  it('unittest: stops only where a test fails, not where the library, a doctest or a thread pool catches, nor where a test skips itself (skipTest())', async () => {
     const tests = lib('tests/test_views.py');
     const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
     expect(r.structured.framework).toBe('unittest');
@@ -134,16 +134,18 @@ describe.runIf(run)('debug_test: a library-shaped Python suite', () => {
     // The end seen by breakpoint_wait and session_state (not by the continue) says the verdict too.
     await client.call('execution_continue', { wait: false });
     const verdict = await expectEndSeen(client, r.structured.sessionId, 'failed');
-    expect(verdict.counts).toBe('ran 6; FAILED (failures=1)');
+    expect(verdict.counts).toBe('ran 7; FAILED (failures=1, skipped=1)');
   });
 
-  it('pytest: stops only at the failing case of a parametrised test in a nested class, not where an xfail test fails as expected', async () => {
+  it('pytest: stops only at the failing case of a parametrised test in a nested class, not where an xfail test fails as expected (marked on the test, on its class, in its class\'s or its module\'s pytestmark, or by pytest.xfail()) nor where a test skips itself (pytest.skip())', async () => {
     const tests = lib('tests/test_views_pytest.py');
     const r = await client.call<DebugTestAnswer>('debug_test', { path: tests });
     expect(r.structured.stop).toMatchObject({ reason: 'exception', frame: { name: 'test_sum', file: tests, line: markerLine(tests, 'FAIL:sum') } });
     expect(r.structured.stop?.locals?.map((l) => `${l.name}=${l.value}`)).toEqual(expect.arrayContaining(['items=[10, 20]', 'expected=31']));
-    const end = await client.call<{ status: string; verdict?: { status: string; counts?: string } }>('execution_continue', {});
-    expect(end.structured).toMatchObject({ status: 'exited', verdict: { status: 'failed', counts: '1 failed, 5 passed, 1 xfailed' } });
+    const end = await client.call<{ status: string; stop?: { frame: { line: number } }; verdict?: { status: string; counts?: string } }>('execution_continue', {});
+    expect(end.structured, end.text).toMatchObject({ status: 'exited', verdict: { status: 'failed', counts: '1 failed, 5 passed, 1 skipped, 4 xfailed' } });
+    const planned = await client.call<DebugTestAnswer>('debug_test', { path: lib('tests/test_planned_pytest.py') });
+    expect(planned.structured.result, planned.text).toMatchObject({ status: 'passed', counts: '1 xfailed' });
   });
 
   it.each([
@@ -152,7 +154,7 @@ describe.runIf(run)('debug_test: a library-shaped Python suite', () => {
   ])('$name: every id test_list gives (doctests, nested classes, cases named with spaces and quotes) runs exactly that test', async ({ path, failing, doctest }) => {
     const list = await client.call<TestListAnswer>('test_list', { path: lib(path) });
     const ids = list.structured.tests.map((t) => t.id);
-    expect(ids.length).toBe(path.endsWith('pytest.py') ? 7 : 6);
+    expect(ids.length).toBe(path.endsWith('pytest.py') ? 11 : 7);
     if (doctest) expect(ids).toContain(doctest);
     // Every id, run as debug_test plans it without the debugger (pytest: its collection): the runner names that one test.
     for (const id of ids) expect({ id, ran: await testsSelected(lib(path), id) }).toEqual({ id, ran: [id] });

@@ -70,6 +70,14 @@ describe.runIf(dotnetRuns)('debug_test: NUnit, MSTest and xUnit v3', () => {
     FIRST_RUN_MS,
   );
 
+  it('xUnit v3 on its own runner: a part of a test\'s own display name selects that test, as under VSTest', async () => {
+    const name = 'XunitV3Tests';
+    expect(await testsSelected(project(name), 'quotes" and spaces')).toEqual(['total with "quotes" and spaces']);
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: project(name), test: 'quotes" and spaces', stopAtFailure: false, timeoutMs: FIRST_RUN_MS }, { timeoutMs: FIRST_RUN_MS });
+    expect(r.structured.result, r.text).toMatchObject({ status: 'passed' });
+    expect(ranAlone(r.structured.result?.counts)).toBe(true);
+  }, 2 * FIRST_RUN_MS);
+
   it('MSTest on Microsoft.Testing.Platform: a breakpoint in the code under test hits', async () => {
     const line = markerLine(PRICES, 'BP:add');
     const r = await client.call<DebugTestAnswer>('debug_test', { path: project('MstestTests'), test: 'Adds', breakpoints: [{ file: PRICES, line }] });

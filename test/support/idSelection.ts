@@ -3,17 +3,19 @@
  * debug_test plans for the id (the same driver, the same selection arguments, from
  * src/testing/testRun.ts' own request and driver choice) is run as it is, less the debugger's own
  * options, with a report that names each test it ran: node:test's TAP, jest's and vitest's JSON
- * reports, pytest's collection (its list mode, with the same arguments), unittest's results,
- * VSTest's console logger, the platform's detailed output. A run without the debugger costs a
+ * reports, mocha's passes and failures, pytest's collection (its list mode, with the same arguments), unittest's results,
+ * VSTest's console logger, the platform's detailed output, xUnit v3's verbose reporter. A run without the debugger costs a
  * fraction of one under it, so every id a listing gives can be checked on each CI run.
  */
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProject } from '../../src/engines/dotnet/program.js';
 import { findDotnet } from '../../src/engines/dotnet/runtimeEnv.js';
 import { findInterpreter } from '../../src/engines/python/interpreter.js';
 import { runCommand, type CommandResult } from '../../src/core/processGroup.js';
 import { frameworkOf } from '../../src/testing/dotnetTests.js';
+import { xunitOutcome } from '../../src/testing/xunitProgram.js';
 import { pickDriver } from '../../src/testing/frameworks.js';
 import { ID_SEPARATOR } from '../../src/testing/jsTestNames.js';
 import { testRequest } from '../../src/testing/testRun.js';
@@ -35,12 +37,15 @@ export async function testsSelected(path: string, test: string, framework?: Fram
       return jsonReportRan(await node(direct(run), [direct(run).program, ...direct(run).args, '--json']));
     case 'vitest':
       return jsonReportRan(await runIn(hosted(run), process.execPath, [...withoutDebugger(hosted(run).args), '--reporter=json']));
+    case 'mocha':
+      return mochaRan(await node(direct(run), [direct(run).program, ...withReporter(direct(run).args, mochaReporter())]));
     case 'pytest':
       return collected(await python(direct(run), [direct(run).program, ...direct(run).args, '--collect-only', '-p', 'no:cacheprovider']));
     case 'unittest':
       return unittestRan(await python(direct(run), ['-c', UNITTEST_REPORTING, direct(run).program, ...direct(run).args]));
     case 'dotnet':
-      return run.kind === 'hosted' ? vstestRan(await vstest(run, plan)) : platformRan(await platform(direct(run)));
+      if (run.kind === 'hosted') return vstestRan(await vstest(run, plan));
+      return plan.outcome === xunitOutcome ? xunitRan(await platform(direct(run), ['-reporter', 'verbose'])) : platformRan(await platform(direct(run)));
   }
 }
 
@@ -106,6 +111,22 @@ function jsonReportRan({ stdout }: CommandResult): string[] {
   return (report.testResults ?? []).flatMap((f) => (f.assertionResults ?? []).filter((a) => a.status === 'passed' || a.status === 'failed').map((a) => [...a.ancestorTitles, a.title].join(ID_SEPARATOR)));
 }
 
+/** A mocha reporter that writes each test that passed or failed by its titles, one JSON line each. */
+function mochaReporter(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'dbb-mocha-ran-')), 'ran.cjs');
+  writeFileSync(file, `module.exports = function (runner) { for (const e of ['pass', 'fail']) runner.on(e, (t) => console.log('RAN ' + JSON.stringify(t.titlePath()))); };`);
+  return file;
+}
+
+function withReporter(args: string[], reporter: string): string[] {
+  const at = args.indexOf('--reporter');
+  return at < 0 ? [...args, '--reporter', reporter] : [...args.slice(0, at), '--reporter', reporter, ...args.slice(at + 2)];
+}
+
+function mochaRan({ stdout }: CommandResult): string[] {
+  return [...stdout.matchAll(/^RAN (.+)$/gm)].map((m) => (JSON.parse(m[1]) as string[]).join(ID_SEPARATOR));
+}
+
 /** pytest's collection, quiet: one node id a line. */
 function collected({ stdout }: CommandResult): string[] {
   return stdout.split('\n').filter((l) => /^\S+\.py::\S/.test(l));
@@ -144,11 +165,18 @@ function vstestRan({ stdout }: CommandResult): string[] {
   return [...stdout.matchAll(/^\s+(?:Passed|Failed|Skipped) (.+?) \[[^\]\n]*\]\s*$/gm)].map((m) => m[1]);
 }
 
-/** A Microsoft.Testing.Platform project: built as the engine builds it, its assembly run with the planned options. */
-async function platform(run: DirectLaunch): Promise<CommandResult> {
+const PLATFORM_DETAILS = ['--output', 'Detailed', '--no-ansi', '--no-progress'];
+
+/** A test program (Microsoft.Testing.Platform's, xUnit v3's own runner): built as the engine builds it, its assembly run with the planned options and the runner's own that name each test. */
+async function platform(run: DirectLaunch, details = PLATFORM_DETAILS): Promise<CommandResult> {
   const dotnet = findDotnet() ?? 'dotnet';
   const assembly = await buildProject(dotnet, run.program);
-  return runIn(run, dotnet, [assembly, ...run.args, '--output', 'Detailed', '--no-ansi', '--no-progress']);
+  return runIn(run, dotnet, [assembly, ...run.args, ...details]);
+}
+
+/** xUnit v3's verbose reporter: `  Ns.Class.Method [FINISHED] Time: 0.015s` for each test it ran. */
+function xunitRan({ stdout }: CommandResult): string[] {
+  return [...stdout.matchAll(/^\s+(.+?) \[FINISHED\]/gm)].map((m) => m[1]);
 }
 
 function platformRan({ stdout }: CommandResult): string[] {
