@@ -72,15 +72,31 @@ async function exceptionDetails(engine: Engine, event: StoppedEvent) {
   return { ...event.exception, ...info };
 }
 
-/** A frame's first locals, as the stop shows them. */
+/**
+ * A frame's first locals, as the stop shows them: its own, then (while there is room) the values it
+ * uses from enclosing functions, as Visual Studio lists a lambda's captured variables among its
+ * locals. A test's callback or an event handler often has none of its own: what it reads is in its
+ * closure. A captured function or class is code it calls, not state it reads: left to inspect_variables.
+ */
 export async function summarizeLocals(engine: Engine, frameId: number): Promise<{ shown: ValueSummary[]; omitted: number } | undefined> {
   try {
     const scopes = await engine.scopes(frameId);
-    const scope = scopes.find((s) => !s.expensive);
-    if (!scope) return undefined;
-    const vars = (await engine.variables(scope.ref, 0, SUMMARY_LOCALS + 1)).filter((v) => !isGroupingNode(v.name));
+    const own = scopes.find((s) => !s.expensive);
+    if (!own) return undefined;
+    const vars = (await engine.variables(own.ref, 0, SUMMARY_LOCALS + 1)).filter((v) => !isGroupingNode(v.name));
+    let total = own.namedVariables ?? vars.length;
+    const room = SUMMARY_LOCALS - vars.length;
+    if (room > 0) {
+      const captured = scopes.filter((s) => s.captured && s !== own);
+      const read = await Promise.all(captured.map((s) => engine.variables(s.ref, 0, room + 1)));
+      // Innermost first: a name an inner function declares hides the outer one.
+      for (const value of read.flat()) {
+        if (value.type === 'function' || vars.some((seen) => seen.name === value.name)) continue;
+        vars.push(value);
+        total += 1;
+      }
+    }
     const shown = vars.slice(0, SUMMARY_LOCALS).map((v) => ({ name: v.name, value: summaryText(v.value), type: v.type }));
-    const total = scope.namedVariables ?? vars.length;
     return { shown, omitted: Math.max(0, total - shown.length) };
   } catch {
     return undefined;

@@ -198,6 +198,8 @@ export interface ScopeInfo {
   ref: number;
   /** Large scopes (globals, module) that should not be expanded by default. */
   expensive: boolean;
+  /** Variables of enclosing functions that this frame's function uses (a JavaScript closure): the stop shows them after its own. */
+  captured?: boolean;
   namedVariables?: number;
   indexedVariables?: number;
 }

@@ -246,6 +246,8 @@ describe('debug_test: node:test, jest, vitest and mocha', () => {
       expect(r.isError, r.text).toBe(false);
       expect(r.structured.framework).toBe('mocha');
       expect(r.structured.failure).toMatchObject({ frame: { file: inventory, line: markerLine(inventory, 'FAIL:loop') }, type: expect.stringContaining('AssertionError'), expected: '1', actual: '0' });
+      // The test function has no variables of its own: the stop shows the loop's case and the suite's stock it reads.
+      expect(r.structured.failure?.locals?.map((l) => `${l.name}=${l.value}`), r.text).toEqual(['qty=3', 'left=1', expect.stringMatching(/^stock=Inventory/)]);
       const during = await runningUnder(client);
       const sessionId = r.structured.sessionId;
       // The loop's case and the suite's stock are the test function's closure, read in its frame.

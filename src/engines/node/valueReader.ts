@@ -24,6 +24,7 @@ const SHOWN_INTERNALS = new Set(['[[Entries]]', '[[PrimitiveValue]]', '[[Promise
 const HIDDEN_SYMBOL = `Symbol(${HIT_COUNTERS_SYMBOL})`;
 const ARRAY_PAGE = 'function (start, end) { const page = {}; for (let i = start; i < end; i++) page[i] = this[i]; return page; }';
 const ASSIGN_PROPERTY = 'function (name, value) { this[name] = value; return this[name]; }';
+const CAPTURED = new Set(['closure', 'block', 'catch']);
 
 export class ValueReader {
   /**
@@ -47,6 +48,8 @@ export class ValueReader {
       name: merged && i === 0 ? 'Local' : scopeName(scopes[0].scope),
       ref: this.handles.add({ kind: 'scope', frame, scopes, withReturnValue: i === 0 && !!frame.returnValue }),
       expensive: scopes[0].scope.type === 'global',
+      // An enclosing function's scopes, its blocks too (a loop's variables a callback captured).
+      captured: i > 0 && CAPTURED.has(scopes[0].scope.type),
     }));
   }
 
