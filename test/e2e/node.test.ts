@@ -90,6 +90,17 @@ describe('node end to end', () => {
     expect(stopped.structured.state).toBe('terminated');
   });
 
+  it('debugs an ES module whose top level declares a class with #private members (node 20 crashed on its break on start)', async () => {
+    const program = fixture('ledger.mjs');
+    const launch = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: line('ledger.mjs', 'ledger') }], waitForStop: true });
+    expect(launch.structured.status, launch.text).toBe('stopped');
+    expect(launch.structured.stop?.locals?.find((l) => l.name === 'settled')?.value).toBe('12');
+    const fields = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { path: 'ledger' });
+    expect(fields.structured.variables.map((v) => v.name)).toContain('#entries');
+    const end = await client.call<Wait>('execution_continue', {});
+    expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+  });
+
   it('reports the exit code and the output without the inspector lines', async () => {
     const launch = await client.call<Wait>('session_launch', { program: fixture('workflow.js') });
     const wait = await client.call<Wait>('breakpoint_wait', { sessionId: launch.structured.sessionId });
