@@ -167,6 +167,16 @@ describe.runIf(run)('python end to end', () => {
     expect(output.structured.output).toContain('about to fail');
   });
 
+  it('runs a package as -m package, its relative imports working', async () => {
+    const file = join(FIXTURES, 'shop', 'prices.py');
+    const r = await client.call<Wait>('session_launch', { program: '-m shop', cwd: FIXTURES, breakpoints: [{ file, line: markerLine(file, 'BP:taxed') }], waitForStop: true });
+    expect(r.structured.stop?.frame, r.text).toMatchObject({ name: 'with_tax', file });
+    expect(r.text).toMatch(/locals: .*taxed = 12\.0/);
+    const end = await client.call<Wait>('execution_continue', {});
+    expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+    expect(end.structured.outputTail).toContain('total 12.0');
+  });
+
   it('stops at a breakpoint on the only line of a program that exits at once, 20 times out of 20', async () => {
     const program = fixture('only_line.py');
     let hits = 0;

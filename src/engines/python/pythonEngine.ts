@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, LiveEditRequest, LiveEditResult } from '../../core/engine.js';
 import { DebugError } from '../../core/errors.js';
+import { moduleOfProgram } from '../../core/moduleProgram.js';
 import { readStacks } from '../../core/hangReport.js';
 import type {
   AttachConfig,
@@ -105,7 +106,8 @@ export class PythonEngine implements Engine {
   }
 
   private async launchProgram(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
-    if (!existsSync(config.program)) {
+    const module = moduleOfProgram(config.program);
+    if (!module && !existsSync(config.program)) {
       throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a Python file (absolute, or relative to cwd).');
     }
     const steps = (this.steps = new LaunchSteps());
@@ -136,7 +138,7 @@ export class PythonEngine implements Engine {
     await Promise.race([processStarted, delay(2000)]);
     // The modules loaded before the helper goes in are taken as they are on disk then: it must be in
     // before the answer, or an edit made right after the first stop would pass for the loaded text.
-    await Promise.race([this.prepareLiveEdit(config.program), delay(LIVE_EDIT_WAIT_MS)]);
+    await Promise.race([this.prepareLiveEdit(module ? undefined : config.program), delay(LIVE_EDIT_WAIT_MS)]);
     // The next launch like this one finds a debuggee ready: prepared once the calls pause (callsQuiet.ts).
     whenQuiet('next ready debuggee', () => prepareNextReadyDebuggee(target));
     return { ...result, pid: this.debuggeePid };
