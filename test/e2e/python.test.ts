@@ -167,6 +167,11 @@ describe.runIf(run)('python end to end', () => {
     expect(output.structured.output).toContain('about to fail');
   });
 
+  it('says an exception stopped on by the "all" filter was raised (pydevd\'s mode "always")', async () => {
+    const r = await client.call<Wait>('session_launch', { program: fixture('crash.py'), exceptions: 'all', waitForStop: true });
+    expect(r.text).toMatch(/Stopped on raised exception ValueError: invalid literal/);
+  });
+
   it('runs a package as -m package, its relative imports working', async () => {
     const file = join(FIXTURES, 'shop', 'prices.py');
     const r = await client.call<Wait>('session_launch', { program: '-m shop', cwd: FIXTURES, breakpoints: [{ file, line: markerLine(file, 'BP:taxed') }], waitForStop: true });
@@ -175,6 +180,20 @@ describe.runIf(run)('python end to end', () => {
     const end = await client.call<Wait>('execution_continue', {});
     expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
     expect(end.structured.outputTail).toContain('total 12.0');
+  });
+
+  it('shows what reading an attribute raised in one line, and says a statement ran', async () => {
+    const program = fixture('shapes.py');
+    await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: line('shapes.py', 'shapes') }], waitForStop: true });
+    const pixel = await client.call<{ variables: { name: string; value: string; type?: string }[] }>('inspect_variables', { path: 'pixel' });
+    const color = pixel.structured.variables.find((v) => v.name === 'color');
+    expect(color?.value).toBe("<raises AttributeError: 'Pixel' object has no attribute 'color'>");
+    expect(color?.type).toBeUndefined();
+    const account = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { path: 'account' });
+    expect(account.structured.variables.find((v) => v.name === 'ratio')?.value).toBe('<raises ZeroDivisionError: no credit line>');
+    const statement = await client.call('inspect_evaluate', { expression: 'doubled = account.balance * 2' });
+    expect(statement.text).toBe(`[${statement.structured.sessionId}] doubled = account.balance * 2: done (a statement: no value)`);
+    expect((await client.call<{ value: string }>('inspect_evaluate', { expression: 'doubled' })).structured.value).toBe('20');
   });
 
   it('stops at a breakpoint on the only line of a program that exits at once, 20 times out of 20', async () => {
