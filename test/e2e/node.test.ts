@@ -96,7 +96,7 @@ describe('node end to end', () => {
     expect(launch.structured.status, launch.text).toBe('stopped');
     expect(launch.structured.stop?.locals?.find((l) => l.name === 'settled')?.value).toBe('12');
     const fields = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { path: 'ledger' });
-    expect(fields.structured.variables.map((v) => v.name)).toContain('#entries');
+    expect(fields.structured.variables.find((v) => v.name === '#entries')?.value).toBe('[5, 7]');
     const end = await client.call<Wait>('execution_continue', {});
     expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
   });
