@@ -172,6 +172,12 @@ describe.runIf(run)('python end to end', () => {
     expect(r.text).toMatch(/Stopped on raised exception ValueError: invalid literal/);
   });
 
+  it('says which exceptions an ExceptionGroup holds', async () => {
+    const r = await client.call<Wait>('session_launch', { program: fixture('groups.py'), waitForStop: true });
+    expect(r.structured.stop?.exception?.type).toBe('ExceptionGroup');
+    expect(r.text).toContain("holds ValueError: invalid literal for int() with base 10: 'x'\nholds ValueError: invalid literal for int() with base 10: 'y'\n");
+  });
+
   it('runs a package as -m package, its relative imports working', async () => {
     const file = join(FIXTURES, 'shop', 'prices.py');
     const r = await client.call<Wait>('session_launch', { program: '-m shop', cwd: FIXTURES, breakpoints: [{ file, line: markerLine(file, 'BP:taxed') }], waitForStop: true });

@@ -16,6 +16,7 @@ import type {
   EngineCapabilities,
   EvaluateResult,
   ExceptionBreakpointConfig,
+  ExceptionCause,
   ExceptionInfo,
   FrameInfo,
   FunctionBreakpointSpec,
@@ -47,6 +48,7 @@ import { passThroughEvents } from './passThroughEvents.js';
 import { injectDebugpy } from './pidInjection.js';
 import { active, launchUnderWay, sessionEnded, whenQuiet } from './callsQuiet.js';
 import { prepareNextReadyDebuggee, readyDebuggeeMayFit, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
+import { GROUP_MEMBERS_EXPRESSION, groupMembers, isExceptionGroup } from './exceptionGroups.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
 import { delay, rejectOnAbort, startCancelled, startDebugpy, startReadyDebuggee, type Starting } from './startSequence.js';
@@ -374,9 +376,21 @@ export class PythonEngine implements Engine {
     }
   }
 
+  /** An ExceptionGroup's members, read in the thread's top frame; none when that fails. */
+  private async groupMembers(threadId: number): Promise<ExceptionCause[]> {
+    try {
+      const [top] = (await this.dap.request('stackTrace', { threadId, startFrame: 0, levels: 1 })).stackFrames;
+      return top ? groupMembers((await this.dap.request('evaluate', { expression: GROUP_MEMBERS_EXPRESSION, frameId: top.id, context: 'watch' })).result) : [];
+    } catch {
+      return [];
+    }
+  }
+
   async exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
     try {
-      return toExceptionInfo(await this.dap.request('exceptionInfo', { threadId }));
+      const info = toExceptionInfo(await this.dap.request('exceptionInfo', { threadId }));
+      if (isExceptionGroup(info.type)) info.causes = [...(await this.groupMembers(threadId)), ...(info.causes ?? [])];
+      return info;
     } catch (e) {
       if (e instanceof DapRequestError && e.failure === 'rejected') return undefined;
       throw requestError(e, 'ADAPTER_FAILED', this.dap.stderrHint());
