@@ -145,6 +145,12 @@ export class NodeTarget {
     // Node says when the isolate waits (at once if it already does). Workers wait before node
     // announces them; a node older than the event (nodejs/node#51560) refuses the enable.
     const told = this.kind === 'worker' ? Promise.resolve(false) : cdp.send('NodeRuntime.enable').then(() => true, () => false);
+    // A program held by the preload (not by --inspect-brk) says it waits only once node has run its
+    // start-up: the ACKs keep flowing until it does, else Nagle held that event for a delayed ACK (40 ms).
+    if (options.held) {
+      cdp.expectEvent('NodeRuntime.waitingForDebugger');
+      void told.then((says) => says || cdp.forgetEvent('NodeRuntime.waitingForDebugger'));
+    }
     let armed = false;
     let waits = false;
     cdp.on('NodeRuntime.waitingForDebugger', () => {
