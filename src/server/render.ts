@@ -66,6 +66,8 @@ const TEST_FAILURE_KIND = 'test failure';
 
 export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   const parts = [stopHeadline(stop)];
+  // Why a breakpoint stopped that its condition would not have stopped (the condition failed).
+  if (stop.reason === 'breakpoint' && stop.description) parts.push(stop.description);
   const failure = stop.reason === 'exception' && stop.exception?.kind === TEST_FAILURE_KIND ? stop.exception : undefined;
   if (failure?.message) parts.push(indent(failure.message.trimEnd()));
   if (failure?.expected !== undefined) parts.push(renderAssertionValues(failure));

@@ -265,7 +265,7 @@ export class PythonEngine implements Engine {
       source: { path: file },
       breakpoints: specs.map((s) => ({ line: s.line, column: s.column, condition: s.condition, hitCondition: s.hitCondition, logMessage: s.logMessage })),
     });
-    return this.breakpointIds.replaceFile(file, specs.map((s) => s.id), body.breakpoints);
+    return this.breakpointIds.replaceFile(file, specs, body.breakpoints);
   }
 
   async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
