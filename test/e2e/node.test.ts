@@ -115,7 +115,14 @@ describe('node end to end', () => {
     const body = line('loop.js', 'body');
     const conditional = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, condition: 'i === 7' }], waitForStop: true });
     expect(conditional.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('7');
+    expect(conditional.text).not.toContain('could not be evaluated');
     await client.call('session_stop', { sessionId: conditional.structured.sessionId });
+
+    // A condition that throws stops and says why (V8 took it for false, silently).
+    const broken = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, condition: 'idx === 7' }], waitForStop: true });
+    expect(broken.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('0');
+    expect(broken.text).toContain('The condition of breakpoint #1 (idx === 7) could not be evaluated: ReferenceError: idx is not defined');
+    await client.call('session_stop', { sessionId: broken.structured.sessionId });
 
     const hit = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, hitCondition: '4' }], waitForStop: true });
     expect(hit.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('3');

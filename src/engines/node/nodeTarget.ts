@@ -18,6 +18,7 @@ import type {
   StepKind,
   VariableInfo,
 } from '../../core/types.js';
+import { failedCondition } from './breakpointConditions.js';
 import { pauseOnExceptionsState } from './capabilities.js';
 import type { CdpClient, CdpEventParams } from './cdpClient.js';
 import { causesOf, throwSite } from './exceptionSites.js';
@@ -431,6 +432,8 @@ export class NodeTarget {
     }
     this.stepping = undefined;
     const stop = stopOf(event, { hitBreakpointIds, hitFunctionIds, atStart, expected });
+    const conditions = this.lines.conditionsOf(hitBreakpointIds);
+    if (conditions.length && event.callFrames[0]) stop.description = await failedCondition(this.cdp, event.callFrames[0].callFrameId, conditions);
     if (stop.exception) {
       stop.exception.thrownAt = await throwSite(this.scripts, stop.exception.stackTrace, event.callFrames[0]);
       const causes = await causesOf(this.cdp, this.scripts, event.data as Protocol.Runtime.RemoteObject | undefined);
