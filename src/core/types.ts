@@ -260,8 +260,8 @@ export interface CatchSite {
 export interface ExceptionCause {
   type?: string;
   message?: string;
-  /** `cause`: raised from it (Python `raise … from`, JS `cause`); `context`: raised while handling it; `inner`: .NET InnerException. */
-  relation: 'cause' | 'context' | 'inner';
+  /** `cause`: raised from it (Python `raise … from`, JS `cause`); `context`: raised while handling it; `inner`: .NET InnerException; `member`: one of a Python ExceptionGroup's exceptions. */
+  relation: 'cause' | 'context' | 'inner' | 'member';
   thrownAt?: { file?: string; line: number };
 }
 

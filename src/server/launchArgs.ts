@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { z } from 'zod';
 import { checkBreakpoint, type BreakpointRequest } from '../core/breakpointRegistry.js';
 import { DebugError, toDebugError, type ErrorCode } from '../core/errors.js';
+import { moduleOfProgram } from '../core/moduleProgram.js';
 import type { Session } from '../core/session.js';
 import type { SessionConfig } from '../core/sessionConfig.js';
 import type { SessionManager } from '../core/sessionManager.js';
@@ -14,7 +15,7 @@ import { breakpointInput, exceptionModeInput, targetInput, timeoutInput } from '
 export const DEFAULT_LAUNCH_TIMEOUT_MS = 60_000;
 
 export const launchInput = {
-  program: z.string().min(1).describe('.py, .js/.ts, or .NET .dll/.csproj/folder.'),
+  program: z.string().min(1).describe('.py (or -m module), .js/.ts, or .NET .dll/.csproj/folder.'),
   language: z.string().optional().describe('python, node or dotnet (default: from program).'),
   args: z.array(z.string()).optional(),
   cwd: z.string().optional(),
@@ -81,8 +82,9 @@ export async function launchSession(manager: SessionManager, args: LaunchArgs, s
   // On a target the program's files are the far side's: here they need not exist, and the program's
   // folder (mapped) is a better working folder than the server's own.
   const cwd = args.target && !args.cwd ? dirname(resolve(args.program)) : resolveCwd(manager, args.cwd);
-  const program = args.target ? manager.paths.resolve(args.program, cwd, 'program') : manager.resolveProgram(args.program, cwd);
-  const language = args.language ?? (await manager.registry.languageFor(program));
+  const module = moduleOfProgram(args.program);
+  const program = module ? `-m ${module}` : args.target ? manager.paths.resolve(args.program, cwd, 'program') : manager.resolveProgram(args.program, cwd);
+  const language = args.language ?? (module ? 'python' : await manager.registry.languageFor(program));
   const options: Record<string, unknown> = { ...args.options };
   if (args.pythonPath) options.pythonPath = args.pythonPath;
   if (args.runtimeExecutable) options.runtimeExecutable = args.runtimeExecutable;

@@ -66,6 +66,8 @@ const TEST_FAILURE_KIND = 'test failure';
 
 export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   const parts = [stopHeadline(stop)];
+  // Why a breakpoint stopped that its condition would not have stopped (the condition failed).
+  if (stop.reason === 'breakpoint' && stop.description) parts.push(stop.description);
   const failure = stop.reason === 'exception' && stop.exception?.kind === TEST_FAILURE_KIND ? stop.exception : undefined;
   if (failure?.message) parts.push(indent(failure.message.trimEnd()));
   if (failure?.expected !== undefined) parts.push(renderAssertionValues(failure));
@@ -81,7 +83,7 @@ export function renderStop(stop: Stop, maxChars = DEFAULT_MAX_CHARS): string {
   return stop.watches?.length ? withWatches(text, stop.watches, maxChars) : fitText(text, maxChars, 'inspect_variables and inspect_source');
 }
 
-const CAUSE_RELATION: Record<ExceptionCause['relation'], string> = { cause: 'caused by', context: 'while handling', inner: 'inner' };
+const CAUSE_RELATION: Record<ExceptionCause['relation'], string> = { cause: 'caused by', context: 'while handling', inner: 'inner', member: 'holds' };
 
 /** `expected: 30   actual: 25`, and where the whole values are when these are cut. */
 function renderAssertionValues(ex: ExceptionAutopsy): string {
@@ -95,10 +97,13 @@ function renderAutopsy(ex: ExceptionAutopsy): string[] {
   const parts: string[] = [];
   if (ex.kind !== TEST_FAILURE_KIND && ex.expected !== undefined) parts.push(renderAssertionValues(ex));
   if (ex.throwSource?.length && ex.thrownAt) parts.push(`thrown at ${where(ex.thrownAt.file, ex.thrownAt.line)}:\n${renderSourceLines(ex.throwSource)}`);
-  (ex.causes ?? []).forEach((c, depth) => {
+  let depth = 0;
+  for (const c of ex.causes ?? []) {
     const at = c.thrownAt ? ` (${where(c.thrownAt.file, c.thrownAt.line)})` : '';
+    // A group's members sit side by side; each cause goes one deeper.
     parts.push(`${'  '.repeat(depth)}${CAUSE_RELATION[c.relation]} ${c.type ?? 'exception'}${c.message ? `: ${c.message}` : ''}${at}`);
-  });
+    if (c.relation !== 'member') depth++;
+  }
   if (ex.moreCauses) parts.push(`… ${ex.moreCauses} more causes`);
   if (ex.frames?.length) {
     parts.push(`stack: ${ex.frames.map(renderStackEntry).join(' ← ')}${ex.moreFrames ? ` ← … ${ex.moreFrames} more (inspect_stack)` : ''}`);

@@ -97,6 +97,8 @@ function cutNote(v: EvaluationView): string {
 export function renderEvaluations(sessionId: string, views: EvaluationView[]): string {
   const lines = views.map((v) => {
     if (v.error) return `${v.expression}: <error: ${v.error}>`;
+    // A statement (Python runs `x = 5` or `import os` as one) answers no value and no type.
+    if (v.value === '' && !v.type && !v.hasChildren) return `${v.expression}: done (a statement: no value)`;
     const children = v.hasChildren && !v.next && views.length === 1 ? `\n(has children: inspect_variables with path "${v.expression}")` : '';
     return `${v.expression} = ${v.value}${cutNote(v)}${v.type ? ` (${v.type})` : ''}${children}`;
   });

@@ -49,7 +49,7 @@ export const exceptionSchema = z.object({
   stackTrace: z.string().optional(),
   thrownAt: placeSchema.optional(),
   causes: z
-    .array(z.object({ type: z.string().optional(), message: z.string().optional(), relation: z.enum(['cause', 'context', 'inner']), thrownAt: placeSchema.optional() }))
+    .array(z.object({ type: z.string().optional(), message: z.string().optional(), relation: z.enum(['cause', 'context', 'inner', 'member']), thrownAt: placeSchema.optional() }))
     .optional(),
   moreCauses: z.number().optional(),
   frames: z

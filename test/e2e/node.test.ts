@@ -90,6 +90,17 @@ describe('node end to end', () => {
     expect(stopped.structured.state).toBe('terminated');
   });
 
+  it('debugs an ES module whose top level declares a class with #private members (node 20 crashed on its break on start)', async () => {
+    const program = fixture('ledger.mjs');
+    const launch = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: line('ledger.mjs', 'ledger') }], waitForStop: true });
+    expect(launch.structured.status, launch.text).toBe('stopped');
+    expect(launch.structured.stop?.locals?.find((l) => l.name === 'settled')?.value).toBe('12');
+    const fields = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { path: 'ledger' });
+    expect(fields.structured.variables.find((v) => v.name === '#entries')?.value).toBe('[5, 7]');
+    const end = await client.call<Wait>('execution_continue', {});
+    expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+  });
+
   it('reports the exit code and the output without the inspector lines', async () => {
     const launch = await client.call<Wait>('session_launch', { program: fixture('workflow.js') });
     const wait = await client.call<Wait>('breakpoint_wait', { sessionId: launch.structured.sessionId });
@@ -104,7 +115,14 @@ describe('node end to end', () => {
     const body = line('loop.js', 'body');
     const conditional = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, condition: 'i === 7' }], waitForStop: true });
     expect(conditional.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('7');
+    expect(conditional.text).not.toContain('could not be evaluated');
     await client.call('session_stop', { sessionId: conditional.structured.sessionId });
+
+    // A condition that throws stops and says why (V8 took it for false, silently).
+    const broken = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, condition: 'idx === 7' }], waitForStop: true });
+    expect(broken.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('0');
+    expect(broken.text).toContain('The condition of breakpoint #1 (idx === 7) could not be evaluated: ReferenceError: idx is not defined');
+    await client.call('session_stop', { sessionId: broken.structured.sessionId });
 
     const hit = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, hitCondition: '4' }], waitForStop: true });
     expect(hit.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('3');

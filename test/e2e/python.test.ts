@@ -139,7 +139,14 @@ describe.runIf(run)('python end to end', () => {
     const body = line('loop.py', 'body');
     const conditional = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, condition: 'i == 7' }], waitForStop: true });
     expect(conditional.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('7');
+    expect(conditional.text).not.toContain('could not be evaluated');
     await client.call('session_stop', { sessionId: conditional.structured.sessionId });
+
+    // A condition that raises stops and says why (pydevd took it for false, silently).
+    const broken = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, condition: 'idx == 7' }], waitForStop: true });
+    expect(broken.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('0');
+    expect(broken.text).toContain("The condition of breakpoint #1 (idx == 7) could not be evaluated: NameError: name 'idx' is not defined");
+    await client.call('session_stop', { sessionId: broken.structured.sessionId });
 
     const hit = await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: body, hitCondition: '4' }], waitForStop: true });
     expect(hit.structured.stop?.locals?.find((l) => l.name === 'i')?.value).toBe('3');
@@ -165,6 +172,41 @@ describe.runIf(run)('python end to end', () => {
     expect(end.structured.outputTail).toContain('ValueError');
     const output = await client.call<{ output: string }>('session_output', { sessionId: r.structured.sessionId });
     expect(output.structured.output).toContain('about to fail');
+  });
+
+  it('says an exception stopped on by the "all" filter was raised (pydevd\'s mode "always")', async () => {
+    const r = await client.call<Wait>('session_launch', { program: fixture('crash.py'), exceptions: 'all', waitForStop: true });
+    expect(r.text).toMatch(/Stopped on raised exception ValueError: invalid literal/);
+  });
+
+  it('says which exceptions an ExceptionGroup holds', async () => {
+    const r = await client.call<Wait>('session_launch', { program: fixture('groups.py'), waitForStop: true });
+    expect(r.structured.stop?.exception?.type).toBe('ExceptionGroup');
+    expect(r.text).toContain("holds ValueError: invalid literal for int() with base 10: 'x'\nholds ValueError: invalid literal for int() with base 10: 'y'\n");
+  });
+
+  it('runs a package as -m package, its relative imports working', async () => {
+    const file = join(FIXTURES, 'shop', 'prices.py');
+    const r = await client.call<Wait>('session_launch', { program: '-m shop', cwd: FIXTURES, breakpoints: [{ file, line: markerLine(file, 'BP:taxed') }], waitForStop: true });
+    expect(r.structured.stop?.frame, r.text).toMatchObject({ name: 'with_tax', file });
+    expect(r.text).toMatch(/locals: .*taxed = 12\.0/);
+    const end = await client.call<Wait>('execution_continue', {});
+    expect(end.structured).toMatchObject({ status: 'exited', exitCode: 0 });
+    expect(end.structured.outputTail).toContain('total 12.0');
+  });
+
+  it('shows what reading an attribute raised in one line, and says a statement ran', async () => {
+    const program = fixture('shapes.py');
+    await client.call<Wait>('session_launch', { program, breakpoints: [{ file: program, line: line('shapes.py', 'shapes') }], waitForStop: true });
+    const pixel = await client.call<{ variables: { name: string; value: string; type?: string }[] }>('inspect_variables', { path: 'pixel' });
+    const color = pixel.structured.variables.find((v) => v.name === 'color');
+    expect(color?.value).toBe("<raises AttributeError: 'Pixel' object has no attribute 'color'>");
+    expect(color?.type).toBeUndefined();
+    const account = await client.call<{ variables: { name: string; value: string }[] }>('inspect_variables', { path: 'account' });
+    expect(account.structured.variables.find((v) => v.name === 'ratio')?.value).toBe('<raises ZeroDivisionError: no credit line>');
+    const statement = await client.call('inspect_evaluate', { expression: 'doubled = account.balance * 2' });
+    expect(statement.text).toBe(`[${statement.structured.sessionId}] doubled = account.balance * 2: done (a statement: no value)`);
+    expect((await client.call<{ value: string }>('inspect_evaluate', { expression: 'doubled' })).structured.value).toBe('20');
   });
 
   it('stops at a breakpoint on the only line of a program that exits at once, 20 times out of 20', async () => {

@@ -99,6 +99,11 @@ export class CdpClient {
     this.expected.add(event);
   }
 
+  /** The event will not come after all. */
+  forgetEvent(event: CdpEvent): void {
+    this.expected.delete(event);
+  }
+
   /** Whether anything waits for an answer from the other side, here or in a session tunnelled through us. */
   awaiting(): boolean {
     if (this.pending.size > 0 || this.expected.size > 0) return true;

@@ -1,7 +1,10 @@
 /**
- * The debuggee as our child: `node --inspect-brk=127.0.0.1:0 program args…`, started paused
- * before its first line. Reads the inspector's WebSocket URL from stderr and passes everything
- * else the program writes on as output.
+ * The debuggee as our child, held until the debugger lets it run: `node --inspect-brk=127.0.0.1:0
+ * program args…` paused before its first line where the launch stops on entry, else `node
+ * --inspect=127.0.0.1:0 …` held by the preload's inspector.waitForDebugger() (node's break on start
+ * of an ES module whose top level declares a class with #private members kills node 20 with
+ * SIGSEGV). Reads the inspector's WebSocket URL from stderr and passes everything else the program
+ * writes on as output.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DebugError } from '../../core/errors.js';
@@ -16,6 +19,8 @@ export interface InspectorLaunch {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /** node pauses on the program's first line (stop on entry). */
+  breakOnStart: boolean;
 }
 
 export interface InspectorProcessListeners {
@@ -37,10 +42,11 @@ export class InspectorProcess {
   /** Spawns node and resolves with the process once its inspector listens. */
   static async start(launch: InspectorLaunch, listeners: InspectorProcessListeners, signal?: AbortSignal): Promise<{ process: InspectorProcess; url: string }> {
     await probeParentDeathSignal();
-    const { command, args } = killedWithUs(launch.runtime, [...launch.runtimeArgs, '--inspect-brk=127.0.0.1:0', launch.program, ...launch.args]);
+    const { command, args } = killedWithUs(launch.runtime, [...launch.runtimeArgs, `${launch.breakOnStart ? '--inspect-brk' : '--inspect'}=127.0.0.1:0`, launch.program, ...launch.args]);
     const child = spawn(command, args, {
       cwd: launch.cwd,
-      env: { ...process.env, ...launch.env },
+      // The preload waits for the debugger when asked so (preload.cts).
+      env: { ...process.env, ...launch.env, ...(launch.breakOnStart ? {} : { DEBUGBRIDGE_WAIT_FOR_DEBUGGER: '1' }) },
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });

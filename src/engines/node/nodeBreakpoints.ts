@@ -90,6 +90,15 @@ export class NodeBreakpoints {
     return Promise.all(ids.flatMap((id) => all.filter((b) => b.spec.id === id).map((bp) => this.binding(bp))));
   }
 
+  /** The conditions of these session breakpoints, where they have one. */
+  conditionsOf(ids: number[]): { id: number; condition: string }[] {
+    const all = [...this.byFile.values()].flat();
+    return ids.flatMap((id) => {
+      const condition = all.find((b) => b.spec.id === id)?.spec.condition?.trim();
+      return condition ? [{ id, condition }] : [];
+    });
+  }
+
   sessionIdsOf(v8Ids: string[]): number[] {
     return [...new Set(v8Ids.flatMap((v8Id) => this.byV8Id.get(v8Id)?.spec.id ?? []))];
   }

@@ -108,6 +108,7 @@ export class NodeEngine implements Engine {
         args: config.args,
         cwd: config.cwd,
         env: { ...config.env, ...this.hub.env(config.env) },
+        breakOnStart: !!config.stopOnEntry,
       },
       {
         output: (category, text) => this.emit({ type: 'output', category, text }),
@@ -126,7 +127,7 @@ export class NodeEngine implements Engine {
     return this.starting('LAUNCH_FAILED', signal, async () => {
       const main = this.targets.add('main', await this.connect(url, config.options), `main, pid ${debuggee.pid}`, debuggee.pid);
       this.phase('connected');
-      const loaded = scriptLoaded(main, plan.entry).then(() => this.phase('programLoaded'));
+      const loaded = scriptLoaded(main, plan.entry, !!config.stopOnEntry).then(() => this.phase('programLoaded'));
       await main.start({ entry: { stopOnEntry: config.stopOnEntry }, held: true });
       this.phase('running');
       await Promise.race([config.stopOnEntry ? stopped : Promise.race([loaded, stopped]), this.gone]);
@@ -468,14 +469,14 @@ export class NodeEngine implements Engine {
 }
 
 /** Resolves once the script node was given has been parsed and V8's events about it have arrived. */
-function scriptLoaded(target: NodeTarget, file: string): Promise<void> {
+function scriptLoaded(target: NodeTarget, file: string, breaksOnStart: boolean): Promise<void> {
   const urls = new Set([pathToFileURL(file).href, pathToFileURL(realpathSync(file)).href]);
   return new Promise((resolve) => {
     target.scripts.onParsed((script) => {
       if (!urls.has(script.url)) return;
       // Node pauses on its first line next (--inspect-brk): the ACKs keep flowing until it does, else
       // Nagle held that pause behind the answer below for a delayed ACK (40 ms).
-      target.cdp.expectEvent('Debugger.paused');
+      if (breaksOnStart) target.cdp.expectEvent('Debugger.paused');
       void target.cdp.send('Runtime.getIsolateId').then(() => resolve(), () => resolve());
     });
   });

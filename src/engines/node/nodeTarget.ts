@@ -18,6 +18,7 @@ import type {
   StepKind,
   VariableInfo,
 } from '../../core/types.js';
+import { failedCondition } from './breakpointConditions.js';
 import { pauseOnExceptionsState } from './capabilities.js';
 import type { CdpClient, CdpEventParams } from './cdpClient.js';
 import { causesOf, throwSite } from './exceptionSites.js';
@@ -145,6 +146,12 @@ export class NodeTarget {
     // Node says when the isolate waits (at once if it already does). Workers wait before node
     // announces them; a node older than the event (nodejs/node#51560) refuses the enable.
     const told = this.kind === 'worker' ? Promise.resolve(false) : cdp.send('NodeRuntime.enable').then(() => true, () => false);
+    // A program held by the preload (not by --inspect-brk) says it waits only once node has run its
+    // start-up: the ACKs keep flowing until it does, else Nagle held that event for a delayed ACK (40 ms).
+    if (options.held) {
+      cdp.expectEvent('NodeRuntime.waitingForDebugger');
+      void told.then((says) => says || cdp.forgetEvent('NodeRuntime.waitingForDebugger'));
+    }
     let armed = false;
     let waits = false;
     cdp.on('NodeRuntime.waitingForDebugger', () => {
@@ -425,6 +432,8 @@ export class NodeTarget {
     }
     this.stepping = undefined;
     const stop = stopOf(event, { hitBreakpointIds, hitFunctionIds, atStart, expected });
+    const conditions = this.lines.conditionsOf(hitBreakpointIds);
+    if (conditions.length && event.callFrames[0]) stop.description = await failedCondition(this.cdp, event.callFrames[0].callFrameId, conditions);
     if (stop.exception) {
       stop.exception.thrownAt = await throwSite(this.scripts, stop.exception.stackTrace, event.callFrames[0]);
       const causes = await causesOf(this.cdp, this.scripts, event.data as Protocol.Runtime.RemoteObject | undefined);

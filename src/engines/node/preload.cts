@@ -4,6 +4,7 @@
  * program, and it leaves no frame of its own in the program's stacks. Its jobs:
  * - a process the program starts reports its inspector to the session (a file in the hub folder)
  *   and waits until the debugger has armed its breakpoints; it ends itself if the server dies;
+ * - the launched program, started with --inspect rather than --inspect-brk, waits here likewise;
  * - the inspector flags of the first process are kept from its children (`fork` copies execArgv);
  * - it hands the debugger node's CommonJS compile function, on which the debugger sets a
  *   conditional breakpoint that pauses before a module it asks about is compiled (V8's own
@@ -16,6 +17,8 @@ import Module = require('node:module');
 const COMPILE_FUNCTION = Symbol.for('debugbridge.compile');
 const LOAD_HOOK = Symbol.for('debugbridge.loadHook');
 const WATCH_SERVER_MS = 1000;
+/** Set by inspectorProcess.ts for the program it starts with --inspect. */
+const WAIT_FOR_DEBUGGER = 'DEBUGBRIDGE_WAIT_FOR_DEBUGGER';
 
 function main(): void {
   const globals = globalThis as Record<symbol, unknown>;
@@ -26,6 +29,7 @@ function main(): void {
     // The first process runs with the inspector flags we gave it (it loads nothing more here: with
     // a debugger attached every module costs); a process it starts has none of them.
     const inspected = process.execArgv.some((arg) => /^--inspect/.test(arg));
+    if (process.env[WAIT_FOR_DEBUGGER]) waitForDebugger();
     if (inspected) keepInspectFlagsFromChildren();
     else if ((require('node:worker_threads') as typeof import('node:worker_threads')).isMainThread && alive(serverPid)) reportAndWait(hub, serverPid);
   }
@@ -36,6 +40,12 @@ function main(): void {
 function debugbridgeArmLoadHook(): void {
   // eslint-disable-next-line no-debugger
   debugger;
+}
+
+/** The launched program waits here (not in node's --inspect-brk); what it starts, workers too, does not inherit the ask. */
+function waitForDebugger(): void {
+  delete process.env[WAIT_FOR_DEBUGGER];
+  (require('node:inspector') as typeof import('node:inspector')).waitForDebugger();
 }
 
 function keepInspectFlagsFromChildren(): void {

@@ -167,9 +167,20 @@ export class ValueReader {
       if (p.value) vars.push(this.variable(p.name, p.value, frame));
       else if (p.get || p.set) vars.push({ name: p.name, value: p.get && p.set ? '[Getter/Setter]' : p.get ? '[Getter]' : '[Setter]', type: 'accessor', ref: 0 });
     }
-    for (const p of answer.privateProperties ?? []) if (p.value) vars.push(this.variable(p.name, p.value, frame));
+    const privates = (answer.privateProperties ?? []).filter((p) => p.value);
+    const previewed = await Promise.all(privates.map((p) => this.withPreview(p.value!)));
+    privates.forEach((p, i) => vars.push(this.variable(p.name, previewed[i], frame)));
     for (const p of answer.internalProperties ?? []) if (p.value && SHOWN_INTERNALS.has(p.name)) vars.push(this.variable(p.name, p.value, frame));
     return vars;
+  }
+
+  /** V8 previews the values of own properties, not of #private ones: an object among those is asked again for its preview. */
+  private async withPreview(value: RemoteObject): Promise<RemoteObject> {
+    if (value.type !== 'object' || value.preview || !value.objectId) return value;
+    const answer = await this.cdp()
+      .send('Runtime.callFunctionOn', { objectId: value.objectId, functionDeclaration: 'function () { return this; }', generatePreview: true, objectGroup: OBJECT_GROUP })
+      .catch(() => undefined);
+    return answer?.result.preview ? answer.result : value;
   }
 
   private variable(name: string, value: RemoteObject, frame: CallFrame | undefined): VariableInfo {

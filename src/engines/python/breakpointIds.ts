@@ -12,6 +12,8 @@ interface Bound {
   file?: string;
   functionName?: string;
   line?: number;
+  /** The condition debugpy decides at each hit (a condition that raised stops too: stopReader.ts says so). */
+  condition?: string;
 }
 
 export class BreakpointIds {
@@ -20,17 +22,17 @@ export class BreakpointIds {
   private functionBreakpoints: Bound[] = [];
 
   /** Records the adapter's answer for one file's breakpoints; returns the bindings, same order. */
-  replaceFile(file: string, sessionIds: number[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
+  replaceFile(file: string, specs: { id: number; condition?: string }[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
     const key = canonicalPath(file);
     for (const old of this.lineBreakpoints.get(key) ?? []) this.forget(old);
-    const bound = sessionIds.map((sessionId, i) => this.remember(answers[i], { sessionId, file: key }));
+    const bound = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, file: key, condition: spec.condition?.trim() || undefined }));
     this.lineBreakpoints.set(key, bound);
-    return sessionIds.map((id, i) => toBinding(id, answers[i], file));
+    return specs.map((spec, i) => toBinding(spec.id, answers[i], file));
   }
 
-  replaceFunctions(specs: { id: number; function: string }[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
+  replaceFunctions(specs: { id: number; function: string; condition?: string }[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
     for (const old of this.functionBreakpoints) this.forget(old);
-    this.functionBreakpoints = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, functionName: spec.function }));
+    this.functionBreakpoints = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, functionName: spec.function, condition: spec.condition?.trim() || undefined }));
     return specs.map((spec, i) => toBinding(spec.id, answers[i]));
   }
 
@@ -54,6 +56,15 @@ export class BreakpointIds {
     const atLine = file ? (this.lineBreakpoints.get(canonicalPath(file)) ?? []).filter((b) => b.line === line) : [];
     const atFunction = this.functionBreakpoints.filter((b) => b.functionName === functionName || functionName.endsWith(`.${b.functionName}`));
     return [...atLine, ...atFunction].map((b) => b.sessionId);
+  }
+
+  /** The conditions of these session breakpoints, where they have one. */
+  conditionsOf(sessionIds: number[]): { id: number; condition: string }[] {
+    const all = [...[...this.lineBreakpoints.values()].flat(), ...this.functionBreakpoints];
+    return sessionIds.flatMap((id) => {
+      const condition = all.find((b) => b.sessionId === id)?.condition;
+      return condition ? [{ id, condition }] : [];
+    });
   }
 
   private remember(answer: DebugProtocol.Breakpoint | undefined, bound: Bound): Bound {

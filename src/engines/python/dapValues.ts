@@ -29,11 +29,18 @@ export function toScope(scope: DebugProtocol.Scope): ScopeInfo {
   };
 }
 
+/**
+ * pydevd lists an attribute whose read raised (a property that raises, an unset `__slots__` slot)
+ * with the traceback of its own getattr as the value, a str; Python's verdict says it in one line.
+ */
+const FAILED_READ = /^'Traceback \(most recent call last\):\\n {2}File "[^"]*pydevd_resolver\.py", line \d+, in \w+\\n/;
+
 export function toVariable(variable: DebugProtocol.Variable): VariableInfo {
+  const failedRead = FAILED_READ.test(variable.value);
   return {
     name: variable.name,
-    value: variable.value,
-    type: variable.type,
+    value: failedRead ? `<raises ${pythonErrorLine(variable.value.slice(1, -1).replaceAll('\\n', '\n').replaceAll("\\'", "'"))}>` : variable.value,
+    type: failedRead ? undefined : variable.type,
     ref: variable.variablesReference,
     namedVariables: variable.namedVariables,
     indexedVariables: variable.indexedVariables,
@@ -63,7 +70,8 @@ export function toExceptionInfo(body: DebugProtocol.ExceptionInfoResponse['body'
   return {
     type: withoutPauseNote(body.details?.typeName ?? body.exceptionId),
     message: body.details?.message ?? body.description,
-    kind: body.breakMode,
+    // pydevd's mode `always` is the filter "raised exceptions": whether it will be caught is unknown.
+    kind: body.breakMode === 'always' ? 'raised' : body.breakMode,
     stackTrace: body.details?.stackTrace,
     ...(causes.length ? { causes } : {}),
   };

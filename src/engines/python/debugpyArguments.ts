@@ -1,6 +1,7 @@
 /** What we ask of debugpy when we initialize, launch and attach. */
 import type { AttachConfig, LaunchConfig } from '../../core/types.js';
 import type { DapArguments } from '../../dap/dapProtocol.js';
+import { moduleOfProgram } from '../../core/moduleProgram.js';
 
 /** Dunder attributes and methods are noise in an agent's view of a value; class members stay grouped. */
 const VARIABLE_PRESENTATION = { special: 'hide', function: 'hide', class: 'group', protected: 'inline' };
@@ -35,7 +36,7 @@ export type FileLaunch = Pick<LaunchConfig, 'program' | 'args' | 'cwd' | 'env' |
 export function launchArguments(launch: FileLaunch, executable: string): DapArguments<'launch'> {
   return {
     ...common(launch.options),
-    program: launch.program,
+    ...moduleOrProgram(launch.program),
     args: launch.args,
     cwd: launch.cwd,
     env: launch.env,
@@ -45,6 +46,12 @@ export function launchArguments(launch: FileLaunch, executable: string): DapArgu
     redirectOutput: true,
     stopOnEntry: launch.stopOnEntry,
   };
+}
+
+/** debugpy runs `-m package.module` as python does (sys.path[0] the working folder), a file as a script. */
+function moduleOrProgram(program: string): { module: string } | { program: string } {
+  const module = moduleOfProgram(program);
+  return module ? { module } : { program };
 }
 
 export function attachArguments(config: AttachConfig): DapArguments<'attach'> {

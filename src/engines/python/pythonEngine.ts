@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine, EngineContext, EngineDiagnostics, EngineEvent, LiveEditRequest, LiveEditResult } from '../../core/engine.js';
 import { DebugError } from '../../core/errors.js';
+import { moduleOfProgram } from '../../core/moduleProgram.js';
 import { readStacks } from '../../core/hangReport.js';
 import type {
   AttachConfig,
@@ -15,6 +16,7 @@ import type {
   EngineCapabilities,
   EvaluateResult,
   ExceptionBreakpointConfig,
+  ExceptionCause,
   ExceptionInfo,
   FrameInfo,
   FunctionBreakpointSpec,
@@ -46,6 +48,7 @@ import { passThroughEvents } from './passThroughEvents.js';
 import { injectDebugpy } from './pidInjection.js';
 import { active, launchUnderWay, sessionEnded, whenQuiet } from './callsQuiet.js';
 import { prepareNextReadyDebuggee, readyDebuggeeMayFit, readyTargetOf, takeReadyDebuggee, type ReadyDebuggee, type ReadyTarget } from './readyDebuggee.js';
+import { GROUP_MEMBERS_EXPRESSION, groupMembers, isExceptionGroup } from './exceptionGroups.js';
 import { evaluationError, requestError } from './requestErrors.js';
 import { endPythonRun } from './runEnding.js';
 import { delay, rejectOnAbort, startCancelled, startDebugpy, startReadyDebuggee, type Starting } from './startSequence.js';
@@ -105,7 +108,8 @@ export class PythonEngine implements Engine {
   }
 
   private async launchProgram(config: LaunchConfig, signal?: AbortSignal): Promise<LaunchResult> {
-    if (!existsSync(config.program)) {
+    const module = moduleOfProgram(config.program);
+    if (!module && !existsSync(config.program)) {
       throw new DebugError('PROGRAM_NOT_FOUND', `${config.program} does not exist.`, 'Give the path of a Python file (absolute, or relative to cwd).');
     }
     const steps = (this.steps = new LaunchSteps());
@@ -136,7 +140,7 @@ export class PythonEngine implements Engine {
     await Promise.race([processStarted, delay(2000)]);
     // The modules loaded before the helper goes in are taken as they are on disk then: it must be in
     // before the answer, or an edit made right after the first stop would pass for the loaded text.
-    await Promise.race([this.prepareLiveEdit(config.program), delay(LIVE_EDIT_WAIT_MS)]);
+    await Promise.race([this.prepareLiveEdit(module ? undefined : config.program), delay(LIVE_EDIT_WAIT_MS)]);
     // The next launch like this one finds a debuggee ready: prepared once the calls pause (callsQuiet.ts).
     whenQuiet('next ready debuggee', () => prepareNextReadyDebuggee(target));
     return { ...result, pid: this.debuggeePid };
@@ -261,7 +265,7 @@ export class PythonEngine implements Engine {
       source: { path: file },
       breakpoints: specs.map((s) => ({ line: s.line, column: s.column, condition: s.condition, hitCondition: s.hitCondition, logMessage: s.logMessage })),
     });
-    return this.breakpointIds.replaceFile(file, specs.map((s) => s.id), body.breakpoints);
+    return this.breakpointIds.replaceFile(file, specs, body.breakpoints);
   }
 
   async setFunctionBreakpoints(specs: FunctionBreakpointSpec[]): Promise<BreakpointBinding[]> {
@@ -372,9 +376,21 @@ export class PythonEngine implements Engine {
     }
   }
 
+  /** An ExceptionGroup's members, read in the thread's top frame; none when that fails. */
+  private async groupMembers(threadId: number): Promise<ExceptionCause[]> {
+    try {
+      const [top] = (await this.dap.request('stackTrace', { threadId, startFrame: 0, levels: 1 })).stackFrames;
+      return top ? groupMembers((await this.dap.request('evaluate', { expression: GROUP_MEMBERS_EXPRESSION, frameId: top.id, context: 'watch' })).result) : [];
+    } catch {
+      return [];
+    }
+  }
+
   async exceptionInfo(threadId: number): Promise<ExceptionInfo | undefined> {
     try {
-      return toExceptionInfo(await this.dap.request('exceptionInfo', { threadId }));
+      const info = toExceptionInfo(await this.dap.request('exceptionInfo', { threadId }));
+      if (isExceptionGroup(info.type)) info.causes = [...(await this.groupMembers(threadId)), ...(info.causes ?? [])];
+      return info;
     } catch (e) {
       if (e instanceof DapRequestError && e.failure === 'rejected') return undefined;
       throw requestError(e, 'ADAPTER_FAILED', this.dap.stderrHint());

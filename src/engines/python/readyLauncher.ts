@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { STOP_ON_CONDITION_ERRORS } from './conditionErrors.js';
 import { END_SESSION } from './sessionEnd.js';
 
 const READY_LAUNCHER = String.raw`# debugbridge: a ready debuggee becomes the user's program here (see readyLauncher.ts).
@@ -60,6 +61,7 @@ def _debugbridge_become_program(scope):
 
 
 ${END_SESSION.trim()}
+${STOP_ON_CONDITION_ERRORS}
 
 
 try:

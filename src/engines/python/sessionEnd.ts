@@ -18,6 +18,8 @@
  * frozen with the debugger's and its garbage cycle not finalized (test/e2e/python-ready.test.ts).
  */
 
+import { STOP_ON_CONDITION_ERRORS } from './conditionErrors.js';
+
 /** Python source: `_debugbridge_end_session()`. */
 export const END_SESSION = String.raw`
 def _debugbridge_end_session():
@@ -52,8 +54,9 @@ const FREEZE_DEBUGGER = '__import__("gc").freeze()';
 
 /**
  * An expression for debugpy's `evaluate` (no frame: pydevd runs it on whichever thread takes it) before the program runs:
- * the debugger's objects frozen, and `END_SESSION` registered as a threading exit hook (Python 3.9+).
+ * the debugger's objects frozen, `END_SESSION` registered as a threading exit hook (Python 3.9+), and
+ * conditions that raise made to stop (conditionErrors.ts).
  */
 export const BEFORE_PROGRAM = `exec(__import__('base64').b64decode('${Buffer.from(
-  `${END_SESSION}\n${FREEZE_DEBUGGER}\nimport threading\nif hasattr(threading, "_register_atexit"):\n    threading._register_atexit(_debugbridge_end_session)\n`,
+  `${END_SESSION}\n${STOP_ON_CONDITION_ERRORS}\n${FREEZE_DEBUGGER}\nimport threading\nif hasattr(threading, "_register_atexit"):\n    threading._register_atexit(_debugbridge_end_session)\n`,
 ).toString('base64')}').decode('utf-8'), {})`;

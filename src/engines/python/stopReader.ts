@@ -9,6 +9,7 @@ import type { Engine, EngineEvent } from '../../core/engine.js';
 import type { FrameInfo } from '../../core/types.js';
 import type { BreakpointIds } from './breakpointIds.js';
 import type { DebugpyRequests } from './debugpyRequests.js';
+import { evaluationError } from './requestErrors.js';
 
 /** As many frames as the core asks for when it builds a stop. */
 const STOP_STACK_LEVELS = 20;
@@ -38,13 +39,14 @@ export class StopReader {
       await this.dap.call('continue', { threadId });
       return undefined;
     }
+    const failedCondition = hitBreakpointIds?.length ? await this.failedCondition(hitBreakpointIds) : undefined;
     return {
       type: 'stopped',
       reason: body.reason,
       threadId,
       allThreadsStopped: body.allThreadsStopped,
       hitBreakpointIds,
-      description: body.description ?? body.text,
+      description: failedCondition ?? body.description ?? body.text,
       exception: exception ?? (body.reason === 'exception' && body.text ? { message: body.text } : undefined),
     };
   }
@@ -60,6 +62,23 @@ export class StopReader {
   /** The program runs again: the kept stack is stale. */
   forgetStack(): void {
     this.kept = undefined;
+  }
+
+  /**
+   * pydevd stops where a breakpoint's condition raised (BEFORE_PROGRAM asks it to, as Visual Studio
+   * does) but says nothing of it: the condition evaluated again in the stopped frame says why.
+   */
+  private async failedCondition(hitBreakpointIds: number[]): Promise<string | undefined> {
+    const frameId = this.kept?.frames[0]?.id;
+    if (frameId === undefined) return undefined;
+    for (const { id, condition } of this.breakpointIds.conditionsOf(hitBreakpointIds)) {
+      const failure = await this.dap.request('evaluate', { expression: condition, frameId, context: 'watch' }).then(
+        () => undefined,
+        (e: unknown) => evaluationError(e).message,
+      );
+      if (failure) return `The condition of breakpoint #${id} (${condition}) could not be evaluated: ${failure}`;
+    }
+    return undefined;
   }
 
   private async breakpointsAtTopFrame(threadId: number): Promise<number[]> {
