@@ -308,6 +308,17 @@ describe.runIf(run)('python end to end', () => {
     expect(r.structured.exitCode).toBe(0);
   });
 
+  it('stops at each thread that reached a breakpoint while another thread\'s stop held the program (a probe counts every hit, as prints would)', async () => {
+    const program = fixture('workers.py');
+    const at = { file: program, line: line('workers.py', 'together') };
+    for (let run = 0; run < 3; run++) {
+      const r = await client.call<{ hits: { values: { value?: string }[] }[] }>('debug_probe', { program, breakpoints: [at], expressions: ['item'] });
+      expect(r.structured.hits.map((h) => h.values[0].value).sort(), r.text).toEqual(['0', '1', '2', '3']);
+    }
+    const odd = await client.call<{ hits: { values: { value?: string }[] }[] }>('debug_probe', { program, breakpoints: [{ ...at, condition: 'item % 2 == 1' }], expressions: ['item'] });
+    expect(odd.structured.hits.map((h) => h.values[0].value).sort(), odd.text).toEqual(['1', '3']);
+  });
+
   it('leaves no process behind after session_stop', async () => {
     const r = await client.call<Wait>('session_launch', { program: fixture('busy.py') });
     // The session's adapter and what it started (a ready debuggee for the next launch lives on).

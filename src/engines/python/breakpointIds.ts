@@ -14,7 +14,11 @@ interface Bound {
   line?: number;
   /** The condition debugpy decides at each hit (a condition that raised stops too: stopReader.ts says so). */
   condition?: string;
+  /** Stops at every hit its condition allows: not a logpoint, not counted by a hit condition. */
+  stopsAtEachHit?: boolean;
 }
+
+type StopSpec = { id: number; condition?: string; hitCondition?: string; logMessage?: string };
 
 export class BreakpointIds {
   private readonly byDapId = new Map<number, Bound>();
@@ -22,17 +26,17 @@ export class BreakpointIds {
   private functionBreakpoints: Bound[] = [];
 
   /** Records the adapter's answer for one file's breakpoints; returns the bindings, same order. */
-  replaceFile(file: string, specs: { id: number; condition?: string }[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
+  replaceFile(file: string, specs: StopSpec[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
     const key = canonicalPath(file);
     for (const old of this.lineBreakpoints.get(key) ?? []) this.forget(old);
-    const bound = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, file: key, condition: spec.condition?.trim() || undefined }));
+    const bound = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, file: key, ...stopping(spec) }));
     this.lineBreakpoints.set(key, bound);
     return specs.map((spec, i) => toBinding(spec.id, answers[i], file));
   }
 
-  replaceFunctions(specs: { id: number; function: string; condition?: string }[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
+  replaceFunctions(specs: (StopSpec & { function: string })[], answers: DebugProtocol.Breakpoint[]): BreakpointBinding[] {
     for (const old of this.functionBreakpoints) this.forget(old);
-    this.functionBreakpoints = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, functionName: spec.function, condition: spec.condition?.trim() || undefined }));
+    this.functionBreakpoints = specs.map((spec, i) => this.remember(answers[i], { sessionId: spec.id, functionName: spec.function, ...stopping(spec) }));
     return specs.map((spec, i) => toBinding(spec.id, answers[i]));
   }
 
@@ -53,9 +57,20 @@ export class BreakpointIds {
 
   /** Session ids of the breakpoints bound where a thread stopped (debugpy names none itself). */
   sessionIdsAt(file: string | undefined, line: number, functionName: string): number[] {
+    return this.boundAt(file, line, functionName).map((b) => b.sessionId);
+  }
+
+  /** The breakpoints here that stop at each hit, with their conditions. */
+  stoppingAt(file: string | undefined, line: number, functionName: string): { id: number; condition?: string }[] {
+    return this.boundAt(file, line, functionName)
+      .filter((b) => b.stopsAtEachHit)
+      .map((b) => ({ id: b.sessionId, condition: b.condition }));
+  }
+
+  private boundAt(file: string | undefined, line: number, functionName: string): Bound[] {
     const atLine = file ? (this.lineBreakpoints.get(canonicalPath(file)) ?? []).filter((b) => b.line === line) : [];
     const atFunction = this.functionBreakpoints.filter((b) => b.functionName === functionName || functionName.endsWith(`.${b.functionName}`));
-    return [...atLine, ...atFunction].map((b) => b.sessionId);
+    return [...atLine, ...atFunction];
   }
 
   /** The conditions of these session breakpoints, where they have one. */
@@ -76,6 +91,10 @@ export class BreakpointIds {
   private forget(bound: Bound): void {
     for (const [dapId, b] of this.byDapId) if (b === bound) this.byDapId.delete(dapId);
   }
+}
+
+function stopping(spec: StopSpec): Pick<Bound, 'condition' | 'stopsAtEachHit'> {
+  return { condition: spec.condition?.trim() || undefined, stopsAtEachHit: !spec.logMessage && !spec.hitCondition };
 }
 
 function toBinding(id: number, answer: DebugProtocol.Breakpoint | undefined, file?: string): BreakpointBinding {

@@ -33,6 +33,7 @@ import { DapRequestError } from '../../dap/dapRequestError.js';
 import { REQUEST_TIMEOUT_MS, startAdapter } from './adapterConnection.js';
 import type { AdapterProcess } from './adapterProcess.js';
 import { BreakpointIds } from './breakpointIds.js';
+import { ConcurrentHits } from './concurrentHits.js';
 import { capabilitiesFrom, PYTHON_CAPABILITIES } from './capabilities.js';
 import { ContainerPages } from './containerPages.js';
 import { toEvaluateResult, toExceptionInfo, toFrame, toScope, toVariable } from './dapValues.js';
@@ -71,6 +72,7 @@ export class PythonEngine implements Engine {
   private adapterCapabilities?: DebugProtocol.Capabilities;
   private readonly breakpointIds = new BreakpointIds();
   private readonly stops = new StopReader(this.breakpointIds, this, this.dap);
+  private readonly hits = new ConcurrentHits(this.dap, this.breakpointIds);
   private readonly pages = new ContainerPages({
     children: async (ref) => (await this.dap.call('variables', { variablesReference: ref }, 'VARIABLE_NOT_FOUND')).variables,
     evaluate: async (expression, frameId) => (await this.dap.call('evaluate', { expression, frameId, context: 'watch' }, 'VARIABLE_NOT_FOUND')).variablesReference,
@@ -214,6 +216,7 @@ export class PythonEngine implements Engine {
     this.dap.client = client;
     passThroughEvents(client, this.breakpointIds, (event) => this.emit(event));
     client.on('stopped', (body) => this.enqueue(() => this.stopped(body)));
+    client.on('thread', (body) => (body.reason === 'exited' ? this.hits.threadExited(body.threadId) : this.hits.threadStarted(body.threadId)));
     client.on('continued', (body) => {
       this.stops.forgetStack();
       this.emit({ type: 'continued', threadId: body.threadId, allThreadsContinued: body.allThreadsContinued });
@@ -243,10 +246,12 @@ export class PythonEngine implements Engine {
 
   // ── events ─────────────────────────────────────────────────────────────────────────────────
 
-  private async stopped(body: DebugProtocol.StoppedEvent['body']): Promise<void> {
+  /** A stop pydevd told of, or (`told` false) one of a thread it left waiting at a hit unannounced (concurrentHits.ts). */
+  private async stopped(body: DebugProtocol.StoppedEvent['body'], told = true): Promise<void> {
     this.pages.clear();
     this.steps?.mark('stopped');
     const event = await this.stops.read(body);
+    if (event?.type === 'stopped' && told) this.hits.stopped(event.threadId);
     if (event) this.emit(event);
   }
 
@@ -291,6 +296,11 @@ export class PythonEngine implements Engine {
   async continue(threadId?: number): Promise<void> {
     this.pages.clear();
     this.stops.forgetStack();
+    const waiting = await this.hits.untold();
+    if (waiting !== undefined) {
+      const description = `It reached the breakpoint while the program was stopped on thread ${this.stops.lastThreadId}.`;
+      return this.enqueue(() => this.stopped({ reason: 'breakpoint', threadId: waiting, allThreadsStopped: true, description }, false));
+    }
     await this.dap.call('continue', { threadId: threadId ?? (await this.someThreadId()) });
   }
 
