@@ -42,12 +42,11 @@ export class ConcurrentHits {
   async untold(): Promise<number | undefined> {
     if (![...this.live].some((id) => !this.told.has(id))) return undefined;
     const { threads } = await this.dap.call('threads', undefined);
-    for (const { id } of threads) {
-      if (this.told.has(id) || !(await this.waitsAtHit(id))) continue;
-      this.told.add(id);
-      return id;
-    }
-    return undefined;
+    const untold = threads.map((t) => t.id).filter((id) => !this.told.has(id));
+    const waiting = await Promise.all(untold.map((id) => this.waitsAtHit(id)));
+    const first = untold.find((_, i) => waiting[i]);
+    if (first !== undefined) this.told.add(first);
+    return first;
   }
 
   /**
