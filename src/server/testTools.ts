@@ -81,7 +81,7 @@ export function registerTestTools(server: McpServer, manager: SessionManager): v
     {
       title: 'Debug a test',
       description:
-        'Runs a test (or file / project) with its runner (pytest, unittest, node:test, vitest, jest, mocha, dotnet test) under the debugger; ' +
+        'Runs a test (or file / project) with its runner (see framework) under the debugger; ' +
         'it stops where the test fails unless breakpoints are given.',
       input: {
         path: z.string().min(1),

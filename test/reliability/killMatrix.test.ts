@@ -22,7 +22,7 @@ const PROGRAMS: Record<Runtime, { path: string; hang: Record<string, string>; is
   node: {
     path: 'reliability/node/spin.js',
     hang: { NODE_OPTIONS: `--require ${fixture('reliability/node/hang_preload.js')}` },
-    isDebuggee: (cmd) => cmd.includes('--inspect-brk') && cmd.includes('spin.js'),
+    isDebuggee: (cmd) => cmd.includes('--inspect') && cmd.includes('spin.js'),
   },
 };
 const MOMENTS: Moment[] = ['starting', 'running', 'stopped', 'timing out', 'restarting'];

@@ -31,7 +31,7 @@ const pythonRuns = requireRuntime('python3 with debugpy and pytest', hasCommand(
 const debuggee = (runs: string) => (cmd: string) => cmd.includes('--connect') && cmd.includes(runs);
 
 const SCENARIOS: Scenario[] = [
-  { runner: 'jest, the debuggee', args: { path: node('calc.jest.test.js') }, moment: (cmd) => cmd.includes('--inspect-brk') && cmd.includes('jest.js'), settleMs: 300, action: 'server SIGKILL', runs: true },
+  { runner: 'jest, the debuggee', args: { path: node('calc.jest.test.js') }, moment: (cmd) => cmd.includes('--inspect') && cmd.includes('jest.js'), settleMs: 300, action: 'server SIGKILL', runs: true },
   {
     runner: 'jest, listing the names a run did not find',
     args: { path: node('calc.jest.test.js'), test: 'no such test' },
