@@ -20,6 +20,8 @@ export interface FieldInfo {
   propertyName?: string;
   /** [DebuggerBrowsable(Never)] (compiler backing fields carry it too). */
   hidden: boolean;
+  /** A tuple-typed field's element names ([TupleElementNames]). */
+  tupleNames?: TupleNames;
 }
 
 export interface PropertyInfo {
@@ -29,7 +31,12 @@ export interface PropertyInfo {
   /** Its getter is public. */
   isPublic: boolean;
   hidden: boolean;
+  /** A tuple-typed property's element names ([TupleElementNames]). */
+  tupleNames?: TupleNames;
 }
+
+/** A tuple's element names in order, undefined for an unnamed element (`(int count, string)`). */
+export type TupleNames = (string | undefined)[];
 
 export interface DebuggerAttributes {
   display?: string;
@@ -63,6 +70,7 @@ export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
       type: fieldSig(meta.tables.blob(row.signature!)),
       propertyName: BACKING_FIELD.exec(name)?.[1],
       hidden: debuggerAttributes(meta, tok).hidden,
+      ...withTupleNames(meta, tok),
     });
   }
   return fields;
@@ -84,6 +92,7 @@ export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyI
       isStatic: getterInfo ? (getterInfo.flags & METHOD_STATIC) !== 0 : false,
       isPublic: getterInfo ? (getterInfo.flags & ACCESS_MASK) === PUBLIC : false,
       hidden: debuggerAttributes(meta, token(Table.Property, rid)).hidden,
+      ...withTupleNames(meta, token(Table.Property, rid)),
     });
   }
   return properties;
@@ -110,6 +119,15 @@ export function parameterNames(meta: AssemblyMetadata, methodRid: number): strin
     if (row.sequence! > 0) names[row.sequence! - 1] = meta.tables.string(row.name!);
   }
   return names;
+}
+
+/** The tuple element names of a method's parameter (sequence 1 = the first) or, at sequence 0, of what it returns. */
+export function parameterTupleNames(meta: AssemblyMetadata, methodRid: number, sequence: number): TupleNames | undefined {
+  const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);
+  for (let rid = first; rid <= last; rid++) {
+    if (meta.tables.row(Table.Param, rid).sequence === sequence) return tupleElementNames(meta, token(Table.Param, rid));
+  }
+  return undefined;
 }
 
 /** Whether a method's last parameter is `params T[]` ([ParamArray] on its Param row). */
@@ -163,11 +181,12 @@ export function debuggerAttributes(meta: AssemblyMetadata, target: number): Debu
 }
 
 /**
- * A field's tuple element names, from [TupleElementNames(new[] { "name", "count" })], which the compiler
- * puts on a hoisted or captured tuple variable's field (the PDB names a plain local's); unnamed: undefined.
+ * The tuple element names of a field, property or parameter (a method's return: its Param row 0), from
+ * [TupleElementNames(new[] { "name", "count" })], which the compiler puts on each declaration whose type
+ * names its elements (the PDB names a plain local's); unnamed: undefined.
  */
-export function tupleElementNames(meta: AssemblyMetadata, fieldToken: number): (string | undefined)[] | undefined {
-  const attribute = meta.customAttributes(fieldToken).find((a) => a.type === 'System.Runtime.CompilerServices.TupleElementNamesAttribute');
+export function tupleElementNames(meta: AssemblyMetadata, target: number): TupleNames | undefined {
+  const attribute = meta.customAttributes(target).find((a) => a.type === 'System.Runtime.CompilerServices.TupleElementNamesAttribute');
   if (!attribute || attribute.value.length < 6) return undefined;
   const r = new BlobReader(attribute.value);
   if (r.u16() !== 0x0001) return undefined;
@@ -180,6 +199,11 @@ export function tupleElementNames(meta: AssemblyMetadata, fieldToken: number): (
     names.push(name);
   }
   return names;
+}
+
+function withTupleNames(meta: AssemblyMetadata, target: number): { tupleNames?: TupleNames } {
+  const tupleNames = tupleElementNames(meta, target);
+  return tupleNames ? { tupleNames } : {};
 }
 
 /** Whether a type's attribute list holds [Flags]. */

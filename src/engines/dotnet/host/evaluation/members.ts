@@ -6,7 +6,7 @@
 import { DebugError } from '../../../../core/errors.js';
 import type { ClrType } from '../../expressions/clrType.js';
 import type { CsType, CsValue } from '../../expressions/numeric.js';
-import { literalOf } from '../../symbols/typeMembers.js';
+import { literalOf, type TupleNames } from '../../symbols/typeMembers.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { Native } from '../nativeSession.js';
 import type { FuncEval } from '../values/funcEval.js';
@@ -49,7 +49,7 @@ export class Members {
     if (own && object.et === ElementType.string && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(object.len ?? 0) } };
     const fieldRef = this.reader.fieldRef({ ...object, chain: levels.map((l) => l.type) }, name);
     const [field] = fieldRef ? await this.reader.fieldsByName(object, [name]) : [];
-    if (field && fieldRef) return fromNative(field, this.staticTypes.ofField(fieldRef.module, fieldRef.type, fieldRef.field, object));
+    if (field && fieldRef) return fromNative(field, this.staticTypes.ofField(fieldRef.module, fieldRef.type, fieldRef.field, object), this.staticTypes.fieldTupleNames(fieldRef.module, fieldRef.type, fieldRef.field));
     const getter = this.property(levels, name, false);
     // As C# names the type searched: the declared one, with its type arguments.
     const owner = this.calls.searchedName(object, levels);
@@ -57,7 +57,7 @@ export class Members {
       const what = `${owner}.${name}`;
       // An interface's getter takes the interface's type arguments: the object's class does not name them (an array as IReadOnlyList<T>).
       const typeArgs = getter.args?.length ? this.calls.specs(getter.args, what) : undefined;
-      return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], what, undefined, typeArgs), getter.returns);
+      return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], what, undefined, typeArgs), getter.returns, getter.tupleNames);
     }
     // A tuple's element names live in the PDB of the code that declared it, not in the value: the compiled path reads them.
     if (this.catalog.name(object.chain?.[0] ?? object.type).startsWith('System.ValueTuple<')) throw unsupported('tuple element names', `'${name}' may name an element of a tuple`);
@@ -77,10 +77,10 @@ export class Members {
     }
     if (view && field) {
       const { value } = await this.requireNative().call('staticField', { module: view.module, type: view.token, field: field.token, threadId: place.threadId, frameIndex: place.frameIndex });
-      return fromNative(value, this.staticTypes.ofField(view.module, view.token, field.token));
+      return fromNative(value, this.staticTypes.ofField(view.module, view.token, field.token), field.tupleNames);
     }
     const getter = this.property([{ type: native }], name, true);
-    if (getter) return this.result(await this.funcEval.call(place.threadId, getter.method, undefined, [], `${type.name}.${name}`), getter.returns);
+    if (getter) return this.result(await this.funcEval.call(place.threadId, getter.method, undefined, [], `${type.name}.${name}`), getter.returns, getter.tupleNames);
     const nested = this.types.find(`${type.name}.${name}`, 0, '');
     if (nested) return { kind: 'type', type: nested };
     throw new DebugError('EVALUATION_FAILED', `'${type.name}' has no static member named '${name}'`);
@@ -118,13 +118,13 @@ export class Members {
   }
 
   /** The getter of a property the first of `levels` declares, and the type it returns. */
-  private property(levels: Level[], name: string, isStatic: boolean): { method: MethodRef; returns: ClrType | undefined; args?: ClrType[] } | undefined {
+  private property(levels: Level[], name: string, isStatic: boolean): { method: MethodRef; returns: ClrType | undefined; args?: ClrType[]; tupleNames?: TupleNames } | undefined {
     for (const { type, args } of levels) {
       const view = this.catalog.view(type);
       const property = view?.properties.find((p) => p.name === name && p.isStatic === isStatic && p.getter);
       if (!view || !property) continue;
       const method: MethodRef = { module: view.module, token: property.getter!, sig: { hasThis: !isStatic, genericParams: 0, returnType: { kind: 'other', et: 0 }, params: [] }, isStatic, declaringModule: view.module, declaringType: view.token };
-      return { method, returns: this.staticTypes.returnType(method, args ?? this.staticTypes.typeArgsOf(type)), args };
+      return { method, returns: this.staticTypes.returnType(method, args ?? this.staticTypes.typeArgsOf(type)), args, tupleNames: property.tupleNames };
     }
     return undefined;
   }
@@ -133,8 +133,8 @@ export class Members {
     return { et: ElementType.class, module: type.module, token: type.token, path: type.path, args: type.args };
   }
 
-  private result(value: NativeValue | undefined, declared: ClrType | undefined): EvalValue {
-    return value ? fromNative(value, declared) : { kind: 'void' };
+  private result(value: NativeValue | undefined, declared: ClrType | undefined, tupleNames?: TupleNames): EvalValue {
+    return value ? fromNative(value, declared, tupleNames) : { kind: 'void' };
   }
 
   private requireNative(): Native {

@@ -8,6 +8,7 @@
 import { type ClrType, OBJECT, substitute } from '../../expressions/clrType.js';
 import { genericParameters, localVariableTypes, methodSignature } from '../../symbols/declarations.js';
 import type { TypeSig } from '../../symbols/signatures.js';
+import { parameterTupleNames, type TupleNames } from '../../symbols/typeMembers.js';
 import { type AssemblyMetadata, typeFullName } from '../../symbols/assemblyMetadata.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
@@ -86,6 +87,17 @@ export class StaticTypes {
     if (!view) return undefined;
     const sig = method.sig.returnType.kind === 'other' ? methodSignature(view.meta, tokenRid(method.token)).returnType : method.sig.returnType;
     return substitute(this.types.fromSig(sig, view.meta), typeArgs, methodArgs);
+  }
+
+  /** A tuple-typed field's element names (`(int count, string label) Best`). */
+  fieldTupleNames(module: number, type: number, field: number): TupleNames | undefined {
+    return this.catalog.view({ et: ElementType.class, module, token: type })?.fields.find((f) => f.token === field)?.tupleNames;
+  }
+
+  /** The element names of the tuple a method returns (`(int low, int high) Range()`). */
+  returnTupleNames(method: MethodRef): TupleNames | undefined {
+    const meta = this.modules.metadata(method.module);
+    return meta && parameterTupleNames(meta, tokenRid(method.token), 0);
   }
 
   fromNative(type: NativeType): ClrType {

@@ -4,6 +4,7 @@
  * for multi-dimensional ones), and the items of lists, queues, stacks, sets and dictionaries
  * (`["key"]`), each with where it lives for set value.
  */
+import type { TupleNames } from '../../symbols/typeMembers.js';
 import type { Native } from '../nativeSession.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { FuncEval } from './funcEval.js';
@@ -41,7 +42,7 @@ export class ChildLister {
 
   /** Instance fields from the most derived type down (a proxy's public ones only); statics are read through Type.Field. */
   private async fields(value: NativeValue, publicOnly = false): Promise<Child[]> {
-    const wanted: { name: string; module: number; type: number; field: number }[] = [];
+    const wanted: { name: string; module: number; type: number; field: number; tupleNames?: TupleNames }[] = [];
     const seen = new Set<string>();
     for (const type of value.chain ?? []) {
       const view = this.reader.catalog.view(type);
@@ -52,14 +53,14 @@ export class ChildLister {
         if (name.startsWith('<') || (f.hidden && !f.propertyName) || seen.has(name)) continue;
         if (f.propertyName && view.properties.find((p) => p.name === f.propertyName)?.hidden) continue;
         seen.add(name);
-        wanted.push({ name, module: view.module, type: view.token, field: f.token });
+        wanted.push({ name, module: view.module, type: view.token, field: f.token, tupleNames: f.tupleNames });
       }
     }
     if (wanted.length === 0) return [];
     const { values } = await this.requireNative().call('fields', { h: value.h, fields: wanted.map(({ module, type, field }) => ({ module, type, field })) });
     return wanted.flatMap((w, i) => {
       const read = values[i];
-      return read && 'h' in read ? [{ name: w.name, value: read, home: { kind: 'field' as const, h: value.h, module: w.module, type: w.type, field: w.field } }] : [];
+      return read && 'h' in read ? [{ name: w.name, value: read, home: { kind: 'field' as const, h: value.h, module: w.module, type: w.type, field: w.field }, ...(w.tupleNames && { tupleNames: w.tupleNames }) }] : [];
     });
   }
 
