@@ -34,6 +34,7 @@ import type { TypeIndex } from './typeIndex.js';
 import { createArray, createObject, type Creating } from './creation.js';
 import { missingThis } from './missingThis.js';
 import { enumOperationType, Operands } from './operands.js';
+import { coalesce, readsOnly } from './coalesce.js';
 import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
@@ -221,8 +222,7 @@ class Run {
     const variable = await this.variable(name);
     if (variable) {
       const { declared, bound, tupleNames } = this.variables.get(name)!;
-      const value = fromNative(variable, declared);
-      if (value.kind === 'object' && tupleNames) value.tupleNames = tupleNames;
+      const value = fromNative(variable, declared, tupleNames);
       return bound && (value.kind === 'object' || value.kind === 'value') ? { ...value, bound } : value;
     }
     const self = this.scope.self ?? (await this.variable('this'));
@@ -370,8 +370,7 @@ class Run {
       if (op === '&&' ? !l : l) return boolEval(l);
       return boolEval(await this.operands.truth(await this.eval(rightExpr)));
     }
-    // `qty ?? 1` is the int qty holds, not the int? (the right operand's type decides when it is nullable too: not known unevaluated).
-    if (op === '??') return (await this.operands.isNull(left)) ? this.eval(rightExpr) : this.operands.unwrapNullable(left, nullableArgument(left));
+    if (op === '??') return coalesce(this.operands, left, nullableArgument(left), () => this.eval(rightExpr), readsOnly(rightExpr));
     const right = await this.eval(rightExpr);
     if ((op === '==' || op === '!=') && (isNullValue(left) || isNullValue(right))) {
       const same = (await this.operands.isNull(left)) && (await this.operands.isNull(right));
