@@ -14,6 +14,8 @@ import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValu
 export interface NameContext {
   namespace: string;
   imports?: Imports;
+  /** The frame's type parameters (its class's and its method's): names the compiled evaluation binds (`T`). */
+  typeParameters?: string[];
 }
 
 /** Where member reads and calls run: the stopped thread and frame, and the names its source file sees. */

@@ -80,16 +80,16 @@ export class FrameShapes {
   /**
    * The frame's type parameters (its class's, then its method's) as aliases of the types they stand
    * for in this instantiation: typeof(T), default(T), (T)x compile to what the frame runs with. A type
-   * argument that is itself generic or an array is left out (an alias names a type definition).
+   * argument that is itself generic or an array goes as a type (`using T = List<int>;`, C# 12).
    */
-  private typeParameterAliases(frame: FrameHandle, typeRid: number): { name: string; type: string }[] {
+  private typeParameterAliases(frame: FrameHandle, typeRid: number): { name: string; type?: string; input?: TypeInput }[] {
     const meta = this.modules.get(frame.module)?.symbols?.metadata;
     if (!meta || !frame.typeArgs?.length) return [];
     const names = [...genericParameters(meta, Table.TypeDef, typeRid), ...genericParameters(meta, Table.MethodDef, tokenRid(frame.methodToken))].map((p) => p.name);
     if (names.length !== frame.typeArgs.length) return [];
-    return names.flatMap((name, i) => {
+    return names.map((name, i) => {
       const type = this.definitionName(frame.typeArgs![i]!);
-      return type ? [{ name, type }] : [];
+      return type ? { name, type } : { name, input: this.typeInput(frame.typeArgs![i]) };
     });
   }
 
