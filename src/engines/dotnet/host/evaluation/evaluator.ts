@@ -253,6 +253,8 @@ class Run {
     const aliased = this.evaluator.parts.types.aliasedNamespace(name, this.place.names!);
     if (aliased) return { kind: 'namespace', name: aliased };
     if (this.evaluator.parts.types.isNamespace(name)) return { kind: 'namespace', name };
+    // `T.Parse(text)` of a static abstract member: the compiled evaluation binds T to the frame's type argument.
+    if (this.place.names?.typeParameters?.includes(name)) throw unsupported('type parameter', `${name} is a type parameter of the frame`);
     throw new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`, 'Names here: the frame\'s variables (inspect_variables), members of this, and types.');
   }
 
