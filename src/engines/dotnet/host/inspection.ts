@@ -254,6 +254,7 @@ export class Inspection {
     await this.funcEval.awaitUnfinished();
     const entry = this.entries.get(containerRef);
     const child = entry?.listed.get(name);
+    if (child?.computed) throw new DebugError('INVALID_ARGUMENT', `${name} is computed for the debugger (a getter's result, or a [DebuggerTypeProxy]'s copy): setting it would not change the program.`, 'Set the variable or field it comes from ([Raw View] lists the object\'s own fields).');
     if (!entry || !child?.home) throw new DebugError('VARIABLE_NOT_FOUND', `${name} cannot be assigned here.`, 'List the variables with inspect_variables first.');
     const { container } = entry;
     const context = container.kind === 'locals' ? this.context(container.frame) : container.context;
@@ -291,8 +292,10 @@ export class Inspection {
       threadId: frame.threadId,
       frameIndex: frame.nativeIndex,
       frame,
-      displayHole: async (expression, self) => {
+      displayHole: async (expression, self, noQuotes) => {
         const value = await this.evaluator.evaluate(expression, { frame, self, pseudo: {} });
+        if (noQuotes && value.kind === 'value' && value.value.type === 'string') return value.value.value;
+        if (noQuotes && value.kind === 'object' && value.value.et === ElementType.string && value.value.str !== undefined) return value.value.str;
         return value.kind === 'object' ? (await this.reader.describe(value.value, { threadId: frame.threadId, frameIndex: frame.nativeIndex }, true)).value : value.kind === 'value' ? this.constantText(value.value, value.enumType) : '?';
       },
     };

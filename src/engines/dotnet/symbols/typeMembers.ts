@@ -16,7 +16,7 @@ export interface FieldInfo {
   isLiteral: boolean;
   isPublic: boolean;
   type: TypeSig;
-  /** For `<Name>k__BackingField`: the property it backs. */
+  /** For `<Name>k__BackingField` of an auto-property: the property it backs (one whose getter is written, with C# 14's `field`, is read by its getter). */
   propertyName?: string;
   /** [DebuggerBrowsable(Never)] (compiler backing fields carry it too). */
   hidden: boolean;
@@ -31,6 +31,10 @@ export interface PropertyInfo {
   /** Its getter is public. */
   isPublic: boolean;
   hidden: boolean;
+  /** [DebuggerBrowsable(RootHidden)]: its children are shown in its place. */
+  rootHidden: boolean;
+  /** Its getter is the compiler's (an auto-property's `get;`), not code the type wrote. */
+  auto: boolean;
   /** A tuple-typed property's element names ([TupleElementNames]). */
   tupleNames?: TupleNames;
 }
@@ -42,6 +46,7 @@ export interface DebuggerAttributes {
   display?: string;
   typeProxy?: string;
   hidden: boolean;
+  rootHidden: boolean;
 }
 
 /** Field and method access (the low 3 bits of their flags), II.23.1.5 / II.23.1.10. */
@@ -52,6 +57,8 @@ const FIELD_LITERAL = 0x40;
 const METHOD_STATIC = 0x10;
 const SEMANTICS_GETTER = 0x2;
 const BROWSABLE_NEVER = 0;
+const BROWSABLE_ROOT_HIDDEN = 3;
+const COMPILER_GENERATED = 'System.Runtime.CompilerServices.CompilerGeneratedAttribute';
 const BACKING_FIELD = /^<(.+)>k__BackingField$/;
 
 export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
@@ -73,7 +80,10 @@ export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
       ...withTupleNames(meta, tok),
     });
   }
-  return fields;
+  // A property whose getter is written (`get => field ??= Load()`, C# 14) is not its field's value.
+  if (!fields.some((f) => f.propertyName)) return fields;
+  const computed = new Set(propertiesOf(meta, typeRid).filter((p) => !p.auto).map((p) => p.name));
+  return fields.map((f) => (f.propertyName && computed.has(f.propertyName) ? { ...f, propertyName: undefined } : f));
 }
 
 export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyInfo[] {
@@ -86,12 +96,15 @@ export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyI
     const semantics = t.rowsWhere(Table.MethodSemantics, 'association', encodeCoded(Table.Property, rid, Coded.HasSemantics));
     const getter = semantics.map((s) => t.row(Table.MethodSemantics, s)).find((row) => row.semantics! & SEMANTICS_GETTER)?.method;
     const getterInfo = getter ? meta.method(getter) : undefined;
+    const browsable = debuggerAttributes(meta, token(Table.Property, rid));
     properties.push({
       name: t.string(t.row(Table.Property, rid).name!),
       getter: getterInfo?.token,
       isStatic: getterInfo ? (getterInfo.flags & METHOD_STATIC) !== 0 : false,
       isPublic: getterInfo ? (getterInfo.flags & ACCESS_MASK) === PUBLIC : false,
-      hidden: debuggerAttributes(meta, token(Table.Property, rid)).hidden,
+      hidden: browsable.hidden,
+      rootHidden: browsable.rootHidden,
+      auto: !!getterInfo && meta.attributeNames(getterInfo.token).includes(COMPILER_GENERATED),
       ...withTupleNames(meta, token(Table.Property, rid)),
     });
   }
@@ -161,7 +174,7 @@ export function enumConstants(meta: AssemblyMetadata, typeRid: number): { name: 
 }
 
 export function debuggerAttributes(meta: AssemblyMetadata, target: number): DebuggerAttributes {
-  const found: DebuggerAttributes = { hidden: false };
+  const found: DebuggerAttributes = { hidden: false, rootHidden: false };
   for (const attribute of meta.customAttributes(target)) {
     const r = new BlobReader(attribute.value);
     if (attribute.value.length < 2 || r.u16() !== 0x0001) continue;
@@ -169,9 +182,12 @@ export function debuggerAttributes(meta: AssemblyMetadata, target: number): Debu
       case 'System.Diagnostics.DebuggerDisplayAttribute':
         found.display = serString(r);
         break;
-      case 'System.Diagnostics.DebuggerBrowsableAttribute':
-        found.hidden = r.u32() === BROWSABLE_NEVER;
+      case 'System.Diagnostics.DebuggerBrowsableAttribute': {
+        const state = r.u32();
+        found.hidden = state === BROWSABLE_NEVER;
+        found.rootHidden = state === BROWSABLE_ROOT_HIDDEN;
         break;
+      }
       case 'System.Diagnostics.DebuggerTypeProxyAttribute':
         found.typeProxy = serString(r);
         break;

@@ -8,9 +8,12 @@ import type { TupleNames } from '../../symbols/typeMembers.js';
 import type { Native } from '../nativeSession.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { FuncEval } from './funcEval.js';
-import type { NativeValue } from './nativeValue.js';
+import { ElementType, type NativeValue } from './nativeValue.js';
 import type { TypeProxies } from './typeProxy.js';
 import type { Child, ChildSource, ReadContext, ValueReader } from './valueReader.js';
+
+/** At most this many items of a RootHidden array are shown in its place. */
+const ROOT_HIDDEN_ITEMS = 1000;
 
 export class ChildLister {
   constructor(
@@ -25,9 +28,14 @@ export class ChildLister {
     switch (source.kind) {
       case 'object': {
         const proxy = source.raw ? undefined : await this.proxies.proxyFor(source.value, context.threadId);
-        if (!proxy) return slice(withTupleNames(await this.fields(source.value), source.tupleNames), start, count);
+        if (!proxy) {
+          const own = [...withTupleNames(await this.fields(source.value), source.tupleNames), ...(await this.properties(source.value, context, 'withField'))];
+          return slice(own, start, count);
+        }
         const raw: Child = { name: '[Raw View]', value: source.value, source: { kind: 'object', value: source.value, raw: true } };
-        return slice([...(await this.fields(proxy, true)), ...(await this.properties(proxy, context)), raw], start, count);
+        // A proxy's members are a copy made for the debugger: setting one would not reach the program (no home).
+        const viewed = [...(await this.fields(proxy, true)), ...(await this.properties(proxy, context, 'public'))].map(({ home: _copy, ...child }) => ({ ...child, computed: true as const }));
+        return slice([...viewed, raw], start, count);
       }
       case 'array':
         return this.elements(source.value, start, count, source.value.len ?? 0, (i) => indexName(i, source.value.dims));
@@ -64,16 +72,23 @@ export class ChildLister {
     });
   }
 
-  /** Property values by their getters (func-eval): a proxy's members are mostly computed. */
-  private async properties(value: NativeValue, context: ReadContext): Promise<Child[]> {
+  /**
+   * Property values by their getters (func-eval): a proxy's `public` ones (its members are mostly
+   * computed), or an object's own that keep a `field` but compute what they answer (`withField`: C# 14's
+   * `get => field ??= Load()`, whose field alone would lie). A [DebuggerBrowsable(RootHidden)] one
+   * shows its children in its place (the grouping proxy's Values: the group's items).
+   */
+  private async properties(value: NativeValue, context: ReadContext, which: 'public' | 'withField'): Promise<Child[]> {
     const out: Child[] = [];
     for (const type of value.chain ?? []) {
       const view = this.reader.catalog.view(type);
       for (const property of view?.properties ?? []) {
-        if (property.isStatic || !property.isPublic || property.hidden || !property.getter || view!.fields.some((f) => f.propertyName === property.name)) continue;
+        if (property.isStatic || property.hidden || !property.getter || view!.fields.some((f) => f.propertyName === property.name)) continue;
+        if (which === 'public' ? !property.isPublic : property.auto || !view!.fields.some((f) => f.name === `<${property.name}>k__BackingField`)) continue;
         const method = { module: view!.module, token: property.getter, sig: { hasThis: true, genericParams: 0, returnType: { kind: 'other' as const, et: 0 }, params: [] }, isStatic: false, declaringModule: view!.module, declaringType: view!.token };
         const read = await this.funcEval.call(context.threadId, method, value, [], property.name).catch(() => undefined);
-        if (read) out.push({ name: property.name, value: read });
+        if (read && property.rootHidden && (read.et === ElementType.szarray || read.et === ElementType.array)) out.push(...(await this.page({ kind: 'array', value: read }, 0, Math.min(read.len ?? 0, ROOT_HIDDEN_ITEMS), context)).children.map(({ home: _computed, ...item }) => ({ ...item, computed: true as const })));
+        else if (read) out.push({ name: property.name, value: read, computed: true });
       }
     }
     return out;
