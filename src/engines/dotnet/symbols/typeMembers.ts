@@ -56,6 +56,7 @@ const FIELD_STATIC = 0x10;
 const FIELD_LITERAL = 0x40;
 const METHOD_STATIC = 0x10;
 const SEMANTICS_GETTER = 0x2;
+const PARAM_OPTIONAL = 0x0010;
 const BROWSABLE_NEVER = 0;
 const BROWSABLE_ROOT_HIDDEN = 3;
 const COMPILER_GENERATED = 'System.Runtime.CompilerServices.CompilerGeneratedAttribute';
@@ -141,6 +142,19 @@ export function parameterTupleNames(meta: AssemblyMetadata, methodRid: number, s
     if (meta.tables.row(Table.Param, rid).sequence === sequence) return tupleElementNames(meta, token(Table.Param, rid));
   }
   return undefined;
+}
+
+/** How many of a method's last parameters are optional (their Param rows' Optional flag: `x = default`). */
+export function optionalParameterCount(meta: AssemblyMetadata, methodRid: number, paramCount: number): number {
+  const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);
+  const optional = new Set<number>();
+  for (let rid = first; rid <= last; rid++) {
+    const row = meta.tables.row(Table.Param, rid);
+    if (row.sequence! > 0 && (row.flags! & PARAM_OPTIONAL) !== 0) optional.add(row.sequence!);
+  }
+  let count = 0;
+  while (count < paramCount && optional.has(paramCount - count)) count++;
+  return count;
 }
 
 /** Whether a method's last parameter is `params T[]` ([ParamArray] on its Param row). */
