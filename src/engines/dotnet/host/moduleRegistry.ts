@@ -96,7 +96,7 @@ export class ModuleRegistry {
         const metadata = type.path ? this.metadata(type.path) : type.module ? this.metadata(type.module) : undefined;
         if (!metadata || !type.token) return 'object';
         const args = (type.args ?? []).map((a) => this.typeName(a));
-        const name = metadata.csharpTypeName(tokenRid(type.token), args);
+        const name = metadata.csharpTypeName(tokenRid(type.token), args, true);
         return name.startsWith('System.Nullable<') && args.length === 1 ? `${args[0]}?` : name;
       }
       default:
