@@ -261,7 +261,9 @@ export class Inspection {
     const frame = container.kind === 'locals' ? container.frame : context.frame;
     if (!frame) throw new DebugError('INVALID_STATE', `${name} was read outside a frame of the stop.`, 'List the variables again with inspect_variables.');
     const source = container.kind === 'children' ? container.source : undefined;
-    await this.assignment.assign(
+    // A collection expression (`[7, 8]`) has no type of its own: C# types it by the variable it is assigned to.
+    if (container.kind === 'locals' && text.trim().startsWith('[')) await this.evaluateIn(`${name} = ${text.trim()}`, frame, true);
+    else await this.assignment.assign(
       {
         home: child.home,
         current: child.value,
