@@ -173,7 +173,23 @@ describe.runIf(run)('.NET worker service in modern C# through MCP (orders fixtur
       ['shipped.Note', '"sent"'],
       ['missing?.Length ?? -1', '-1'],
       ['book.All.Where(o => o.Total > 20m).Sum(o => o.Id)', '12'],
+      // Calls C# binds that the interpreter refused: an optional parameter left out, a string as a ReadOnlySpan<char>,
+      // a string's own extension (was: no overload … takes (…), and 'the overload depends on the declared type').
+      ['System.Text.Json.JsonSerializer.Serialize(skus[0])', '"{\\"Code\\":\\"ABC\\",\\"Number\\":1}"'],
+      ['Codes.Checksum("AB")', '261'],
+      ['"abc".AsSpan().Length', '3'],
     ]);
+    // An iterator's object is its own class, as C# (and Visual Studio) name it: was {Orders.OrderBook}.
+    expect(await evaluate('book.Paid()')).toMatchObject({ type: expect.stringMatching(/^Orders\.OrderBook\.<Paid>d__\d+$/) });
+    // C#'s own errors: a required member left out (was: no constructor … takes (int, string, decimal)); a collection
+    // expression with nothing to be made as (was CS9174 Cannot initialize type 'object').
+    expect((await evaluate('new Order(9, "z", 1m)')).text).toMatch(/^EVALUATION_FAILED: CS9035 Required member 'Order.Region' must be set/);
+    expect((await evaluate('[.. ids, 9]')).text).toMatch(/^EVALUATION_FAILED: CS9176 There is no target type for the collection expression/);
+    expect(await evaluate('book.StreamAsync()')).toMatchObject({ type: expect.stringMatching(/^Orders\.OrderBook\.<StreamAsync>d__\d+$/) });
+    // A collection expression is typed by the variable it is set to, as in C# (was CS9176: no target type).
+    const set = await client.call<{ value: string; type?: string }>('inspect_set_variable', { sessionId, name: 'more', value: '[7, 8]' });
+    expect(set.structured, set.text).toMatchObject({ value: 'int[2]', type: 'int[]' });
+    await expectValues([['more.Sum()', '15']]);
     await client.call('breakpoint_remove', { sessionId, all: true });
     const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
     expect(end.structured.exitCode, end.text).toBe(0);
