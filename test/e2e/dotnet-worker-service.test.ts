@@ -178,6 +178,8 @@ describe.runIf(run)('.NET worker service in modern C# through MCP (orders fixtur
       ['System.Text.Json.JsonSerializer.Serialize(skus[0])', '"{\\"Code\\":\\"ABC\\",\\"Number\\":1}"'],
       ['Codes.Checksum("AB")', '261'],
       ['"abc".AsSpan().Length', '3'],
+      // The method's local function, called by the method the compiler made of it (was: has no method Describe).
+      ['Describe(first)', '"plain"'],
     ]);
     // An iterator's object is its own class, as C# (and Visual Studio) name it: was {Orders.OrderBook}.
     expect(await evaluate('book.Paid()')).toMatchObject({ type: expect.stringMatching(/^Orders\.OrderBook\.<Paid>d__\d+$/) });

@@ -124,6 +124,17 @@ export function methodsNamed(meta: AssemblyMetadata, typeRid: number, name: stri
   return found;
 }
 
+/** The metadata names of a type's local functions named `name` (`<ExecuteAsync>g__Describe|4_2`), of whichever method. */
+export function localFunctionNames(meta: AssemblyMetadata, typeRid: number, name: string): string[] {
+  const { first, last } = meta.tables.listRange(Table.TypeDef, typeRid, 'methodList', Table.MethodDef);
+  const names: string[] = [];
+  for (let rid = first; rid <= last; rid++) {
+    const method = meta.tables.string(meta.tables.row(Table.MethodDef, rid).name!);
+    if (method.startsWith('<') && method.includes(`>g__${name}|`)) names.push(method);
+  }
+  return names;
+}
+
 /** A method's parameter names by position (metadata Param rows, sequence 1 = the first). */
 export function parameterNames(meta: AssemblyMetadata, methodRid: number): string[] {
   const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);

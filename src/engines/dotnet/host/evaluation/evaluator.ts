@@ -348,8 +348,7 @@ class Run {
     // `f(x)` of a delegate variable (a Func argument, a lambda local): the compiled evaluation invokes it.
     if (await this.variable(name)) throw unsupported('delegate invocation', `${name}(…) invokes a delegate`);
     const { members } = this.evaluator.parts;
-    const owners: (NativeValue | TypeRef)[] = [];
-    if (receiver.kind === 'object') owners.push(receiver.value);
+    const owners: (NativeValue | TypeRef)[] = receiver.kind === 'object' ? [receiver.value] : [];
     const declaring = this.declaringType();
     if (declaring) owners.push(declaring);
     owners.push(...staticImportsOf(this.evaluator.parts.types, this.place.names));
@@ -362,6 +361,8 @@ class Run {
         first ??= e;
       }
     }
+    const local = declaring && (await members.localFunction(declaring, receiver.kind === 'object' ? receiver.value : undefined, name, values, this.place));
+    if (local) return local;
     throw first ?? new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`);
   }
 

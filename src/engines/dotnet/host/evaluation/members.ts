@@ -6,7 +6,8 @@
 import { DebugError } from '../../../../core/errors.js';
 import type { ClrType } from '../../expressions/clrType.js';
 import type { CsType, CsValue } from '../../expressions/numeric.js';
-import { literalOf, type TupleNames } from '../../symbols/typeMembers.js';
+import { literalOf, localFunctionNames, type TupleNames } from '../../symbols/typeMembers.js';
+import { tokenRid } from '../../symbols/tableSchema.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { Native } from '../nativeSession.js';
 import type { FuncEval } from '../values/funcEval.js';
@@ -90,6 +91,25 @@ export class Members {
   async call(target: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, typeArgs?: ClrType[], declared?: Declared): Promise<EvalValue> {
     if ('h' in target && target.null) throw nullReference(name);
     return this.calls.invoke(target, name, args, place, typeArgs, () => this.types.extensionOwners(place.names ?? { namespace: '' }), declared);
+  }
+
+  /**
+   * `Describe(o)` of a local function of the frame's method: the method the compiler made of it
+   * (`<ExecuteAsync>g__Describe|4_2`), static or of `this`, when it takes just these arguments (one that
+   * uses the method's variables takes their closure too: undefined, as for no such function).
+   */
+  async localFunction(owner: TypeRef, self: NativeValue | undefined, name: string, args: EvalValue[], place: Place): Promise<EvalValue | undefined> {
+    const view = this.catalog.view(this.asNativeType(owner));
+    for (const compiled of view ? localFunctionNames(view.meta, tokenRid(view.token), name) : []) {
+      for (const target of self ? [owner, self] : [owner]) {
+        try {
+          return await this.call(target, compiled, args, place);
+        } catch (e) {
+          if (!(e instanceof DebugError) || !/has no (static )?method|no overload/.test(e.message)) throw e;
+        }
+      }
+    }
+    return undefined;
   }
 
   /** `target[index, …]`: array elements, else the `this[…]` indexer (get_Item). */
