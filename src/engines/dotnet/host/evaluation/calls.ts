@@ -313,7 +313,8 @@ export class Calls {
       target = { ...box, et: ElementType.valuetype };
     }
     const value = await this.funcEval.call(place.threadId, method, target, passed, what, undefined, typeArgs);
-    return value ? fromNative(value, this.staticTypes.returnType(method, method.typeArgs, chosen.typeArgs), this.staticTypes.returnTupleNames(method)) : { kind: 'void' };
+    const declared = this.staticTypes.returnType(method, method.typeArgs, chosen.typeArgs);
+    return value ? fromNative(this.staticTypes.exact(value, declared), declared, this.staticTypes.returnTupleNames(method)) : { kind: 'void' };
   }
 
   private async passAll(types: ClrType[], expanded: { from: number; elem: ClrType } | undefined, args: EvalValue[], place: Place): Promise<CallArg[]> {

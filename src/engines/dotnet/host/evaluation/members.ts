@@ -154,7 +154,7 @@ export class Members {
   }
 
   private result(value: NativeValue | undefined, declared: ClrType | undefined, tupleNames?: TupleNames): EvalValue {
-    return value ? fromNative(value, declared, tupleNames) : { kind: 'void' };
+    return value ? fromNative(this.staticTypes.exact(value, declared), declared, tupleNames) : { kind: 'void' };
   }
 
   private requireNative(): Native {

@@ -13,7 +13,7 @@ import { type AssemblyMetadata, typeFullName } from '../../symbols/assemblyMetad
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { NativeType } from '../nativeEvents.js';
-import type { SetTarget } from '../nativeSession.js';
+import type { SetTarget, TypeSpec } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
@@ -100,6 +100,17 @@ export class StaticTypes {
     return meta && parameterTupleNames(meta, tokenRid(method.token), 0);
   }
 
+  /**
+   * A struct that a func-eval of shared generic code returned comes typed as the runtime shares the code
+   * (`ValueTuple<__Canon, int>` from a List<(string, int)>'s indexer): its declared type is the exact one.
+   */
+  exact(value: NativeValue, declared: ClrType | undefined): NativeValue {
+    const type = value.chain?.[0];
+    if (!declared || value.et !== ElementType.valuetype || !type || !JSON.stringify(this.types.fromNative(type)).includes('"System.__Canon"')) return value;
+    const exact = nativeOf(this.types.spec(declared));
+    return exact ? { ...value, type: exact, chain: [exact, ...value.chain!.slice(1)] } : value;
+  }
+
   fromNative(type: NativeType): ClrType {
     return this.types.fromNative(type);
   }
@@ -109,4 +120,17 @@ export class StaticTypes {
     const clr = this.types.fromNative(type);
     return clr.kind === 'named' ? clr.args : [];
   }
+}
+
+/** A type the program's func-evals take, as the runtime reports types. */
+function nativeOf(spec: TypeSpec | undefined): NativeType | undefined {
+  if (!spec) return undefined;
+  if ('of' in spec) return { et: spec.of };
+  if ('elem' in spec) {
+    const elem = nativeOf(spec.elem);
+    return elem && { et: spec.rank ? ElementType.array : ElementType.szarray, elem, ...(spec.rank && { rank: spec.rank }) };
+  }
+  const args = (spec.args ?? []).map(nativeOf);
+  if (args.some((a) => !a)) return undefined;
+  return { et: spec.valuetype ? ElementType.valuetype : ElementType.class, module: spec.module, token: spec.token, ...(args.length && { args: args as NativeType[] }) };
 }
