@@ -96,7 +96,12 @@ describe.runIf(run)('.NET worker service in modern C# through MCP (orders fixtur
       ['T.Kind', '"sku"'],
       ['parsed.Select(p => p.Number).Sum()', '23'],
       ['parsed[0] with { Number = 5 }', 'Sku { Code = ABC, Number = 5 }'],
+      // A tuple inside a generic type keeps its element names (was CS1061 '(string, int)' has no 'text').
+      ['seen[0].text', '"ABC-1"'],
+      ['seen.Sum(s => s.length)', '11'],
     ]);
+    // A struct from shared generic code (the list's indexer) by its exact type (was System.ValueTuple<System.__Canon, int>).
+    expect(await evaluate('seen[0]')).toMatchObject({ value: '("ABC-1", 5)', type: expect.not.stringContaining('__Canon') });
   });
 
   it('with spans: a ReadOnlySpan<char> and a Span<int> shown, indexed and sliced; an element of the debugger\'s copy is not set', async () => {
