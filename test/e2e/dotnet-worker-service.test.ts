@@ -100,6 +100,13 @@ describe.runIf(run)('.NET worker service in modern C# through MCP (orders fixtur
       ['seen[0].text', '"ABC-1"'],
       ['seen.Sum(s => s.length)', '11'],
     ]);
+    // Tuples inside a generic type keep their names in the type, the items and their elements (was List<System.ValueTuple<string, int>>, Item1),
+    // and the items are the list's own, so one can be set (they came through the list's debugger view, a copy).
+    expect(stop.text).toContain('seen = Count = 2 (System.Collections.Generic.List<(string text, int length)>)');
+    expect((await variables('seen')).map((v) => `${v.name} = ${v.value} (${v.type})`)).toEqual(['[0] = ("ABC-1", 5) ((string text, int length))', '[1] = ("XYZ-22", 6) ((string text, int length))']);
+    expect(await listed('seen[0]')).toEqual(['text = "ABC-1"', 'length = 5']);
+    const set = await client.call<{ value: string; type?: string }>('inspect_set_variable', { sessionId, path: 'seen[1]', value: '("Q", 1)' });
+    expect(set.structured, set.text).toMatchObject({ value: '("Q", 1)', type: '(string text, int length)' });
     // A struct from shared generic code (the list's indexer) by its exact type (was System.ValueTuple<System.__Canon, int>).
     expect(await evaluate('seen[0]')).toMatchObject({ value: '("ABC-1", 5)', type: expect.not.stringContaining('__Canon') });
   });

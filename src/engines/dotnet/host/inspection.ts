@@ -25,7 +25,8 @@ import type { EvalValue } from './evaluation/evalValue.js';
 import { Members } from './evaluation/members.js';
 import { TypeIndex } from './evaluation/typeIndex.js';
 import { Assignment } from './values/assignment.js';
-import { ChildLister, namedTupleType } from './values/childLister.js';
+import { ChildLister } from './values/childLister.js';
+import { isTuple, itemElementNames, type TypeNamer, withElementNames } from './values/tupleNames.js';
 import { DeclaredTypes } from './values/declaredTypes.js';
 import { StaticTypes } from './evaluation/staticTypes.js';
 import { FrameLocals } from './values/frameLocals.js';
@@ -305,10 +306,13 @@ export class Inspection {
 
   private async info(name: string, value: NativeValue, context: ReadContext, source?: ChildSource, parent?: Entry['parent']): Promise<VariableInfo> {
     const described = await this.reader.describe(value, context);
-    const children = source ?? described.children;
+    const names = source?.kind === 'object' && !source.raw ? source.tupleNames : undefined;
+    const type = value.chain?.[0] ?? value.type;
+    const nameOf: TypeNamer = (t, arg) => this.catalog.name(t, arg);
+    // A tuple lists its elements by name; a collection of tuples its items, which carry their names.
+    const children = names && !isTuple(type, nameOf) ? described.children && withItemNames(described.children, itemElementNames(type, names, nameOf)) : (source ?? described.children);
     const ref = children ? this.store({ kind: 'children', source: children, context }, parent) : 0;
-    const tupleType = source?.kind === 'object' ? namedTupleType(value.chain?.[0], source.tupleNames, (t) => this.catalog.name(t)) : undefined;
-    return { name, value: described.value, type: tupleType ?? described.type, ref, indexedVariables: described.count };
+    return { name, value: described.value, type: withElementNames(type, names, nameOf) ?? described.type, ref, indexedVariables: described.count };
   }
 
   private store(container: Container, parent?: Entry['parent']): number {
@@ -338,6 +342,11 @@ export class Inspection {
     if (child) entry.listed.set(name, child);
     return child?.value;
   }
+}
+
+/** A collection's items with the element names of their tuples (a proxied one's come as its view lists them). */
+function withItemNames(children: ChildSource, tupleNames: (string | undefined)[] | undefined): ChildSource {
+  return tupleNames && children.kind !== 'object' ? { ...children, tupleNames } : children;
 }
 
 /** A child's children, when they are not its value's own: a proxied object's raw view, a tuple's under its element names. */

@@ -6,7 +6,6 @@
  */
 import type { TupleNames } from '../../symbols/typeMembers.js';
 import type { Native } from '../nativeSession.js';
-import type { NativeType } from '../nativeEvents.js';
 import type { FuncEval } from './funcEval.js';
 import { ElementType, type NativeValue } from './nativeValue.js';
 import type { TypeProxies } from './typeProxy.js';
@@ -23,8 +22,14 @@ export class ChildLister {
     private readonly funcEval: FuncEval,
   ) {}
 
-  /** Children [start, start + count) and how many there are in all. */
+  /** Children [start, start + count) and how many there are in all; a collection's items with the element names of their tuples. */
   async page(source: ChildSource, start: number, count: number, context: ReadContext): Promise<{ children: Child[]; total: number }> {
+    const page = await this.read(source, start, count, context);
+    const names = source.kind !== 'object' ? source.tupleNames : undefined;
+    return names ? { ...page, children: page.children.map((c) => ({ ...c, tupleNames: names })) } : page;
+  }
+
+  private async read(source: ChildSource, start: number, count: number, context: ReadContext): Promise<{ children: Child[]; total: number }> {
     switch (source.kind) {
       case 'object': {
         const proxy = source.raw ? undefined : await this.proxies.proxyFor(source.value, context.threadId);
@@ -153,16 +158,6 @@ function withTupleNames(children: Child[], names: (string | undefined)[] | undef
     const name = index ? names[Number(index) - 1] : undefined;
     return name ? { ...c, name } : c;
   });
-}
-
-/**
- * A tuple local's or field's type as C# writes it, with its element names: `(int count, string label)`
- * where the runtime type is System.ValueTuple<int, string>. Undefined when it has no names.
- */
-export function namedTupleType(type: NativeType | undefined, names: (string | undefined)[] | undefined, nameOf: (t: NativeType) => string): string | undefined {
-  const args = type?.args;
-  if (!args || !names?.some((n) => n) || args.length !== names.length || args.length > 7) return undefined;
-  return `(${args.map((a, i) => (names[i] ? `${nameOf(a)} ${names[i]}` : nameOf(a))).join(', ')})`;
 }
 
 function slice(all: Child[], start: number, count: number): { children: Child[]; total: number } {

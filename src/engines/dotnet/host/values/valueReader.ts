@@ -4,6 +4,7 @@
  * pairs), enums and the common collections are read from their fields; other objects show their
  * [DebuggerDisplay], else their ToString() override (func-eval), else `{Type}`.
  */
+import type { TupleNames } from '../../symbols/typeMembers.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { FieldRef, Native, SetTarget } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
@@ -22,12 +23,12 @@ export interface Described {
 }
 
 export type ChildSource =
-  /** `raw`: the object's own fields even when its type has a [DebuggerTypeProxy]. */
+  /** `raw`: the object's own fields even when its type has a [DebuggerTypeProxy]; a collection's `tupleNames`: its items' (tupleNames.ts). */
   | { kind: 'object'; value: NativeValue; raw?: boolean; tupleNames?: (string | undefined)[] }
-  | { kind: 'array'; value: NativeValue }
-  | { kind: 'list'; array: NativeValue; count: number }
-  | { kind: 'ring'; array: NativeValue; head: number; count: number; newestFirst: boolean }
-  | { kind: 'hashed'; entries: NativeValue; used: number; keyed: boolean; count: number };
+  | { kind: 'array'; value: NativeValue; tupleNames?: TupleNames }
+  | { kind: 'list'; array: NativeValue; count: number; tupleNames?: TupleNames }
+  | { kind: 'ring'; array: NativeValue; head: number; count: number; newestFirst: boolean; tupleNames?: TupleNames }
+  | { kind: 'hashed'; entries: NativeValue; used: number; keyed: boolean; count: number; tupleNames?: TupleNames };
 
 export interface Child {
   name: string;
