@@ -7,7 +7,7 @@
 import type { Engine } from './engine.js';
 import { activationKey, LocalChanges, nearestCaller } from './localChanges.js';
 import type { Stop } from './sessionTypes.js';
-import { buildStop, summarizeLocals, type BuiltStop } from './stopBuilder.js';
+import { buildStop, lastLocals, summarizeLocals, type BuiltStop } from './stopBuilder.js';
 import type { FrameInfo } from './types.js';
 import type { WatchList, WatchValue } from './watchList.js';
 
@@ -35,12 +35,16 @@ export class StopAnnotator {
     return stop;
   }
 
-  /** The nearest caller's first values, which stay as they are while the stopped call lives ('' where there is no caller to read). */
+  /**
+   * The nearest caller's first and last values, which stay as they are while the stopped call lives ('' where there is no
+   * caller to read): a loop calling again has its variable, declared last, past the first ones of a long method.
+   */
   private async callerValues(frames: FrameInfo[], top: number): Promise<string> {
     const caller = nearestCaller(frames, top);
     if (!caller) return '';
     const locals = await summarizeLocals(this.engine(), caller.id);
-    return locals ? JSON.stringify(locals.shown.map((l) => [l.name, l.value])) : '';
+    const last = locals?.omitted ? await lastLocals(this.engine(), caller.id) : [];
+    return locals ? JSON.stringify([...locals.shown, ...last].map((l) => [l.name, l.value])) : '';
   }
 
   /** The same stop built and annotated again: after a value changed, its locals summary is stale. */

@@ -103,6 +103,20 @@ export async function summarizeLocals(engine: Engine, frameId: number): Promise<
   }
 }
 
+/** A frame's last locals past its first ones (SUMMARY_LOCALS of each end): the innermost declared, a loop's variable among them. */
+export async function lastLocals(engine: Engine, frameId: number): Promise<ValueSummary[]> {
+  try {
+    const scope = (await engine.scopes(frameId)).find((s) => !s.expensive);
+    const total = scope?.namedVariables ?? 0;
+    if (!scope || total <= SUMMARY_LOCALS) return [];
+    const start = Math.max(SUMMARY_LOCALS, total - SUMMARY_LOCALS);
+    const vars = (await engine.variables(scope.ref, start, total - start)).filter((v) => !isGroupingNode(v.name));
+    return vars.map((v) => ({ name: v.name, value: summaryText(v.value), type: v.type }));
+  } catch {
+    return [];
+  }
+}
+
 /** Adapters add pseudo-entries that group members ("special variables"); they are not values. */
 export function isGroupingNode(name: string): boolean {
   return /^(special|function|class|protected) variables$/.test(name);

@@ -185,7 +185,25 @@ describe.runIf(run)('.NET evaluation by declared types and primary-constructor p
       expect((await evaluate(sessionId, 'choices.Count + (int)chosen')).value).toBe('4');
       expect((await evaluate(sessionId, 'Describer.Describe(chosen)')).value).toBe('"object"');
       expect((await evaluate(sessionId, 'typeof(T) == typeof(decimal)')).value).toBe('true');
+      // T inside a type the expression writes (was: 'T' could not be found in the program's loaded modules).
+      expect((await evaluate(sessionId, 'new List<T> { chosen }.Count')).value).toBe('1');
+      expect((await evaluate(sessionId, 'typeof(T[]) == typeof(decimal[])')).value).toBe('true');
       expect(await topFrame(client, sessionId)).toEqual({ name: 'Pricing.Picking.Pick<decimal>', line: shelf.line('pick') });
+    }, 120_000);
+
+    it('binds T to a type argument that is itself an array (Pick<int[]>): typeof(T), typeof(List<T>), typeof(T[])', async () => {
+      const next = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
+      expect(next.structured.stop?.frame, next.text).toMatchObject({ name: 'Pricing.Picking.Pick<int[]>', line: shelf.line('pick') });
+      // Was CS0246 'T' could not be found: an alias named only a type definition.
+      for (const [expression, expected] of [
+        ['typeof(T) == typeof(int[])', 'true'],
+        ['typeof(List<T>) == typeof(List<int[]>)', 'true'],
+        ['typeof(T[]).Name', '"Int32[][]"'],
+        ['new List<T> { chosen }[0].Length', '2'],
+      ]) {
+        const r = await evaluate(sessionId, expression!);
+        expect({ value: r.value, error: r.isError ? r.text : undefined }, expression).toEqual({ value: expected, error: undefined });
+      }
     }, 120_000);
 
     describe('in a generic async method constrained on two interfaces (Ranking.TopAsync<decimal>), generic calls as a C# user writes them', () => {

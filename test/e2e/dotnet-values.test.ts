@@ -77,6 +77,11 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     return { isError: r.isError, text: r.text, value: r.structured.value, type: r.structured.type };
   }
 
+  /** Each expression answers this value of this type. */
+  async function expectTyped(sessionId: string, cases: [string, string, string][]): Promise<void> {
+    for (const [expression, value, type] of cases) expect(await evaluate(sessionId, expression), expression).toMatchObject({ value, type });
+  }
+
   it('shows every kind of value as C# does', async () => {
     const stop = await launchToValues();
     const { sessionId } = stop.structured;
@@ -117,6 +122,41 @@ describe.runIf(run)('.NET values and expressions through MCP', () => {
     const watch = await client.call<{ values: { value?: string; type?: string }[] }>('watch_add', { sessionId, expressions: ['pair'] });
     expect(watch.structured.values[0], watch.text).toMatchObject({ value: '(2, "two")', type: '(int count, string label)' });
     await client.call('watch_remove', { sessionId, all: true });
+    // a ?? b is of the type C# gives both operands (b is not run when a holds a value): some ?? 0L is a long.
+    await expectTyped(sessionId, [
+      ['some ?? 0L', '5', 'long'],
+      ['maybe ?? 0L', '0', 'long'],
+      ['some ?? 2.5', '5', 'double'],
+      ['some ?? 0', '5', 'int'],
+      ['maybe ?? some', '5', 'int?'],
+      ['nothing ?? "x"', '"x"', 'string'],
+      ['text ?? "x"', '"say \\"hi\\"\\n"', 'string'],
+      ['some ?? Math.Max(1L, 2L)', '5', 'long'],
+    ]);
+  });
+
+  it('shows a named tuple parameter, field, property and method result with its element names, as C# declares them', async () => {
+    const r = await client.call<Wait>('session_launch', {
+      program: lab,
+      args: ['tuples'],
+      breakpoints: [{ file: values.path, line: values.line('tuple-param') }],
+      waitForStop: true,
+      timeoutMs: 30_000,
+    });
+    const { sessionId } = r.structured;
+    expect(r.text).toContain('entry = (4, "four") ((int count, string label))');
+    const typeOf = async (path: string) => new Map((await variables(sessionId, path ? { path } : {})).map((v) => [v.name, v.type]));
+    expect((await typeOf('')).get('entry')).toBe('(int count, string label)');
+    expect(Object.fromEntries(await typeOf('this'))).toEqual({ Best: '(int count, string label)', Leader: '(string name, int score)' });
+    expect((await variables(sessionId, { path: 'entry' })).map((v) => v.name)).toEqual(['count', 'label']);
+    expect((await variables(sessionId, { path: 'this.Best' })).map((v) => v.name)).toEqual(['count', 'label']);
+    await expectTyped(sessionId, [
+      ['entry', '(4, "four")', '(int count, string label)'],
+      ['this.Best', '(9, "nine")', '(int count, string label)'],
+      ['other.Leader', '("ada", 3)', '(string name, int score)'],
+      ['Range()', '(1, 5)', '(int low, int high)'],
+      ['entry.label', '"four"', 'string'],
+    ]);
   });
 
   // .NET 5+ writes infinity as its culture does: "Infinity" in the invariant culture (C), "∞" in an ICU one (en-US): what the program's own ToString writes.

@@ -59,6 +59,17 @@ export interface Candidate<T> {
   /** The method's type parameters (names and constraints), and its name as errors show it (`Ns.Type.Method`). */
   typeParams?: TypeParameter[];
   name?: string;
+  /** How many of its last parameters are optional (`CancellationToken cancellation = default`). */
+  optional?: number;
+}
+
+/**
+ * Whether C# may bind a call that no candidate takes here: one whose optional parameters are left out,
+ * or one with a parameter no debugger passes (a span a string converts to, a ref). The compiled
+ * evaluation, running in the program, decides those.
+ */
+export function compiledMayBind<T>(candidates: Candidate<T>[], argCount: number): boolean {
+  return candidates.some((c) => (!!c.optional && c.params.length > argCount && c.params.length - c.optional <= argCount) || c.params.some((p) => p.kind === 'unusable'));
 }
 
 export interface Chosen<T> {

@@ -25,7 +25,8 @@ import type { EvalValue } from './evaluation/evalValue.js';
 import { Members } from './evaluation/members.js';
 import { TypeIndex } from './evaluation/typeIndex.js';
 import { Assignment } from './values/assignment.js';
-import { ChildLister, namedTupleType } from './values/childLister.js';
+import { ChildLister } from './values/childLister.js';
+import { isTuple, itemElementNames, type TypeNamer, withElementNames } from './values/tupleNames.js';
 import { DeclaredTypes } from './values/declaredTypes.js';
 import { StaticTypes } from './evaluation/staticTypes.js';
 import { FrameLocals } from './values/frameLocals.js';
@@ -254,13 +255,16 @@ export class Inspection {
     await this.funcEval.awaitUnfinished();
     const entry = this.entries.get(containerRef);
     const child = entry?.listed.get(name);
+    if (child?.computed) throw new DebugError('INVALID_ARGUMENT', `${name} is computed for the debugger (a getter's result, or a [DebuggerTypeProxy]'s copy): setting it would not change the program.`, 'Set the variable or field it comes from ([Raw View] lists the object\'s own fields).');
     if (!entry || !child?.home) throw new DebugError('VARIABLE_NOT_FOUND', `${name} cannot be assigned here.`, 'List the variables with inspect_variables first.');
     const { container } = entry;
     const context = container.kind === 'locals' ? this.context(container.frame) : container.context;
     const frame = container.kind === 'locals' ? container.frame : context.frame;
     if (!frame) throw new DebugError('INVALID_STATE', `${name} was read outside a frame of the stop.`, 'List the variables again with inspect_variables.');
     const source = container.kind === 'children' ? container.source : undefined;
-    await this.assignment.assign(
+    // A collection expression (`[7, 8]`) has no type of its own: C# types it by the variable it is assigned to.
+    if (container.kind === 'locals' && text.trim().startsWith('[')) await this.evaluateIn(`${name} = ${text.trim()}`, frame, true);
+    else await this.assignment.assign(
       {
         home: child.home,
         current: child.value,
@@ -291,8 +295,10 @@ export class Inspection {
       threadId: frame.threadId,
       frameIndex: frame.nativeIndex,
       frame,
-      displayHole: async (expression, self) => {
+      displayHole: async (expression, self, noQuotes) => {
         const value = await this.evaluator.evaluate(expression, { frame, self, pseudo: {} });
+        if (noQuotes && value.kind === 'value' && value.value.type === 'string') return value.value.value;
+        if (noQuotes && value.kind === 'object' && value.value.et === ElementType.string && value.value.str !== undefined) return value.value.str;
         return value.kind === 'object' ? (await this.reader.describe(value.value, { threadId: frame.threadId, frameIndex: frame.nativeIndex }, true)).value : value.kind === 'value' ? this.constantText(value.value, value.enumType) : '?';
       },
     };
@@ -300,10 +306,13 @@ export class Inspection {
 
   private async info(name: string, value: NativeValue, context: ReadContext, source?: ChildSource, parent?: Entry['parent']): Promise<VariableInfo> {
     const described = await this.reader.describe(value, context);
-    const children = source ?? described.children;
+    const names = source?.kind === 'object' && !source.raw ? source.tupleNames : undefined;
+    const type = value.chain?.[0] ?? value.type;
+    const nameOf: TypeNamer = (t, arg) => this.catalog.name(t, arg);
+    // A tuple lists its elements by name; a collection of tuples its items, which carry their names.
+    const children = names && !isTuple(type, nameOf) ? described.children && withItemNames(described.children, itemElementNames(type, names, nameOf)) : (source ?? described.children);
     const ref = children ? this.store({ kind: 'children', source: children, context }, parent) : 0;
-    const tupleType = source?.kind === 'object' ? namedTupleType(value.chain?.[0], source.tupleNames, (t) => this.catalog.name(t)) : undefined;
-    return { name, value: described.value, type: tupleType ?? described.type, ref, indexedVariables: described.count };
+    return { name, value: described.value, type: withElementNames(type, names, nameOf) ?? described.type, ref, indexedVariables: described.count };
   }
 
   private store(container: Container, parent?: Entry['parent']): number {
@@ -333,6 +342,11 @@ export class Inspection {
     if (child) entry.listed.set(name, child);
     return child?.value;
   }
+}
+
+/** A collection's items with the element names of their tuples (a proxied one's come as its view lists them). */
+function withItemNames(children: ChildSource, tupleNames: (string | undefined)[] | undefined): ChildSource {
+  return tupleNames && children.kind !== 'object' ? { ...children, tupleNames } : children;
 }
 
 /** A child's children, when they are not its value's own: a proxied object's raw view, a tuple's under its element names. */

@@ -76,16 +76,16 @@ export class ModuleRegistry {
     return path ? loadModuleSymbols(path).metadata : undefined;
   }
 
-  /** A type as C# writes it: `int`, `List<string>`, `Lab.Box<int>[]`. */
-  typeName(type: NativeType | undefined): string {
+  /** A type as C# writes it: `int`, `List<string>`, `Lab.Box<int>[]`; `arg` writes its element and type arguments (a tuple's with names). */
+  typeName(type: NativeType | undefined, arg: (t: NativeType | undefined) => string = (t) => this.typeName(t)): string {
     if (!type) return '?';
     const primitive = KEYWORDS[type.et];
     if (primitive) return primitive;
     switch (type.et) {
       case 0x1d: // SZARRAY
-        return `${this.typeName(type.elem)}[]`;
+        return `${arg(type.elem)}[]`;
       case 0x14: // ARRAY
-        return `${this.typeName(type.elem)}[${','.repeat(Math.max(0, (type.rank ?? 1) - 1))}]`;
+        return `${arg(type.elem)}[${','.repeat(Math.max(0, (type.rank ?? 1) - 1))}]`;
       case 0x0f: // PTR
         return `${this.typeName(type.elem)}*`;
       case 0x10: // BYREF
@@ -95,8 +95,8 @@ export class ModuleRegistry {
         // CLASS
         const metadata = type.path ? this.metadata(type.path) : type.module ? this.metadata(type.module) : undefined;
         if (!metadata || !type.token) return 'object';
-        const args = (type.args ?? []).map((a) => this.typeName(a));
-        const name = metadata.csharpTypeName(tokenRid(type.token), args);
+        const args = (type.args ?? []).map(arg);
+        const name = metadata.csharpTypeName(tokenRid(type.token), args, true);
         return name.startsWith('System.Nullable<') && args.length === 1 ? `${args[0]}?` : name;
       }
       default:

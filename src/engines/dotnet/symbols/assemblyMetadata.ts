@@ -140,11 +140,13 @@ export class AssemblyMetadata {
 
   /**
    * A type's C# name with its type arguments (the actual ones when given, else the declared
-   * parameters); compiler-generated closure and state-machine classes show as the type that holds them.
+   * parameters); compiler-generated closure and state-machine classes show as the type that holds them
+   * (a frame's method is named in its source type), unless `ownName`: a value's type is its own class
+   * (an iterator `book.Paid()` returns is an `Orders.OrderBook.<Paid>d__9`, as Visual Studio names it).
    */
-  csharpTypeName(typeRid: number, typeArgs: string[] = []): string {
+  csharpTypeName(typeRid: number, typeArgs: string[] = [], ownName = false): string {
     const type = this.type(typeRid);
-    if (type.enclosing && parseGeneratedName(type.name)) return this.csharpTypeName(type.enclosing, typeArgs);
+    if (type.enclosing && !ownName && parseGeneratedName(type.name)) return this.csharpTypeName(type.enclosing, typeArgs);
     const all = typeArgs.length === type.genericParams.length ? typeArgs : type.genericParams;
     const arity = Number(/`(\d+)$/.exec(type.name)?.[1] ?? 0);
     const own = all.slice(all.length - arity);

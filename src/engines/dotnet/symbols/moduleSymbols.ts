@@ -260,6 +260,11 @@ export class ModuleSymbols {
     return this.pdb.localScopes(tokenRid(methodToken), version);
   }
 
+  /** A state machine's MoveNext: the IL range in which each hoisted local is in scope, by its slot (`<name>5__N`: slot N - 1). */
+  hoistedLocalScopes(moveNextToken: number): { startOffset: number; endOffset: number }[] {
+    return this.pdb.hoistedLocalScopes(tokenRid(moveNextToken));
+  }
+
   /**
    * Lays an applied Edit and Continue delta over these symbols: new bodies' sequence points, scopes
    * and state-machine information (as the module's next EnC version), added methods and types, and

@@ -16,10 +16,12 @@ export interface FieldInfo {
   isLiteral: boolean;
   isPublic: boolean;
   type: TypeSig;
-  /** For `<Name>k__BackingField`: the property it backs. */
+  /** For `<Name>k__BackingField` of an auto-property: the property it backs (one whose getter is written, with C# 14's `field`, is read by its getter). */
   propertyName?: string;
   /** [DebuggerBrowsable(Never)] (compiler backing fields carry it too). */
   hidden: boolean;
+  /** A tuple-typed field's element names ([TupleElementNames]). */
+  tupleNames?: TupleNames;
 }
 
 export interface PropertyInfo {
@@ -29,12 +31,22 @@ export interface PropertyInfo {
   /** Its getter is public. */
   isPublic: boolean;
   hidden: boolean;
+  /** [DebuggerBrowsable(RootHidden)]: its children are shown in its place. */
+  rootHidden: boolean;
+  /** Its getter is the compiler's (an auto-property's `get;`), not code the type wrote. */
+  auto: boolean;
+  /** A tuple-typed property's element names ([TupleElementNames]). */
+  tupleNames?: TupleNames;
 }
+
+/** A tuple's element names in order, undefined for an unnamed element (`(int count, string)`). */
+export type TupleNames = (string | undefined)[];
 
 export interface DebuggerAttributes {
   display?: string;
   typeProxy?: string;
   hidden: boolean;
+  rootHidden: boolean;
 }
 
 /** Field and method access (the low 3 bits of their flags), II.23.1.5 / II.23.1.10. */
@@ -44,7 +56,10 @@ const FIELD_STATIC = 0x10;
 const FIELD_LITERAL = 0x40;
 const METHOD_STATIC = 0x10;
 const SEMANTICS_GETTER = 0x2;
+const PARAM_OPTIONAL = 0x0010;
 const BROWSABLE_NEVER = 0;
+const BROWSABLE_ROOT_HIDDEN = 3;
+const COMPILER_GENERATED = 'System.Runtime.CompilerServices.CompilerGeneratedAttribute';
 const BACKING_FIELD = /^<(.+)>k__BackingField$/;
 
 export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
@@ -63,9 +78,13 @@ export function fieldsOf(meta: AssemblyMetadata, typeRid: number): FieldInfo[] {
       type: fieldSig(meta.tables.blob(row.signature!)),
       propertyName: BACKING_FIELD.exec(name)?.[1],
       hidden: debuggerAttributes(meta, tok).hidden,
+      ...withTupleNames(meta, tok),
     });
   }
-  return fields;
+  // A property whose getter is written (`get => field ??= Load()`, C# 14) is not its field's value.
+  if (!fields.some((f) => f.propertyName)) return fields;
+  const computed = new Set(propertiesOf(meta, typeRid).filter((p) => !p.auto).map((p) => p.name));
+  return fields.map((f) => (f.propertyName && computed.has(f.propertyName) ? { ...f, propertyName: undefined } : f));
 }
 
 export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyInfo[] {
@@ -78,12 +97,16 @@ export function propertiesOf(meta: AssemblyMetadata, typeRid: number): PropertyI
     const semantics = t.rowsWhere(Table.MethodSemantics, 'association', encodeCoded(Table.Property, rid, Coded.HasSemantics));
     const getter = semantics.map((s) => t.row(Table.MethodSemantics, s)).find((row) => row.semantics! & SEMANTICS_GETTER)?.method;
     const getterInfo = getter ? meta.method(getter) : undefined;
+    const browsable = debuggerAttributes(meta, token(Table.Property, rid));
     properties.push({
       name: t.string(t.row(Table.Property, rid).name!),
       getter: getterInfo?.token,
       isStatic: getterInfo ? (getterInfo.flags & METHOD_STATIC) !== 0 : false,
       isPublic: getterInfo ? (getterInfo.flags & ACCESS_MASK) === PUBLIC : false,
-      hidden: debuggerAttributes(meta, token(Table.Property, rid)).hidden,
+      hidden: browsable.hidden,
+      rootHidden: browsable.rootHidden,
+      auto: !!getterInfo && meta.attributeNames(getterInfo.token).includes(COMPILER_GENERATED),
+      ...withTupleNames(meta, token(Table.Property, rid)),
     });
   }
   return properties;
@@ -101,6 +124,17 @@ export function methodsNamed(meta: AssemblyMetadata, typeRid: number, name: stri
   return found;
 }
 
+/** The metadata names of a type's local functions named `name` (`<ExecuteAsync>g__Describe|4_2`), of whichever method. */
+export function localFunctionNames(meta: AssemblyMetadata, typeRid: number, name: string): string[] {
+  const { first, last } = meta.tables.listRange(Table.TypeDef, typeRid, 'methodList', Table.MethodDef);
+  const names: string[] = [];
+  for (let rid = first; rid <= last; rid++) {
+    const method = meta.tables.string(meta.tables.row(Table.MethodDef, rid).name!);
+    if (method.startsWith('<') && method.includes(`>g__${name}|`)) names.push(method);
+  }
+  return names;
+}
+
 /** A method's parameter names by position (metadata Param rows, sequence 1 = the first). */
 export function parameterNames(meta: AssemblyMetadata, methodRid: number): string[] {
   const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);
@@ -110,6 +144,28 @@ export function parameterNames(meta: AssemblyMetadata, methodRid: number): strin
     if (row.sequence! > 0) names[row.sequence! - 1] = meta.tables.string(row.name!);
   }
   return names;
+}
+
+/** The tuple element names of a method's parameter (sequence 1 = the first) or, at sequence 0, of what it returns. */
+export function parameterTupleNames(meta: AssemblyMetadata, methodRid: number, sequence: number): TupleNames | undefined {
+  const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);
+  for (let rid = first; rid <= last; rid++) {
+    if (meta.tables.row(Table.Param, rid).sequence === sequence) return tupleElementNames(meta, token(Table.Param, rid));
+  }
+  return undefined;
+}
+
+/** How many of a method's last parameters are optional (their Param rows' Optional flag: `x = default`). */
+export function optionalParameterCount(meta: AssemblyMetadata, methodRid: number, paramCount: number): number {
+  const { first, last } = meta.tables.listRange(Table.MethodDef, methodRid, 'paramList', Table.Param);
+  const optional = new Set<number>();
+  for (let rid = first; rid <= last; rid++) {
+    const row = meta.tables.row(Table.Param, rid);
+    if (row.sequence! > 0 && (row.flags! & PARAM_OPTIONAL) !== 0) optional.add(row.sequence!);
+  }
+  let count = 0;
+  while (count < paramCount && optional.has(paramCount - count)) count++;
+  return count;
 }
 
 /** Whether a method's last parameter is `params T[]` ([ParamArray] on its Param row). */
@@ -143,7 +199,7 @@ export function enumConstants(meta: AssemblyMetadata, typeRid: number): { name: 
 }
 
 export function debuggerAttributes(meta: AssemblyMetadata, target: number): DebuggerAttributes {
-  const found: DebuggerAttributes = { hidden: false };
+  const found: DebuggerAttributes = { hidden: false, rootHidden: false };
   for (const attribute of meta.customAttributes(target)) {
     const r = new BlobReader(attribute.value);
     if (attribute.value.length < 2 || r.u16() !== 0x0001) continue;
@@ -151,9 +207,12 @@ export function debuggerAttributes(meta: AssemblyMetadata, target: number): Debu
       case 'System.Diagnostics.DebuggerDisplayAttribute':
         found.display = serString(r);
         break;
-      case 'System.Diagnostics.DebuggerBrowsableAttribute':
-        found.hidden = r.u32() === BROWSABLE_NEVER;
+      case 'System.Diagnostics.DebuggerBrowsableAttribute': {
+        const state = r.u32();
+        found.hidden = state === BROWSABLE_NEVER;
+        found.rootHidden = state === BROWSABLE_ROOT_HIDDEN;
         break;
+      }
       case 'System.Diagnostics.DebuggerTypeProxyAttribute':
         found.typeProxy = serString(r);
         break;
@@ -163,11 +222,12 @@ export function debuggerAttributes(meta: AssemblyMetadata, target: number): Debu
 }
 
 /**
- * A field's tuple element names, from [TupleElementNames(new[] { "name", "count" })], which the compiler
- * puts on a hoisted or captured tuple variable's field (the PDB names a plain local's); unnamed: undefined.
+ * The tuple element names of a field, property or parameter (a method's return: its Param row 0), from
+ * [TupleElementNames(new[] { "name", "count" })], which the compiler puts on each declaration whose type
+ * names its elements (the PDB names a plain local's); unnamed: undefined.
  */
-export function tupleElementNames(meta: AssemblyMetadata, fieldToken: number): (string | undefined)[] | undefined {
-  const attribute = meta.customAttributes(fieldToken).find((a) => a.type === 'System.Runtime.CompilerServices.TupleElementNamesAttribute');
+export function tupleElementNames(meta: AssemblyMetadata, target: number): TupleNames | undefined {
+  const attribute = meta.customAttributes(target).find((a) => a.type === 'System.Runtime.CompilerServices.TupleElementNamesAttribute');
   if (!attribute || attribute.value.length < 6) return undefined;
   const r = new BlobReader(attribute.value);
   if (r.u16() !== 0x0001) return undefined;
@@ -180,6 +240,11 @@ export function tupleElementNames(meta: AssemblyMetadata, fieldToken: number): (
     names.push(name);
   }
   return names;
+}
+
+function withTupleNames(meta: AssemblyMetadata, target: number): { tupleNames?: TupleNames } {
+  const tupleNames = tupleElementNames(meta, target);
+  return tupleNames ? { tupleNames } : {};
 }
 
 /** Whether a type's attribute list holds [Flags]. */

@@ -26,7 +26,8 @@ export interface CompileRequest {
   noThis?: string;
   /** The frame's variables (`this` included), as declared. */
   variables: { name: string; type: TypeInput }[];
-  imports: { namespaces: string[]; staticTypes: string[]; aliases: { name: string; namespace?: string; type?: string }[] };
+  /** An alias names a namespace, a type definition (`type`: its metadata name) or any type (`input`: `using T = int[];`). */
+  imports: { namespaces: string[]; staticTypes: string[]; aliases: { name: string; namespace?: string; type?: string; input?: TypeInput }[] };
 }
 
 export interface CompileDiagnostic {

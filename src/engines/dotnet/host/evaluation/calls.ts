@@ -10,10 +10,10 @@
 import { DebugError } from '../../../../core/errors.js';
 import { type ClrType, displayType, KEYWORD_TYPES, named, NULLABLE, OBJECT, sameType, STRING, substitute } from '../../expressions/clrType.js';
 import { convertImplicit, type CsType, type CsValue } from '../../expressions/numeric.js';
-import { type Argument, brokenConstraint, type Candidate, resolveOverload, type TypeParameter } from '../../expressions/overloadResolution.js';
+import { type Argument, brokenConstraint, type Candidate, compiledMayBind, resolveOverload, type TypeParameter } from '../../expressions/overloadResolution.js';
 import type { AssemblyMetadata } from '../../symbols/assemblyMetadata.js';
 import { genericParameters } from '../../symbols/declarations.js';
-import { hasParamArray } from '../../symbols/typeMembers.js';
+import { hasParamArray, optionalParameterCount } from '../../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { CallArg, Native, SetTarget, TypeSpec } from '../nativeSession.js';
@@ -23,6 +23,7 @@ import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
 import type { ClrTypes } from './clrTypes.js';
 import { type BoundParam, type Declared, elementTypeOf, fromNative, isNullValue, knownDeclared, type EvalValue, type Place, type TypeRef } from './evalValue.js';
 import { callSideEffect, sideEffectRefusal } from './sideEffects.js';
+import { unsupported } from './unsupported.js';
 import type { StaticTypes } from './staticTypes.js';
 
 // GenericParamAttributes (ECMA-335 §II.23.1.7): `class`, `struct`, `new()`.
@@ -74,14 +75,15 @@ export class Calls {
       const resolution = candidates.length ? this.resolve(candidates, withTarget, explicit, `${owner}.${name}`, reasons) : undefined;
       if (resolution) return this.run(resolution, undefined, withTarget, place, `${owner}.${name}()`);
     }
+    const namesakes = levels.flatMap((level) => this.candidates([level.type], name, isType, level.args));
+    if (compiledMayBind(namesakes, args.length)) throw unsupported('optional or span parameters', `${owner}.${name} may take these arguments as C# binds them`);
     // The compiler's own error when the one generic method named so failed by inference or a constraint.
     if (reasons[0]) throw new DebugError('EVALUATION_FAILED', reasons[0], 'Give the type arguments explicitly (M<T>(...)) or pass arguments of a type the constraints allow.');
-    const anyNamed = levels.some((level) => this.candidates([level.type], name, isType, level.args).length > 0);
     // A value typed by a bare type parameter converts only as its constraints do (C#'s CS1503 for `Math.Round(t)`): C# names it by its parameter.
     const shown = args.map((a) => ((a.kind === 'object' || a.kind === 'value') && a.bound ? a.bound.name : displayType(this.argument(a).type))).join(', ');
     throw new DebugError(
       'EVALUATION_FAILED',
-      anyNamed
+      namesakes.length
         ? `no overload of ${owner}.${name} takes (${shown})`
         : `'${owner}' has no ${isType ? 'static ' : ''}method ${name}${isType ? '' : ' (nor an extension method of that name in scope)'}`,
       'Check the argument types; a cast picks the overload you mean.',
@@ -101,6 +103,7 @@ export class Calls {
     if (!candidates.length && args.length === 0 && this.types.isValueType(type)) return this.funcEval.newObject(place.threadId, spec, what);
     const reasons: string[] = [];
     const chosen = this.resolve(candidates, args, undefined, `new ${displayType(type)}`, reasons);
+    if (!chosen && compiledMayBind(candidates, args.length)) throw unsupported('optional or span parameters', `new ${displayType(type)}(…) may take these arguments as C# binds them`);
     if (!chosen && reasons[0]) throw new DebugError('EVALUATION_FAILED', reasons[0]);
     if (!chosen) throw new DebugError('EVALUATION_FAILED', `no constructor of ${displayType(type)} takes (${args.map((a) => displayType(this.argument(a).type)).join(', ')})`);
     this.refuseSideEffect(chosen, place, true);
@@ -263,13 +266,8 @@ export class Calls {
       if (knownDeclared(arg) || argInfo[i]!.constant || (arg.kind === 'object' && arg.value.null) || (arg.kind === 'value' && !arg.origin)) return;
       const weakest = argInfo.map((a, j) => (j === i ? { type: named(OBJECT) } : a));
       const other = resolveOverload(candidates, weakest, this.types, explicit);
-      if (!('chosen' in other) || other.chosen.method !== resolution.chosen.method) {
-        throw new DebugError(
-          'EVALUATION_FAILED',
-          `${what}: the overload depends on the declared type of argument ${i + 1}, which the debugger cannot read here`,
-          `Cast the argument to the type it is declared with: ${what.replace(/^.*\./, '')}((T)argument).`,
-        );
-      }
+      // The compiled evaluation binds by the declared types ("abc".AsSpan() picks AsSpan(string), not AsSpan<T>(T[])).
+      if (!('chosen' in other) || other.chosen.method !== resolution.chosen.method) throw unsupported('overload by declared type', `${what}: the overload depends on the declared type of argument ${i + 1}`);
     });
     return resolution.chosen;
   }
@@ -315,7 +313,8 @@ export class Calls {
       target = { ...box, et: ElementType.valuetype };
     }
     const value = await this.funcEval.call(place.threadId, method, target, passed, what, undefined, typeArgs);
-    return value ? fromNative(value, this.staticTypes.returnType(method, method.typeArgs, chosen.typeArgs)) : { kind: 'void' };
+    const declared = this.staticTypes.returnType(method, method.typeArgs, chosen.typeArgs);
+    return value ? fromNative(this.staticTypes.exact(value, declared), declared, this.staticTypes.returnTupleNames(method)) : { kind: 'void' };
   }
 
   private async passAll(types: ClrType[], expanded: { from: number; elem: ClrType } | undefined, args: EvalValue[], place: Place): Promise<CallArg[]> {
@@ -347,7 +346,8 @@ export class Calls {
         const method: Method = { ...ref, typeArgs: args };
         const typeParams = ref.sig.genericParams ? this.typeParameters(view.meta, Table.MethodDef, tokenRid(ref.token), args) : undefined;
         const shownName = `${displayType(named(view.fullName, args))}.${name}`;
-        out.push({ method, params, genericArity: ref.sig.genericParams, paramArray: hasParamArray(view.meta, tokenRid(ref.token), params.length), typeParams, name: shownName });
+        const [rid, count] = [tokenRid(ref.token), params.length];
+        out.push({ method, params, genericArity: ref.sig.genericParams, paramArray: hasParamArray(view.meta, rid, count), optional: optionalParameterCount(view.meta, rid, count), typeParams, name: shownName });
       }
     }
     return out;

@@ -6,6 +6,7 @@
 import type { ClrType } from '../../expressions/clrType.js';
 import { boolValue, integralValue, floatingValue, nullValue, stringValue, type CsValue } from '../../expressions/numeric.js';
 import type { Imports } from '../../symbols/importScopes.js';
+import type { TupleNames } from '../../symbols/typeMembers.js';
 import type { NativeType } from '../nativeEvents.js';
 import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValue.js';
 
@@ -13,6 +14,8 @@ import { ElementType, isPrimitive, type NativeValue } from '../values/nativeValu
 export interface NameContext {
   namespace: string;
   imports?: Imports;
+  /** The frame's type parameters (its class's and its method's): names the compiled evaluation binds (`T`). */
+  typeParameters?: string[];
 }
 
 /** Where member reads and calls run: the stopped thread and frame, and the names its source file sees. */
@@ -54,7 +57,7 @@ export type EvalValue =
   /** `origin`: the program's own value, when it came from the program (a struct's `this`, an argument). */
   | ({ kind: 'value'; value: CsValue; origin?: NativeValue; enumType?: NativeType; declared?: Declared } & Bound)
   /** `tupleNames`: a tuple variable's element names, from its declaration (`(int count, string label)`). */
-  | ({ kind: 'object'; value: NativeValue; declared?: Declared; tupleNames?: (string | undefined)[] } & Bound)
+  | ({ kind: 'object'; value: NativeValue; declared?: Declared; tupleNames?: TupleNames } & Bound)
   | { kind: 'type'; type: TypeRef }
   | { kind: 'namespace'; name: string }
   | { kind: 'void' };
@@ -74,14 +77,14 @@ const INTEGRAL: Record<number, 'sbyte' | 'byte' | 'short' | 'ushort' | 'int' | '
 };
 
 /** A value read from the program: primitives and strings become C# values, the rest stays an object. */
-export function fromNative(value: NativeValue, declared?: Declared): EvalValue {
+export function fromNative(value: NativeValue, declared?: Declared, tupleNames?: TupleNames): EvalValue {
   const typed = declared ? { declared } : {};
   if (value.null) return { kind: 'object', value, ...typed };
   const et = value.et;
   if (et === ElementType.boolean) return { kind: 'value', value: boolValue(value.v === 'true'), origin: value, ...typed };
   if (et === ElementType.r4 || et === ElementType.r8) return { kind: 'value', value: floatingValue(et === ElementType.r4 ? 'float' : 'double', Number(value.v)), origin: value, ...typed };
   if (isPrimitive(et) && INTEGRAL[et!]) return { kind: 'value', value: integralValue(INTEGRAL[et!]!, BigInt(value.v ?? '0')), origin: value, ...typed };
-  return { kind: 'object', value, ...typed };
+  return { kind: 'object', value, ...typed, ...(tupleNames && { tupleNames }) };
 }
 
 /** The declared type when it is known and closed (no type parameter left open), else undefined. */

@@ -34,6 +34,7 @@ import type { TypeIndex } from './typeIndex.js';
 import { createArray, createObject, type Creating } from './creation.js';
 import { missingThis } from './missingThis.js';
 import { enumOperationType, Operands } from './operands.js';
+import { coalesce, readsOnly } from './coalesce.js';
 import { unsupported } from './unsupported.js';
 
 /** What names mean while one expression is evaluated. */
@@ -221,8 +222,7 @@ class Run {
     const variable = await this.variable(name);
     if (variable) {
       const { declared, bound, tupleNames } = this.variables.get(name)!;
-      const value = fromNative(variable, declared);
-      if (value.kind === 'object' && tupleNames) value.tupleNames = tupleNames;
+      const value = fromNative(variable, declared, tupleNames);
       return bound && (value.kind === 'object' || value.kind === 'value') ? { ...value, bound } : value;
     }
     const self = this.scope.self ?? (await this.variable('this'));
@@ -253,6 +253,8 @@ class Run {
     const aliased = this.evaluator.parts.types.aliasedNamespace(name, this.place.names!);
     if (aliased) return { kind: 'namespace', name: aliased };
     if (this.evaluator.parts.types.isNamespace(name)) return { kind: 'namespace', name };
+    // `T.Parse(text)` of a static abstract member: the compiled evaluation binds T to the frame's type argument.
+    if (this.place.names?.typeParameters?.includes(name)) throw unsupported('type parameter', `${name} is a type parameter of the frame`);
     throw new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`, 'Names here: the frame\'s variables (inspect_variables), members of this, and types.');
   }
 
@@ -346,8 +348,7 @@ class Run {
     // `f(x)` of a delegate variable (a Func argument, a lambda local): the compiled evaluation invokes it.
     if (await this.variable(name)) throw unsupported('delegate invocation', `${name}(…) invokes a delegate`);
     const { members } = this.evaluator.parts;
-    const owners: (NativeValue | TypeRef)[] = [];
-    if (receiver.kind === 'object') owners.push(receiver.value);
+    const owners: (NativeValue | TypeRef)[] = receiver.kind === 'object' ? [receiver.value] : [];
     const declaring = this.declaringType();
     if (declaring) owners.push(declaring);
     owners.push(...staticImportsOf(this.evaluator.parts.types, this.place.names));
@@ -360,6 +361,8 @@ class Run {
         first ??= e;
       }
     }
+    const local = declaring && (await members.localFunction(declaring, receiver.kind === 'object' ? receiver.value : undefined, name, values, this.place));
+    if (local) return local;
     throw first ?? new DebugError('EVALUATION_FAILED', `The name '${name}' does not exist in the current context`);
   }
 
@@ -370,8 +373,7 @@ class Run {
       if (op === '&&' ? !l : l) return boolEval(l);
       return boolEval(await this.operands.truth(await this.eval(rightExpr)));
     }
-    // `qty ?? 1` is the int qty holds, not the int? (the right operand's type decides when it is nullable too: not known unevaluated).
-    if (op === '??') return (await this.operands.isNull(left)) ? this.eval(rightExpr) : this.operands.unwrapNullable(left, nullableArgument(left));
+    if (op === '??') return coalesce(this.operands, left, nullableArgument(left), () => this.eval(rightExpr), readsOnly(rightExpr));
     const right = await this.eval(rightExpr);
     if ((op === '==' || op === '!=') && (isNullValue(left) || isNullValue(right))) {
       const same = (await this.operands.isNull(left)) && (await this.operands.isNull(right));

@@ -8,6 +8,7 @@ import { DebugError } from '../../../../core/errors.js';
 import type { TypeSyntax } from '../../expressions/ast.js';
 import { type ClrType, KEYWORD_TYPES, named, NULLABLE } from '../../expressions/clrType.js';
 import { typeFullName, type AssemblyMetadata } from '../../symbols/assemblyMetadata.js';
+import { genericParameters } from '../../symbols/declarations.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { FrameHandle } from '../stackReader.js';
@@ -41,7 +42,11 @@ export function namesOf(modules: ModuleRegistry, frame: FrameHandle): NameContex
   const declaring = declaringTypeOf(modules, frame);
   const meta = declaring && modules.metadata(declaring.module);
   const symbols = modules.get(frame.module)?.symbols;
-  return { namespace: meta ? meta.type(tokenRid(declaring!.token)).namespace : '', imports: symbols?.importsOf(frame.methodToken) };
+  const method = symbols?.metadata.methodByToken(frame.methodToken);
+  const typeParameters = method
+    ? [...genericParameters(symbols!.metadata, Table.TypeDef, method.declaringType), ...genericParameters(symbols!.metadata, Table.MethodDef, method.rid)].map((p) => p.name)
+    : [];
+  return { namespace: meta ? meta.type(tokenRid(declaring!.token)).namespace : '', imports: symbols?.importsOf(frame.methodToken), typeParameters };
 }
 
 /** The types of the file's `using static` directives. */
@@ -74,6 +79,8 @@ export function clrTypeOf(types: TypeIndex, modules: ModuleRegistry, names: Name
     case 'namedType': {
       if (type.segments.slice(0, -1).some((s) => s.typeArguments.length)) throw unsupported('nested types of generic types', 'a type nested in a generic type cannot be named here');
       const last = type.segments.at(-1)!;
+      // `List<T>`, `T[]` in a generic frame: the compiled evaluation binds T to the frame's type argument.
+      if (type.segments.length === 1 && !last.typeArguments.length && names.typeParameters?.includes(last.name)) throw unsupported('type parameter', `${last.name} is a type parameter of the frame`);
       const ref = types.find(type.segments.map((s) => s.name).join('.'), last.typeArguments.length, names);
       const meta = ref && modules.metadata(ref.module);
       if (!ref || !meta) throw new DebugError('EVALUATION_FAILED', `The type or namespace name '${typeSyntaxName(type)}' could not be found in the program's loaded modules`);

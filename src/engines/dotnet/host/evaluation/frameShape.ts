@@ -80,16 +80,16 @@ export class FrameShapes {
   /**
    * The frame's type parameters (its class's, then its method's) as aliases of the types they stand
    * for in this instantiation: typeof(T), default(T), (T)x compile to what the frame runs with. A type
-   * argument that is itself generic or an array is left out (an alias names a type definition).
+   * argument that is itself generic or an array goes as a type (`using T = List<int>;`, C# 12).
    */
-  private typeParameterAliases(frame: FrameHandle, typeRid: number): { name: string; type: string }[] {
+  private typeParameterAliases(frame: FrameHandle, typeRid: number): { name: string; type?: string; input?: TypeInput }[] {
     const meta = this.modules.get(frame.module)?.symbols?.metadata;
     if (!meta || !frame.typeArgs?.length) return [];
     const names = [...genericParameters(meta, Table.TypeDef, typeRid), ...genericParameters(meta, Table.MethodDef, tokenRid(frame.methodToken))].map((p) => p.name);
     if (names.length !== frame.typeArgs.length) return [];
-    return names.flatMap((name, i) => {
+    return names.map((name, i) => {
       const type = this.definitionName(frame.typeArgs![i]!);
-      return type ? [{ name, type }] : [];
+      return type ? { name, type } : { name, input: this.typeInput(frame.typeArgs![i]) };
     });
   }
 
@@ -100,22 +100,29 @@ export class FrameShapes {
     return meta && type.token && !type.args?.length && (type.et === 0x11 || type.et === 0x12) ? meta.typeNameOf(Table.TypeDef, tokenRid(type.token)) : undefined;
   }
 
-  private typeInput(type: NativeType | null | undefined, tupleNames?: (string | undefined)[]): TypeInput {
+  /**
+   * A type as the worker takes it, its tuples with their element names: `names` lists them as the
+   * compiler does ([TupleElementNames], the PDB), each tuple's own before those of the tuples inside
+   * it, in the order the type is written (`List<(string text, int length)>`: text, length).
+   */
+  private typeInput(type: NativeType | null | undefined, names?: (string | undefined)[], cursor = { at: 0 }): TypeInput {
     if (!type) return { kind: 'unknown' };
     const keyword = KEYWORDS[type.et];
     if (keyword && keyword !== 'void') return { kind: 'primitive', name: keyword };
     switch (type.et) {
       case 0x1d: // SZARRAY
       case 0x14: // ARRAY
-        return { kind: 'array', elem: this.typeInput(type.elem), rank: type.rank ?? 1 };
+        return { kind: 'array', elem: this.typeInput(type.elem, names, cursor), rank: type.rank ?? 1 };
       case 0x11: // VALUETYPE
       case 0x12: {
         // CLASS
         const meta = type.path ? this.modules.metadata(type.path) : undefined;
         if (!meta || !type.token || !type.path) return { kind: 'unknown' };
         const named: TypeInput = { kind: 'named', assembly: type.path, name: meta.typeNameOf(Table.TypeDef, tokenRid(type.token)) };
-        if (type.args?.length) named.args = type.args.map((a) => this.typeInput(a));
-        if (tupleNames?.some((n) => n)) named.tupleNames = tupleNames.map((n) => n ?? null);
+        const arity = type.args?.length ?? 0;
+        const own = names && /^System\.ValueTuple`[1-7]$/.test(named.name) ? names.slice(cursor.at, (cursor.at += arity)) : undefined;
+        if (arity) named.args = type.args!.map((a) => this.typeInput(a, names, cursor));
+        if (own?.some((n) => n)) named.tupleNames = own.map((n) => n ?? null);
         return named;
       }
       default:

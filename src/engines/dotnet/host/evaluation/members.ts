@@ -6,7 +6,8 @@
 import { DebugError } from '../../../../core/errors.js';
 import type { ClrType } from '../../expressions/clrType.js';
 import type { CsType, CsValue } from '../../expressions/numeric.js';
-import { literalOf } from '../../symbols/typeMembers.js';
+import { literalOf, localFunctionNames, type TupleNames } from '../../symbols/typeMembers.js';
+import { tokenRid } from '../../symbols/tableSchema.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { Native } from '../nativeSession.js';
 import type { FuncEval } from '../values/funcEval.js';
@@ -49,7 +50,7 @@ export class Members {
     if (own && object.et === ElementType.string && name === 'Length') return { kind: 'value', value: { type: 'int', value: BigInt(object.len ?? 0) } };
     const fieldRef = this.reader.fieldRef({ ...object, chain: levels.map((l) => l.type) }, name);
     const [field] = fieldRef ? await this.reader.fieldsByName(object, [name]) : [];
-    if (field && fieldRef) return fromNative(field, this.staticTypes.ofField(fieldRef.module, fieldRef.type, fieldRef.field, object));
+    if (field && fieldRef) return fromNative(field, this.staticTypes.ofField(fieldRef.module, fieldRef.type, fieldRef.field, object), this.staticTypes.fieldTupleNames(fieldRef.module, fieldRef.type, fieldRef.field));
     const getter = this.property(levels, name, false);
     // As C# names the type searched: the declared one, with its type arguments.
     const owner = this.calls.searchedName(object, levels);
@@ -57,7 +58,7 @@ export class Members {
       const what = `${owner}.${name}`;
       // An interface's getter takes the interface's type arguments: the object's class does not name them (an array as IReadOnlyList<T>).
       const typeArgs = getter.args?.length ? this.calls.specs(getter.args, what) : undefined;
-      return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], what, undefined, typeArgs), getter.returns);
+      return this.result(await this.funcEval.call(place.threadId, getter.method, object, [], what, undefined, typeArgs), getter.returns, getter.tupleNames);
     }
     // A tuple's element names live in the PDB of the code that declared it, not in the value: the compiled path reads them.
     if (this.catalog.name(object.chain?.[0] ?? object.type).startsWith('System.ValueTuple<')) throw unsupported('tuple element names', `'${name}' may name an element of a tuple`);
@@ -77,10 +78,10 @@ export class Members {
     }
     if (view && field) {
       const { value } = await this.requireNative().call('staticField', { module: view.module, type: view.token, field: field.token, threadId: place.threadId, frameIndex: place.frameIndex });
-      return fromNative(value, this.staticTypes.ofField(view.module, view.token, field.token));
+      return fromNative(value, this.staticTypes.ofField(view.module, view.token, field.token), field.tupleNames);
     }
     const getter = this.property([{ type: native }], name, true);
-    if (getter) return this.result(await this.funcEval.call(place.threadId, getter.method, undefined, [], `${type.name}.${name}`), getter.returns);
+    if (getter) return this.result(await this.funcEval.call(place.threadId, getter.method, undefined, [], `${type.name}.${name}`), getter.returns, getter.tupleNames);
     const nested = this.types.find(`${type.name}.${name}`, 0, '');
     if (nested) return { kind: 'type', type: nested };
     throw new DebugError('EVALUATION_FAILED', `'${type.name}' has no static member named '${name}'`);
@@ -90,6 +91,25 @@ export class Members {
   async call(target: NativeValue | TypeRef, name: string, args: EvalValue[], place: Place, typeArgs?: ClrType[], declared?: Declared): Promise<EvalValue> {
     if ('h' in target && target.null) throw nullReference(name);
     return this.calls.invoke(target, name, args, place, typeArgs, () => this.types.extensionOwners(place.names ?? { namespace: '' }), declared);
+  }
+
+  /**
+   * `Describe(o)` of a local function of the frame's method: the method the compiler made of it
+   * (`<ExecuteAsync>g__Describe|4_2`), static or of `this`, when it takes just these arguments (one that
+   * uses the method's variables takes their closure too: undefined, as for no such function).
+   */
+  async localFunction(owner: TypeRef, self: NativeValue | undefined, name: string, args: EvalValue[], place: Place): Promise<EvalValue | undefined> {
+    const view = this.catalog.view(this.asNativeType(owner));
+    for (const compiled of view ? localFunctionNames(view.meta, tokenRid(view.token), name) : []) {
+      for (const target of self ? [owner, self] : [owner]) {
+        try {
+          return await this.call(target, compiled, args, place);
+        } catch (e) {
+          if (!(e instanceof DebugError) || !/has no (static )?method|no overload/.test(e.message)) throw e;
+        }
+      }
+    }
+    return undefined;
   }
 
   /** `target[index, …]`: array elements, else the `this[…]` indexer (get_Item). */
@@ -118,13 +138,13 @@ export class Members {
   }
 
   /** The getter of a property the first of `levels` declares, and the type it returns. */
-  private property(levels: Level[], name: string, isStatic: boolean): { method: MethodRef; returns: ClrType | undefined; args?: ClrType[] } | undefined {
+  private property(levels: Level[], name: string, isStatic: boolean): { method: MethodRef; returns: ClrType | undefined; args?: ClrType[]; tupleNames?: TupleNames } | undefined {
     for (const { type, args } of levels) {
       const view = this.catalog.view(type);
       const property = view?.properties.find((p) => p.name === name && p.isStatic === isStatic && p.getter);
       if (!view || !property) continue;
       const method: MethodRef = { module: view.module, token: property.getter!, sig: { hasThis: !isStatic, genericParams: 0, returnType: { kind: 'other', et: 0 }, params: [] }, isStatic, declaringModule: view.module, declaringType: view.token };
-      return { method, returns: this.staticTypes.returnType(method, args ?? this.staticTypes.typeArgsOf(type)), args };
+      return { method, returns: this.staticTypes.returnType(method, args ?? this.staticTypes.typeArgsOf(type)), args, tupleNames: property.tupleNames };
     }
     return undefined;
   }
@@ -133,8 +153,8 @@ export class Members {
     return { et: ElementType.class, module: type.module, token: type.token, path: type.path, args: type.args };
   }
 
-  private result(value: NativeValue | undefined, declared: ClrType | undefined): EvalValue {
-    return value ? fromNative(value, declared) : { kind: 'void' };
+  private result(value: NativeValue | undefined, declared: ClrType | undefined, tupleNames?: TupleNames): EvalValue {
+    return value ? fromNative(this.staticTypes.exact(value, declared), declared, tupleNames) : { kind: 'void' };
   }
 
   private requireNative(): Native {

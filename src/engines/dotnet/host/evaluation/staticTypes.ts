@@ -8,11 +8,12 @@
 import { type ClrType, OBJECT, substitute } from '../../expressions/clrType.js';
 import { genericParameters, localVariableTypes, methodSignature } from '../../symbols/declarations.js';
 import type { TypeSig } from '../../symbols/signatures.js';
+import { parameterTupleNames, type TupleNames } from '../../symbols/typeMembers.js';
 import { type AssemblyMetadata, typeFullName } from '../../symbols/assemblyMetadata.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { NativeType } from '../nativeEvents.js';
-import type { SetTarget } from '../nativeSession.js';
+import type { SetTarget, TypeSpec } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
 import { ElementType, type NativeValue } from '../values/nativeValue.js';
 import type { MethodRef, TypeCatalog } from '../values/typeCatalog.js';
@@ -88,6 +89,28 @@ export class StaticTypes {
     return substitute(this.types.fromSig(sig, view.meta), typeArgs, methodArgs);
   }
 
+  /** A tuple-typed field's element names (`(int count, string label) Best`). */
+  fieldTupleNames(module: number, type: number, field: number): TupleNames | undefined {
+    return this.catalog.view({ et: ElementType.class, module, token: type })?.fields.find((f) => f.token === field)?.tupleNames;
+  }
+
+  /** The element names of the tuple a method returns (`(int low, int high) Range()`). */
+  returnTupleNames(method: MethodRef): TupleNames | undefined {
+    const meta = this.modules.metadata(method.module);
+    return meta && parameterTupleNames(meta, tokenRid(method.token), 0);
+  }
+
+  /**
+   * A struct that a func-eval of shared generic code returned comes typed as the runtime shares the code
+   * (`ValueTuple<__Canon, int>` from a List<(string, int)>'s indexer): its declared type is the exact one.
+   */
+  exact(value: NativeValue, declared: ClrType | undefined): NativeValue {
+    const type = value.chain?.[0];
+    if (!declared || value.et !== ElementType.valuetype || !type || !JSON.stringify(this.types.fromNative(type)).includes('"System.__Canon"')) return value;
+    const exact = nativeOf(this.types.spec(declared));
+    return exact ? { ...value, type: exact, chain: [exact, ...value.chain!.slice(1)] } : value;
+  }
+
   fromNative(type: NativeType): ClrType {
     return this.types.fromNative(type);
   }
@@ -97,4 +120,17 @@ export class StaticTypes {
     const clr = this.types.fromNative(type);
     return clr.kind === 'named' ? clr.args : [];
   }
+}
+
+/** A type the program's func-evals take, as the runtime reports types. */
+function nativeOf(spec: TypeSpec | undefined): NativeType | undefined {
+  if (!spec) return undefined;
+  if ('of' in spec) return { et: spec.of };
+  if ('elem' in spec) {
+    const elem = nativeOf(spec.elem);
+    return elem && { et: spec.rank ? ElementType.array : ElementType.szarray, elem, ...(spec.rank && { rank: spec.rank }) };
+  }
+  const args = (spec.args ?? []).map(nativeOf);
+  if (args.some((a) => !a)) return undefined;
+  return { et: spec.valuetype ? ElementType.valuetype : ElementType.class, module: spec.module, token: spec.token, ...(args.length && { args: args as NativeType[] }) };
 }

@@ -4,12 +4,15 @@
  * for multi-dimensional ones), and the items of lists, queues, stacks, sets and dictionaries
  * (`["key"]`), each with where it lives for set value.
  */
+import type { TupleNames } from '../../symbols/typeMembers.js';
 import type { Native } from '../nativeSession.js';
-import type { NativeType } from '../nativeEvents.js';
 import type { FuncEval } from './funcEval.js';
-import type { NativeValue } from './nativeValue.js';
+import { ElementType, type NativeValue } from './nativeValue.js';
 import type { TypeProxies } from './typeProxy.js';
 import type { Child, ChildSource, ReadContext, ValueReader } from './valueReader.js';
+
+/** At most this many items of a RootHidden array are shown in its place. */
+const ROOT_HIDDEN_ITEMS = 1000;
 
 export class ChildLister {
   constructor(
@@ -19,14 +22,25 @@ export class ChildLister {
     private readonly funcEval: FuncEval,
   ) {}
 
-  /** Children [start, start + count) and how many there are in all. */
+  /** Children [start, start + count) and how many there are in all; a collection's items with the element names of their tuples. */
   async page(source: ChildSource, start: number, count: number, context: ReadContext): Promise<{ children: Child[]; total: number }> {
+    const page = await this.read(source, start, count, context);
+    const names = source.kind !== 'object' ? source.tupleNames : undefined;
+    return names ? { ...page, children: page.children.map((c) => ({ ...c, tupleNames: names })) } : page;
+  }
+
+  private async read(source: ChildSource, start: number, count: number, context: ReadContext): Promise<{ children: Child[]; total: number }> {
     switch (source.kind) {
       case 'object': {
         const proxy = source.raw ? undefined : await this.proxies.proxyFor(source.value, context.threadId);
-        if (!proxy) return slice(withTupleNames(await this.fields(source.value), source.tupleNames), start, count);
+        if (!proxy) {
+          const own = [...withTupleNames(await this.fields(source.value), source.tupleNames), ...(await this.properties(source.value, context, 'withField'))];
+          return slice(own, start, count);
+        }
         const raw: Child = { name: '[Raw View]', value: source.value, source: { kind: 'object', value: source.value, raw: true } };
-        return slice([...(await this.fields(proxy, true)), ...(await this.properties(proxy, context)), raw], start, count);
+        // A proxy's members are a copy made for the debugger: setting one would not reach the program (no home).
+        const viewed = [...(await this.fields(proxy, true)), ...(await this.properties(proxy, context, 'public'))].map(({ home: _copy, ...child }) => ({ ...child, computed: true as const }));
+        return slice([...viewed, raw], start, count);
       }
       case 'array':
         return this.elements(source.value, start, count, source.value.len ?? 0, (i) => indexName(i, source.value.dims));
@@ -41,7 +55,7 @@ export class ChildLister {
 
   /** Instance fields from the most derived type down (a proxy's public ones only); statics are read through Type.Field. */
   private async fields(value: NativeValue, publicOnly = false): Promise<Child[]> {
-    const wanted: { name: string; module: number; type: number; field: number }[] = [];
+    const wanted: { name: string; module: number; type: number; field: number; tupleNames?: TupleNames }[] = [];
     const seen = new Set<string>();
     for (const type of value.chain ?? []) {
       const view = this.reader.catalog.view(type);
@@ -52,27 +66,34 @@ export class ChildLister {
         if (name.startsWith('<') || (f.hidden && !f.propertyName) || seen.has(name)) continue;
         if (f.propertyName && view.properties.find((p) => p.name === f.propertyName)?.hidden) continue;
         seen.add(name);
-        wanted.push({ name, module: view.module, type: view.token, field: f.token });
+        wanted.push({ name, module: view.module, type: view.token, field: f.token, tupleNames: f.tupleNames });
       }
     }
     if (wanted.length === 0) return [];
     const { values } = await this.requireNative().call('fields', { h: value.h, fields: wanted.map(({ module, type, field }) => ({ module, type, field })) });
     return wanted.flatMap((w, i) => {
       const read = values[i];
-      return read && 'h' in read ? [{ name: w.name, value: read, home: { kind: 'field' as const, h: value.h, module: w.module, type: w.type, field: w.field } }] : [];
+      return read && 'h' in read ? [{ name: w.name, value: read, home: { kind: 'field' as const, h: value.h, module: w.module, type: w.type, field: w.field }, ...(w.tupleNames && { tupleNames: w.tupleNames }) }] : [];
     });
   }
 
-  /** Property values by their getters (func-eval): a proxy's members are mostly computed. */
-  private async properties(value: NativeValue, context: ReadContext): Promise<Child[]> {
+  /**
+   * Property values by their getters (func-eval): a proxy's `public` ones (its members are mostly
+   * computed), or an object's own that keep a `field` but compute what they answer (`withField`: C# 14's
+   * `get => field ??= Load()`, whose field alone would lie). A [DebuggerBrowsable(RootHidden)] one
+   * shows its children in its place (the grouping proxy's Values: the group's items).
+   */
+  private async properties(value: NativeValue, context: ReadContext, which: 'public' | 'withField'): Promise<Child[]> {
     const out: Child[] = [];
     for (const type of value.chain ?? []) {
       const view = this.reader.catalog.view(type);
       for (const property of view?.properties ?? []) {
-        if (property.isStatic || !property.isPublic || property.hidden || !property.getter || view!.fields.some((f) => f.propertyName === property.name)) continue;
+        if (property.isStatic || property.hidden || !property.getter || view!.fields.some((f) => f.propertyName === property.name)) continue;
+        if (which === 'public' ? !property.isPublic : property.auto || !view!.fields.some((f) => f.name === `<${property.name}>k__BackingField`)) continue;
         const method = { module: view!.module, token: property.getter, sig: { hasThis: true, genericParams: 0, returnType: { kind: 'other' as const, et: 0 }, params: [] }, isStatic: false, declaringModule: view!.module, declaringType: view!.token };
         const read = await this.funcEval.call(context.threadId, method, value, [], property.name).catch(() => undefined);
-        if (read) out.push({ name: property.name, value: read });
+        if (read && property.rootHidden && (read.et === ElementType.szarray || read.et === ElementType.array)) out.push(...(await this.page({ kind: 'array', value: read }, 0, Math.min(read.len ?? 0, ROOT_HIDDEN_ITEMS), context)).children.map(({ home: _computed, ...item }) => ({ ...item, computed: true as const })));
+        else if (read) out.push({ name: property.name, value: read, computed: true });
       }
     }
     return out;
@@ -137,16 +158,6 @@ function withTupleNames(children: Child[], names: (string | undefined)[] | undef
     const name = index ? names[Number(index) - 1] : undefined;
     return name ? { ...c, name } : c;
   });
-}
-
-/**
- * A tuple local's or field's type as C# writes it, with its element names: `(int count, string label)`
- * where the runtime type is System.ValueTuple<int, string>. Undefined when it has no names.
- */
-export function namedTupleType(type: NativeType | undefined, names: (string | undefined)[] | undefined, nameOf: (t: NativeType) => string): string | undefined {
-  const args = type?.args;
-  if (!args || !names?.some((n) => n) || args.length !== names.length || args.length > 7) return undefined;
-  return `(${args.map((a, i) => (names[i] ? `${nameOf(a)} ${names[i]}` : nameOf(a))).join(', ')})`;
 }
 
 function slice(all: Child[], start: number, count: number): { children: Child[]; total: number } {

@@ -7,7 +7,7 @@
  * that its members use (`<title>P` → `title`, shadowed by a local or argument). A logical frame of an awaiting async method has no
  * native frame: its variables are all hoisted, read from its state machine.
  */
-import { parameterNames, tupleElementNames } from '../../symbols/typeMembers.js';
+import { parameterNames, parameterTupleNames, type TupleNames } from '../../symbols/typeMembers.js';
 import { Table, token, tokenRid } from '../../symbols/tableSchema.js';
 import type { ModuleRegistry } from '../moduleRegistry.js';
 import type { Native } from '../nativeSession.js';
@@ -17,7 +17,7 @@ import { ElementType, type NativeValue } from './nativeValue.js';
 import type { Child, ValueReader } from './valueReader.js';
 
 const METHOD_STATIC = 0x10;
-const HOISTED = /^<([^>]+)>5__\d+$/;
+const HOISTED = /^<([^>]+)>5__(\d+)$/;
 /** A closure's display class: a local of the method (`CS$<>8__locals1`), or hoisted into its state machine (`<>8__1`). */
 const CLOSURE_LOCALS = /^(CS\$<>8__locals\d*|<>8__\d+)$/;
 const OUTER_THIS = '<>4__this';
@@ -51,7 +51,7 @@ export class FrameLocals {
     if (!native || !place) return undefined;
     if (place !== 'captured') {
       const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
-      const tupleNames = place.kind === 'local' ? this.inScope(frame).find((v) => v.slot === place.index && v.name === name)?.tupleNames : undefined;
+      const tupleNames = place.kind === 'local' ? this.inScope(frame).find((v) => v.slot === place.index && v.name === name)?.tupleNames : this.argumentTupleNames(frame, place.index);
       return value && { name, value, home: { ...place, threadId: frame.threadId, frameIndex: frame.nativeIndex }, ...(tupleNames && { tupleNames }) };
     }
     return (await this.read(frame)).find((c) => c.name === name);
@@ -83,7 +83,7 @@ export class FrameLocals {
   }
 
   private async readDeclared(frame: FrameHandle): Promise<Child[]> {
-    if (frame.stateMachine) return dedupe(await this.flatten(frame.stateMachine, 0));
+    if (frame.stateMachine) return dedupe(await this.flatten(frame.stateMachine, 0, [], this.hoistedInScope(frame)));
     const native = this.native();
     const symbols = this.modules.get(frame.module)?.symbols;
     if (!native || !symbols) return [];
@@ -95,12 +95,12 @@ export class FrameLocals {
     const home = (kind: 'local' | 'argument', index: number) => ({ kind, threadId: frame.threadId, frameIndex: frame.nativeIndex, index });
 
     if (!isStatic && args[0]) {
-      if (this.isCompilerClass(args[0])) out.push(...(await this.flatten(args[0], 0)));
+      if (this.isCompilerClass(args[0])) out.push(...(await this.flatten(args[0], 0, [], this.hoistedInScope(frame))));
       else out.push({ name: 'this', value: args[0], home: home('argument', 0) });
     }
     args.forEach((value, index) => {
       const position = isStatic ? index : index - 1;
-      if (value && position >= 0) out.push({ name: names[position] ?? `arg${position}`, value, home: home('argument', index) });
+      if (value && position >= 0) out.push({ name: names[position] ?? `arg${position}`, value, home: home('argument', index), ...withNames(parameterTupleNames(symbols.metadata, method.rid, position + 1)) });
     });
     for (const variable of this.inScope(frame)) {
       const value = locals[variable.slot];
@@ -129,19 +129,23 @@ export class FrameLocals {
     for (const place of roots) {
       const { value } = await native.call('variable', { threadId: frame.threadId, frameIndex: frame.nativeIndex, ...place });
       if (place.kind === 'argument' && !this.isCompilerClass(value)) continue;
-      const match = (await this.flatten(value, 0)).filter((c) => c.name === name).pop();
+      const match = (await this.flatten(value, 0, [], place.kind === 'argument' ? this.hoistedInScope(frame) : undefined)).filter((c) => c.name === name).pop();
       if (match) found = { place, fields: match.path };
     }
     return found;
   }
 
-  /** A closure or state machine object: its captured / hoisted variables under their source names, with the fields leading to each. */
-  private async flatten(value: NativeValue, depth: number, path: string[] = []): Promise<(Child & { path: string[] })[]> {
+  /**
+   * A closure or state machine object: its captured / hoisted variables under their source names, with
+   * the fields leading to each; `inScope`: which hoisted slots the frame's own state machine has in scope
+   * where it stopped (a loop's variable is not one after the loop, as in Visual Studio).
+   */
+  private async flatten(value: NativeValue, depth: number, path: string[] = [], inScope?: (slot: number) => boolean): Promise<(Child & { path: string[] })[]> {
     if (value.null || depth > 4) return [];
-    const fields: { name: string; module: number; type: number; field: number }[] = [];
+    const fields: { name: string; module: number; type: number; field: number; tupleNames?: TupleNames }[] = [];
     for (const type of value.chain ?? []) {
       const view = this.reader.catalog.view(type);
-      for (const f of view?.fields ?? []) if (!f.isStatic) fields.push({ name: f.name, module: view!.module, type: view!.token, field: f.token });
+      for (const f of view?.fields ?? []) if (!f.isStatic) fields.push({ name: f.name, module: view!.module, type: view!.token, field: f.token, tupleNames: f.tupleNames });
     }
     const native = this.native();
     if (!native || fields.length === 0) return [];
@@ -156,16 +160,31 @@ export class FrameLocals {
       if (f.name === OUTER_THIS && this.isCompilerClass(read)) out.push(...(await this.flatten(read, depth + 1, at)));
       else if (f.name === OUTER_THIS) out.unshift({ name: 'this', value: read, home, path: at });
       else if (CLOSURE_LOCALS.test(f.name)) out.push(...(await this.flatten(read, depth + 1, at)));
-      else if (HOISTED.test(f.name)) out.push({ name: HOISTED.exec(f.name)![1]!, value: read, home, path: at, ...this.tupleNames(f) });
-      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at, ...this.tupleNames(f) });
+      else if (HOISTED.test(f.name)) {
+        const [, name, slot] = HOISTED.exec(f.name)!;
+        if (!inScope || inScope(Number(slot) - 1)) out.push({ name: name!, value: read, home, path: at, ...withNames(f.tupleNames) });
+      }
+      else if (!f.name.startsWith('<')) out.push({ name: f.name, value: read, home, path: at, ...withNames(f.tupleNames) });
     }
     return out;
   }
 
-  private tupleNames(f: { module: number; field: number }): { tupleNames?: (string | undefined)[] } {
-    const meta = this.modules.metadata(f.module);
-    const names = meta && tupleElementNames(meta, f.field);
-    return names ? { tupleNames: names } : {};
+  /** Whether a hoisted slot of the frame's state machine is in scope at its IL offset (the PDB's hoisted scopes; none recorded: all are). */
+  private hoistedInScope(frame: FrameHandle): (slot: number) => boolean {
+    const scopes = this.modules.get(frame.module)?.symbols?.hoistedLocalScopes(frame.methodToken) ?? [];
+    return (slot) => {
+      const scope = scopes[slot];
+      return !scope || (scope.startOffset === 0 && scope.endOffset === 0) || (scope.startOffset <= frame.ilOffset && frame.ilOffset < scope.endOffset);
+    };
+  }
+
+  /** An argument's tuple element names, from its parameter's [TupleElementNames] (`index` counts `this`). */
+  private argumentTupleNames(frame: FrameHandle, index: number): TupleNames | undefined {
+    const meta = this.modules.get(frame.module)?.symbols?.metadata;
+    const method = meta?.methodByToken(frame.methodToken);
+    if (!meta || !method) return undefined;
+    const position = (method.flags & METHOD_STATIC) !== 0 ? index : index - 1;
+    return position >= 0 ? parameterTupleNames(meta, method.rid, position + 1) : undefined;
   }
 
   /** The class's captured primary-constructor parameters, after `this` and before the frame's own variables (which shadow them). */
@@ -183,7 +202,7 @@ export class FrameLocals {
     const primary: Child[] = [];
     wanted.forEach((f, i) => {
       const value = values[i];
-      if (value && 'h' in value) primary.push({ name: PRIMARY_PARAMETER.exec(f.name)![1]!, value, home: { kind: 'field', h: self.value.h, module: view.module, type: view.token, field: f.token } });
+      if (value && 'h' in value) primary.push({ name: PRIMARY_PARAMETER.exec(f.name)![1]!, value, home: { kind: 'field', h: self.value.h, module: view.module, type: view.token, field: f.token }, ...withNames(f.tupleNames) });
     });
     return dedupe([self, ...primary, ...children]);
   }
@@ -209,6 +228,10 @@ export class FrameLocals {
     const name = view?.fullName.split(/[+.]/).pop() ?? '';
     return name.startsWith('<>c__DisplayClass') || STATE_MACHINE.test(name) || name === '<>c';
   }
+}
+
+function withNames(tupleNames: TupleNames | undefined): { tupleNames?: TupleNames } {
+  return tupleNames ? { tupleNames } : {};
 }
 
 /** The innermost declaration of a name wins (a local shadows a captured variable of the same name). */

@@ -53,9 +53,9 @@ export class TypeCatalog {
     return this.views.get(key);
   }
 
-  /** The C# name of a runtime type, with its actual type arguments. */
-  name(type: NativeType | undefined): string {
-    return this.modules.typeName(type);
+  /** The C# name of a runtime type, with its actual type arguments (`arg` writes them, and an array's element). */
+  name(type: NativeType | undefined, arg?: (t: NativeType | undefined) => string): string {
+    return this.modules.typeName(type, arg);
   }
 
   /** The most derived method of this name whose parameter count fits, searching up the chain. */

@@ -4,6 +4,7 @@
  * pairs), enums and the common collections are read from their fields; other objects show their
  * [DebuggerDisplay], else their ToString() override (func-eval), else `{Type}`.
  */
+import type { TupleNames } from '../../symbols/typeMembers.js';
 import type { NativeType } from '../nativeEvents.js';
 import type { FieldRef, Native, SetTarget } from '../nativeSession.js';
 import type { FrameHandle } from '../stackReader.js';
@@ -22,12 +23,12 @@ export interface Described {
 }
 
 export type ChildSource =
-  /** `raw`: the object's own fields even when its type has a [DebuggerTypeProxy]. */
+  /** `raw`: the object's own fields even when its type has a [DebuggerTypeProxy]; a collection's `tupleNames`: its items' (tupleNames.ts). */
   | { kind: 'object'; value: NativeValue; raw?: boolean; tupleNames?: (string | undefined)[] }
-  | { kind: 'array'; value: NativeValue }
-  | { kind: 'list'; array: NativeValue; count: number }
-  | { kind: 'ring'; array: NativeValue; head: number; count: number; newestFirst: boolean }
-  | { kind: 'hashed'; entries: NativeValue; used: number; keyed: boolean; count: number };
+  | { kind: 'array'; value: NativeValue; tupleNames?: TupleNames }
+  | { kind: 'list'; array: NativeValue; count: number; tupleNames?: TupleNames }
+  | { kind: 'ring'; array: NativeValue; head: number; count: number; newestFirst: boolean; tupleNames?: TupleNames }
+  | { kind: 'hashed'; entries: NativeValue; used: number; keyed: boolean; count: number; tupleNames?: TupleNames };
 
 export interface Child {
   name: string;
@@ -38,6 +39,8 @@ export interface Child {
   source?: ChildSource;
   /** A tuple's element names, from the declaration of the variable holding it. */
   tupleNames?: (string | undefined)[];
+  /** Read through a getter or a debugger view ([DebuggerTypeProxy]), not where the program keeps it: it cannot be set. */
+  computed?: true;
 }
 
 /** Where evaluations run: the stopped thread (func-eval) and the frame (statics, DebuggerDisplay). */
@@ -46,8 +49,8 @@ export interface ReadContext {
   frameIndex: number;
   /** The stopped frame the values were read in (set value evaluates the new value there). */
   frame?: FrameHandle;
-  /** Evaluates a [DebuggerDisplay] hole with `self` as `this`. */
-  displayHole?: (expression: string, self: NativeValue) => Promise<string>;
+  /** Evaluates a [DebuggerDisplay] hole with `self` as `this`; `noQuotes` (`,nq`): a string as it is, neither quoted nor escaped. */
+  displayHole?: (expression: string, self: NativeValue, noQuotes?: boolean) => Promise<string>;
   /**
    * ToString() texts by object address, shared by values read together (one frame's variables, read
    * before any of them was evaluated, so one address is one object): a local holding the same object
@@ -222,7 +225,7 @@ export class ValueReader {
 
   /**
    * `{expr}` holes evaluated with the object as `this`, one after the other (each is a func-eval of
-   * the stopped thread); `,nq` drops a string's quotes; `\{` and `\}` are literal braces (an
+   * the stopped thread); `,nq` writes a string as it is (no quotes, no escapes); `\{` and `\}` are literal braces (an
    * anonymous type's display starts with one).
    */
   private async debuggerDisplay(format: string, value: NativeValue, context: ReadContext): Promise<string> {
@@ -238,8 +241,7 @@ export class ValueReader {
       }
       const [expression, ...specifiers] = part.slice(1, -1).split(',');
       try {
-        const hole = await context.displayHole!(expression!.trim(), value);
-        text += specifiers.some((s) => s.trim() === 'nq') ? hole.replace(/^"(.*)"$/s, '$1') : hole;
+        text += await context.displayHole!(expression!.trim(), value, specifiers.some((s) => s.trim() === 'nq'));
       } catch (e) {
         text += `{${(e as Error).message}}`;
       }

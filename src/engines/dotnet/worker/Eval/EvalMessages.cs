@@ -14,7 +14,8 @@ public sealed record TypeInput(string Kind, string? Assembly, string? Name, Type
 /** A variable of the frame under its source name (`this` included), typed as it is declared. */
 public sealed record VariableInput(string Name, TypeInput Type);
 
-public sealed record AliasInput(string Name, string? Namespace, string? Type);
+/** An alias of a namespace, of a type definition (`Type`: its metadata name), or of any type (`Input`: a frame's type argument, `using T = int[];`). */
+public sealed record AliasInput(string Name, string? Namespace, string? Type, TypeInput? Input = null);
 
 /** What the frame's source file imports (the PDB's import scopes): namespaces, `using static` types, aliases. */
 public sealed record ImportsInput(string[] Namespaces, string[] StaticTypes, AliasInput[] Aliases);

@@ -52,6 +52,13 @@ public sealed class ExpressionCompiler
         {
             return Failed([.. syntaxErrors.Take(MaxDiagnostics).Select(d => new CompileDiagnostic(d.Id, d.GetMessage(), d.Location.SourceSpan.Start + 1))]);
         }
+        // `[.. a, 9]` alone has no type to be made as (C# gives it none either); the result the worker returns is no target type.
+        var bare = parsed;
+        while (bare is ParenthesizedExpressionSyntax inner) bare = inner.Expression;
+        if (bare is CollectionExpressionSyntax collection)
+        {
+            return Failed([new CompileDiagnostic("CS9176", "There is no target type for the collection expression.", collection.SpanStart + 1)]);
+        }
 
         var (empty, byPath) = _references.For(request.References);
         var types = new FrameTypes(empty, byPath);

@@ -90,6 +90,7 @@ public static class ExpressionSource
             if (!SyntaxFacts.IsValidIdentifier(alias.Name) || !seen.Add("a:" + alias.Name)) continue;
             if (alias.Namespace is { } ns && IsNamespace(compilation, ns)) lines.Add($"using {alias.Name} = global::{ns};");
             else if (alias.Type is { } type && types.Definition(null, type) is { } symbol) lines.Add($"using {alias.Name} = {Qualified(symbol)};");
+            else if (alias.Input is { } input && types.Resolve(input) is { } resolved && FrameTypes.Source(resolved) is { } spelled) lines.Add($"using {alias.Name} = {spelled};");
         }
         return lines;
     }
