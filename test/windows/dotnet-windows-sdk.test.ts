@@ -101,4 +101,36 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     // The test program (a Windows process, `dotnet.exe …\XunitV3Tests.dll`) is gone with its run.
     expect(await waitNoneMatching('XunitV3Tests.dll', 60_000)).toEqual([]);
   }, 2 * BUILD_MS + 60_000);
+
+  it('debug_test on MSTest (Microsoft.Testing.Platform): test_list ids, the failing test stopped at its assertion, the verdict with its counts', async () => {
+    const folder = copyOf(DOTNET_TEST_FIXTURES, ['Calc', 'MstestTests', 'Directory.Build.props', 'nuget.config']);
+    const project = winPath(join(folder, 'MstestTests'));
+    const tests = join(folder, 'MstestTests', 'PricesTests.cs');
+    const listed = await client.call<TestListAnswer>('test_list', { path: project, timeoutMs: BUILD_MS }, { timeoutMs: BUILD_MS });
+    expect(listed.isError, listed.text).toBe(false);
+    expect(listed.structured.tests.map((t) => t.id)).toEqual([
+      'MstestTests.CartTests.TotalPlain',
+      'MstestTests.CartTests.TotalOfPens (1,10)',
+      'MstestTests.CartTests.TotalOfPens (3,31)',
+      'MstestTests.CartTests.total with "quotes" and spaces',
+      'MstestTests.CartTests.PoolErrorsAreCollected',
+      'MstestTests.PricesTests.Adds',
+      'MstestTests.PricesTests.Totals',
+    ]);
+
+    // An id test_list gave runs exactly that test (the platform's --filter-uid).
+    const r = await client.call<DebugTestAnswer>('debug_test', { path: project, test: 'MstestTests.PricesTests.Totals', timeoutMs: BUILD_MS }, { timeoutMs: BUILD_MS });
+    expect(r.isError, r.text).toBe(false);
+    expect(r.text).toMatch(/dotnet run --project \S+ -- --filter-uid [0-9a-f-]{36}\n/);
+    const testFrame = { name: 'MstestTests.PricesTests.Totals', file: winPath(tests), line: markerLine(tests, 'FAIL:total') };
+    expect(r.structured.failure, r.text).toMatchObject({ frame: testFrame, type: 'Microsoft.VisualStudio.TestTools.UnitTesting.AssertFailedException', expected: '30', actual: '25' });
+    expect(r.structured.stop?.frame).toMatchObject(testFrame);
+
+    const end = await client.call<Wait>('execution_continue', { sessionId: r.structured.sessionId, timeoutMs: 60_000 });
+    expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 2 });
+    // The program's report ends its lines with \r\n, as a Windows program does: its failure is still read out of it.
+    expect(end.text).toMatch(/The test run ended: FAILED \(1 failed, 0 passed, 1 total\), exit code 2\.\nFailure summary:\n  Totals \(.*\)\n    Assert\.AreEqual failed\. Expected:<30>\. Actual:<25>\./);
+    // The test program (a Windows process) is gone with its run.
+    expect(await waitNoneMatching('MstestTests', 60_000)).toEqual([]);
+  }, 2 * BUILD_MS + 60_000);
 });
