@@ -12,7 +12,7 @@
  * Not here, debug_test under VSTest (xUnit v2, NUnit): the Linux SDK would start the test host as a
  * Linux process (README, platforms).
  */
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -23,7 +23,7 @@ import { fixturesDir } from '../fixtures/dotnet/fixtures.js';
 import { DOTNET_TEST_FIXTURES } from '../support/dotnetTestFixtures.js';
 import { requireRuntime } from '../support/runtimes.js';
 import type { DebugTestAnswer, TestListAnswer } from '../support/testToolClient.js';
-import { bedAvailable, prepareBed, sdkShim, winPath } from './support/bed.mjs';
+import { bedAvailable, cacheDir, prepareBed, sdkShim, winPath } from './support/bed.mjs';
 import { startWindowsServer, type WindowsServer } from './support/windowsServer.js';
 import { waitNoneMatching } from './support/wineProcesses.js';
 
@@ -52,7 +52,13 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
   beforeAll(async () => {
     const bed = prepareBed(['hello']);
     const dotnetRoot = sdkShim(bed.apps.hello!);
-    server = await startWindowsServer(bed.node, { DOTNET_ROOT: winPath(dotnetRoot), DOTNET_gcServer: '1' });
+    // The live edit worker is built once into the bed's cache (the server's default, the prefix's AppData on C:, is no path the Linux SDK reads).
+    server = await startWindowsServer(bed.node, {
+      DOTNET_ROOT: winPath(dotnetRoot),
+      DOTNET_gcServer: '1',
+      DOTNET_GCgen0size: '0x40000000',
+      DEBUGBRIDGE_CACHE_DIR: winPath(join(cacheDir, 'debugbridge')),
+    });
     client = server.client;
   });
   afterAll(async () => {
@@ -76,6 +82,31 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     const end = await client.call<Wait>('execution_continue', { sessionId: launch.structured.sessionId, timeoutMs: 30_000 });
     expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 7 });
   }, BUILD_MS + 60_000);
+
+  it('live edit: a fix applied to the stopped program (Roslyn\'s worker a Windows process) is what it runs on, no restart', async () => {
+    const folder = copyOf(fixturesDir, ['liveedit', 'Directory.Build.props', 'nuget.config']);
+    const pricing = join(folder, 'liveedit', 'Pricing.cs');
+    const launch = await client.call<Wait>(
+      'session_launch',
+      { program: winPath(join(folder, 'liveedit', 'liveedit.csproj')), breakpoints: [{ file: winPath(pricing), line: markerLine(pricing, 'BP:add') }], waitForStop: true, timeoutMs: BUILD_MS },
+      { timeoutMs: BUILD_MS },
+    );
+    expect(launch.structured.stop, launch.text).toMatchObject({ reason: 'breakpoint', frame: { name: 'LiveEdit.Pricing.TotalAsync' } });
+    const { sessionId } = launch.structured;
+    writeFileSync(pricing, readFileSync(pricing, 'utf8').replace('total += item.UnitPrice;', 'total += item.UnitPrice * item.Quantity;'));
+    // The first apply on a machine builds the worker with the SDK (dotnet.exe build): it answers that the build is under way until it is done.
+    let applied = await client.call<{ changes: { file: string; status: string; items: string[] }[] }>('session_apply_changes', { sessionId, timeoutMs: 180_000 }, { timeoutMs: 240_000 });
+    for (let tries = 0; applied.isError && /being built/.test(applied.text) && tries < 10; tries++) {
+      applied = await client.call('session_apply_changes', { sessionId, timeoutMs: 180_000 }, { timeoutMs: 240_000 });
+    }
+    expect(applied.isError, applied.text).toBe(false);
+    expect(applied.structured.changes).toEqual([expect.objectContaining({ file: winPath(pricing), status: 'applied', items: ['LiveEdit.Pricing.TotalAsync (body)'] })]);
+    await client.call('breakpoint_remove', { sessionId, all: true });
+    const end = await client.call<Wait>('execution_continue', { sessionId, timeoutMs: 60_000 });
+    expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 0 });
+    const output = await client.call<{ output: string }>('session_output', { sessionId });
+    expect(output.structured.output).toMatch(/ada: 4\.75\r?\nbob: 3\.00\r?\ncy: 4\.00/);
+  }, 2 * BUILD_MS + 60_000);
 
   it('debug_test on an xUnit v3 project: test_list ids, the failing test stopped at its assertion with expected and actual, the verdict at the end', async () => {
     const folder = copyOf(DOTNET_TEST_FIXTURES, ['Calc', 'XunitV3Tests', 'Directory.Build.props', 'nuget.config']);
