@@ -1,14 +1,17 @@
 /**
- * .NET on Windows x64 under Wine where the SDK's build is needed: a `.csproj` launch, and debug_test
- * of an xUnit v3 project (xUnit's own runner: the test program itself runs under the debugger). No
- * Windows .NET SDK is served here, so the server's DOTNET_ROOT holds the bed's own dotnet.exe
- * (support/bed.mjs sdkShim()): it hosts `dotnet <app>.dll` as the real muxer does, over the runtime
- * NuGet served, and hands build/run/test to the Linux SDK, with PathMap so the PDBs hold Windows paths.
- * The program under the debugger, and the one test_list runs (`dotnet.exe <dll> -list`), is a Windows
- * process. Each project is a copy of the fixture in a folder of its own.
- * The server runs with DOTNET_gcServer=1, a condition of the bed, not of Windows: under Wine's
- * workstation GC a test program ends with "Internal CLR error (0x80131506)" (in
- * DynamicResolver+DestroyScout.Finalize) in about half the runs, with or without a debugger.
+ * .NET on Windows x64 under Wine where the SDK is needed: a `.csproj` launch, a `.dll` hosted by
+ * dotnet.exe, live edit (its Roslyn worker built by dotnet.exe, run as a Windows process), and
+ * debug_test of an xUnit v3 project (xUnit's own runner) and of an MSTest one (Microsoft.Testing.Platform):
+ * the test program itself runs under the debugger. No Windows .NET SDK is served here, so the server's
+ * DOTNET_ROOT holds the bed's own dotnet.exe (support/bed.mjs sdkShim()): it hosts `dotnet <app>.dll` as
+ * the real muxer does, over the runtime NuGet served, and hands build/run/test to the Linux SDK, with a
+ * path map so the PDBs hold Windows paths. The program under the debugger, and the one xUnit's test_list
+ * runs (`dotnet.exe <dll> -list`), is a Windows process (the platform's discovery, `dotnet run -- --server`,
+ * runs as a Linux one). Each project is a copy of the fixture in a folder of its own.
+ * The server runs with DOTNET_gcServer=1 and a 1 GB gen0 budget, conditions of the bed, not of Windows:
+ * under Wine a .NET process ends with "Internal CLR error (0x80131506)" (in
+ * DynamicResolver+DestroyScout.Finalize) when a GC finalizes a dynamic method: a test program in about
+ * half the runs under workstation GC, the live edit worker's first update every time under server GC alone.
  * Not here, debug_test under VSTest (xUnit v2, NUnit): the Linux SDK would start the test host as a
  * Linux process (README, platforms).
  */
@@ -23,9 +26,9 @@ import { fixturesDir } from '../fixtures/dotnet/fixtures.js';
 import { DOTNET_TEST_FIXTURES } from '../support/dotnetTestFixtures.js';
 import { requireRuntime } from '../support/runtimes.js';
 import type { DebugTestAnswer, TestListAnswer } from '../support/testToolClient.js';
-import { bedAvailable, cacheDir, prepareBed, sdkShim, winPath } from './support/bed.mjs';
+import { bedAvailable, cacheDir, prepareBed, publishFixture, sdkShim, winPath } from './support/bed.mjs';
 import { startWindowsServer, type WindowsServer } from './support/windowsServer.js';
-import { waitNoneMatching } from './support/wineProcesses.js';
+import { processesMatching, waitNoneMatching } from './support/wineProcesses.js';
 
 const run = requireRuntime('the Windows test bed (apt-get install wine64 g++-mingw-w64-x86-64-posix; dotnet)', bedAvailable());
 /** A build through the Linux SDK from under Wine, restore included: a minute or two on a busy machine. */
@@ -82,6 +85,19 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     const end = await client.call<Wait>('execution_continue', { sessionId: launch.structured.sessionId, timeoutMs: 30_000 });
     expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 7 });
   }, BUILD_MS + 60_000);
+
+  it('a framework-dependent .dll runs under dotnet.exe (the muxer hosts it): stops at its breakpoint, ends with its exit code', async () => {
+    const dll = join(publishFixture('hello', 'framework-dependent'), 'hello.dll');
+    const program = join(fixturesDir, 'hello', 'Program.cs');
+    const line = markerLine(program, 'BP:hello');
+    const launch = await client.call<Wait>('session_launch', { program: winPath(dll), args: ['dll'], breakpoints: [{ file: winPath(program), line }], waitForStop: true, timeoutMs: 90_000 });
+    expect(launch.structured.stop, launch.text).toMatchObject({ reason: 'breakpoint', frame: { name: 'Program.<Main>$', file: winPath(program), line } });
+    // The program stopped is the Windows process `dotnet.exe …\hello.dll`.
+    const running = processesMatching('hello.dll').map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' '));
+    expect(running.some((line) => /^"?(\S*\\)?dotnet(\.exe)?"? \S+\\hello\.dll dll/i.test(line)), running.join('\n')).toBe(true);
+    const end = await client.call<Wait>('execution_continue', { sessionId: launch.structured.sessionId, timeoutMs: 30_000 });
+    expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 7 });
+  }, 120_000);
 
   it('live edit: a fix applied to the stopped program (Roslyn\'s worker a Windows process) is what it runs on, no restart', async () => {
     const folder = copyOf(fixturesDir, ['liveedit', 'Directory.Build.props', 'nuget.config']);
