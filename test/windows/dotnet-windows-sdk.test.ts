@@ -23,7 +23,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
 import { fixturesDir } from '../fixtures/dotnet/fixtures.js';
-import { DOTNET_TEST_FIXTURES } from '../support/dotnetTestFixtures.js';
+import { DOTNET_TEST_FIXTURES, MSTEST_IDS } from '../support/dotnetTestFixtures.js';
 import { requireRuntime } from '../support/runtimes.js';
 import type { DebugTestAnswer, TestListAnswer } from '../support/testToolClient.js';
 import { bedAvailable, cacheDir, prepareBed, publishFixture, sdkShim, winPath } from './support/bed.mjs';
@@ -155,15 +155,7 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     const tests = join(folder, 'MstestTests', 'PricesTests.cs');
     const listed = await client.call<TestListAnswer>('test_list', { path: project, timeoutMs: BUILD_MS }, { timeoutMs: BUILD_MS });
     expect(listed.isError, listed.text).toBe(false);
-    expect(listed.structured.tests.map((t) => t.id)).toEqual([
-      'MstestTests.CartTests.TotalPlain',
-      'MstestTests.CartTests.TotalOfPens (1,10)',
-      'MstestTests.CartTests.TotalOfPens (3,31)',
-      'MstestTests.CartTests.total with "quotes" and spaces',
-      'MstestTests.CartTests.PoolErrorsAreCollected',
-      'MstestTests.PricesTests.Adds',
-      'MstestTests.PricesTests.Totals',
-    ]);
+    expect(listed.structured.tests.map((t) => t.id)).toEqual(MSTEST_IDS);
 
     // An id test_list gave runs exactly that test (the platform's --filter-uid).
     const r = await client.call<DebugTestAnswer>('debug_test', { path: project, test: 'MstestTests.PricesTests.Totals', timeoutMs: BUILD_MS }, { timeoutMs: BUILD_MS });
