@@ -164,6 +164,8 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     const testFrame = { name: 'MstestTests.PricesTests.Totals', file: winPath(tests), line: markerLine(tests, 'FAIL:total') };
     expect(r.structured.failure, r.text).toMatchObject({ frame: testFrame, type: 'Microsoft.VisualStudio.TestTools.UnitTesting.AssertFailedException', expected: '30', actual: '25' });
     expect(r.structured.stop?.frame).toMatchObject(testFrame);
+    const evaluated = await client.call<{ value?: string }>('inspect_evaluate', { expression: 'Calc.Prices.Total(prices, 0)' });
+    expect(evaluated.structured.value, evaluated.text).toBe('35');
 
     const end = await client.call<Wait>('execution_continue', { sessionId: r.structured.sessionId, timeoutMs: 60_000 });
     expect(end.structured, end.text).toMatchObject({ status: 'exited', exitCode: 2 });
