@@ -34,7 +34,7 @@ import { firstUserFrame, isUserFrame, judgeException, type JudgeContext } from '
 import { judgedStack } from './judgedStack.js';
 import { RunnerProcess } from './runnerProcess.js';
 import { StopBatch } from './stopBatch.js';
-import { cappedVerdict } from './verdict.js';
+import { cappedVerdict, runnerVerdict } from './verdict.js';
 import type { TestPlan } from './types.js';
 
 const RUNNER_TAIL_CHARS = 1500;
@@ -216,7 +216,7 @@ export class TestEngine implements Engine {
   private sendVerdict(output: string, exitCode: number | undefined): void {
     if (this.verdictSent) return;
     this.verdictSent = true;
-    this.context.emit({ type: 'verdict', verdict: cappedVerdict(this.spec.plan.outcome(output, exitCode)) });
+    this.context.emit({ type: 'verdict', verdict: runnerVerdict(this.spec.plan, output, exitCode) });
   }
 
   /** The stop to show for this one, or undefined when the run goes on past it. */

@@ -17,7 +17,7 @@ import type { JudgeContext } from './failureJudge.js';
 import { pickDriver } from './frameworks.js';
 import { launcherPath } from './python.js';
 import { testEngineFactory } from './testEngine.js';
-import { cappedVerdict } from './verdict.js';
+import { runnerVerdict } from './verdict.js';
 import type { FrameworkDriver, FrameworkName, TestListing, TestOutcome, TestPlan, TestRequest } from './types.js';
 
 export interface DebugTestInput {
@@ -122,7 +122,7 @@ export function finishedRun(session: Session): FinishedRun {
 
 /** What a runner that ended before the test process started printed, judged as its end. */
 export function endedEarly(plan: TestPlan, output: string, exitCode: number | undefined): FinishedRun {
-  return { outcome: cappedVerdict(plan.outcome(output, exitCode)), exitCode };
+  return { outcome: runnerVerdict(plan, output, exitCode), exitCode };
 }
 
 /**

@@ -113,7 +113,7 @@ describe.runIf(run)('.NET live edit through MCP', () => {
     expect(output).toContain('cy: 4.00');
   }, 300_000);
 
-  it('refuses a rude edit with Roslyn\'s diagnostic and leaves the program as it was', async () => {
+  it('refuses a rude edit with Roslyn\'s diagnostic and leaves the program as it was; a comment alone has nothing to apply', async () => {
     const { sessionId } = await launchAt('add');
     // A file no module of the program was built from: nothing of it runs.
     const scratch = join(app.dir, '..', 'Scratch.cs');
@@ -121,6 +121,11 @@ describe.runIf(run)('.NET live edit through MCP', () => {
     const unknown = await client.call('session_apply_changes', { sessionId, files: [scratch] });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toMatch(/^INVALID_ARGUMENT: The program has not loaded .*Scratch\.cs, so there is nothing of it to change\.\nNext: /);
+    // A comment changes nothing the program runs: Roslyn has no update, and nothing is applied.
+    app.edit('Pricing.cs', '// BP:add', '// BP:add (a price per unit)');
+    const comment = await apply(sessionId);
+    expect(comment.structured.changes).toEqual([{ file: pricing, status: 'unchanged', items: [] }]);
+    expect(comment.structured.notes).toContain('the edit changes nothing the program runs (comments or whitespace): nothing to apply');
     app.edit('Pricing.cs', 'public record Cart(', 'public record struct Cart(');
     const { structured, text } = await apply(sessionId);
     const [change] = structured.changes;

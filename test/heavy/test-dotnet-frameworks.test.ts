@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markerLine } from '../../src/demo/markers.js';
 import type { McpTestClient } from '../../src/demo/mcpClient.js';
-import { dotnetRuns, FIRST_RUN_MS, PRICES, project, testsFile } from '../support/dotnetTestFixtures.js';
+import { dotnetRuns, FIRST_RUN_MS, MSTEST_IDS, PRICES, project, testsFile } from '../support/dotnetTestFixtures.js';
 import { idsToCheck, testsSelected } from '../support/idSelection.js';
 import { ranAlone, runningUnder, startTestClient, stopAllAndCheckGone, type DebugTestAnswer, type TestListAnswer } from '../support/testToolClient.js';
 
@@ -21,15 +21,7 @@ const IDS = {
     'NunitTests.PricesTests.Adds',
     'NunitTests.PricesTests.Totals',
   ],
-  MstestTests: [
-    'MstestTests.CartTests.TotalPlain',
-    'MstestTests.CartTests.TotalOfPens (1,10)',
-    'MstestTests.CartTests.TotalOfPens (3,31)',
-    'MstestTests.CartTests.total with "quotes" and spaces',
-    'MstestTests.CartTests.PoolErrorsAreCollected',
-    'MstestTests.PricesTests.Adds',
-    'MstestTests.PricesTests.Totals',
-  ],
+  MstestTests: MSTEST_IDS,
 };
 
 describe.runIf(dotnetRuns)('debug_test: NUnit, MSTest and xUnit v3', () => {

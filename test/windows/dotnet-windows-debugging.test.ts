@@ -3,7 +3,7 @@
  * a conditional breakpoint, steps into / out / over, values, evaluation with func-eval (methods,
  * property getters, ToString, [DebuggerDisplay]), a value set and seen by the program, a first-chance
  * exception chosen by a base type, a library module that loads after Main started, and live edit
- * refused with its reason (no .NET SDK under Wine to build the Roslyn worker).
+ * refused with its reason when no dotnet.exe builds its Roslyn worker (dotnet-windows-sdk.test.ts applies one).
  */
 import { join } from 'node:path';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -113,7 +113,7 @@ describe.runIf(run)('.NET debugging on Windows x64 (Wine)', () => {
     expect(await evaluate(sessionId, 'order.Describe("#", 5)')).toBe('"   #7"');
     expect(await evaluate(sessionId, 'temperature.ToString()')).toBe('"21.5 C"');
     expect(await evaluate(sessionId, 'numbers[1] + list[2]')).toBe('32');
-    // Live edit builds its Roslyn worker with the .NET SDK, which Wine has none of: the answer says so.
+    // Live edit builds its Roslyn worker with the .NET SDK, which this server has none of: the answer says so.
     const edit = await client.call('session_apply_changes', { sessionId });
     expect(edit.isError).toBe(true);
     expect(edit.text).toMatch(/^ENGINE_UNAVAILABLE: applying C# edits needs the \.NET SDK/);

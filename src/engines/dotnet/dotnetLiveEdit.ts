@@ -66,13 +66,15 @@ function answer(
   const errors = update.diagnostics.filter((d) => d.severity === 'error');
   const changes: LiveEditChange[] = update.changedFiles.map((file) => {
     if (update.status === 'ready') return { file, status: 'applied', items: items.filter((i) => i.file === file).map((i) => i.item) };
+    if (update.status === 'none') return { file, status: 'unchanged', items: [] };
     return refusal(file, errors);
   });
   for (const file of request.files ?? []) {
     if (!changes.some((c) => c.file === file)) changes.push({ file, status: 'unchanged', items: [] });
   }
   for (const warning of update.diagnostics.filter((d) => d.severity === 'warning')) notes.push(`${describe(warning)}`);
-  if (update.status === 'none' && changes.length === 0) notes.push('no source file of the program differs from what it runs');
+  if (update.status === 'none' && update.changedFiles.length) notes.push('the edit changes nothing the program runs (comments or whitespace): nothing to apply');
+  else if (update.status === 'none' && changes.length === 0) notes.push('no source file of the program differs from what it runs');
   return { changes, staleFrames, notes: [...update.notes, ...notes] };
 }
 

@@ -6,7 +6,7 @@
 //  - every SDK command (build, run, test, --version, …) is the Linux SDK's, run through a script
 //    (Wine starts a Unix program but cannot wait for it nor pipe its output, so the script writes its
 //    output and exit code to files this process waits for), with Z:\ paths turned into Linux ones on
-//    the way in, Linux ones into Z:\ ones on the way out, and PathMap so the PDBs hold the Windows
+//    the way in, Linux ones into Z:\ ones on the way out, and a path map so the PDBs hold the Windows
 //    paths a build on Windows records.
 #include <windows.h>
 #include <stdio.h>
@@ -105,17 +105,32 @@ static int run_sdk(int argc, const wchar_t **argv) {
   fputs(" && dotnet", script);
   const wchar_t *command = argc > 1 ? argv[1] : L"";
   int path_map = !wcscmp(command, L"build") || !wcscmp(command, L"run") || !wcscmp(command, L"test");
+  // The path map goes to the compiler in a response file: MSBuild on Linux turns the backslashes of
+  // a PathMap property into slashes, and Windows paths in a PDB are spelled with backslashes.
+  char rsp_path[MAX_PATH], rsp_option[MAX_PATH + 32];
+  snprintf(rsp_path, sizeof rsp_path, "Z:%s.rsp", base);
+  for (char *p = rsp_path + 2; *p; p++) if (*p == '/') *p = '\\';
+  snprintf(rsp_option, sizeof rsp_option, "-p:CompilerResponseFile=%s.rsp", base);
+  if (path_map) {
+    FILE *rsp = fopen(rsp_path, "wb");
+    fputs("/pathmap:/=Z:\\\n", rsp);
+    fclose(rsp);
+  }
   for (int i = 1; i < argc; i++) {
     // The SDK's own options end at `--` (what follows is the program's, with `run`).
     if (path_map && !wcscmp(argv[i], L"--")) {
-      fputs(" '-p:PathMap=/=Z:\\'", script);
+      fputc(' ', script);
+      quote(rsp_option, script);
       path_map = 0;
     }
     fputc(' ', script);
     to_linux(argv[i], arg, sizeof arg);
     quote(arg, script);
   }
-  if (path_map) fputs(" '-p:PathMap=/=Z:\\'", script);
+  if (path_map) {
+    fputc(' ', script);
+    quote(rsp_option, script);
+  }
   fprintf(script, " > %s.out 2>&1 < /dev/null; echo $? > %s.rc.tmp; mv %s.rc.tmp %s.rc\n", base, base, base, base);
   fclose(script);
 
@@ -143,6 +158,7 @@ static int run_sdk(int argc, const wchar_t **argv) {
   DeleteFileA(rc_path);
   DeleteFileA(out_path);
   DeleteFileA(script_path);
+  DeleteFileA(rsp_path);
   return rc;
 }
 

@@ -8,7 +8,7 @@
  * `npm run bench` (bench/dotnet-windows.bench.mjs) share it; it needs dist/ built.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -157,9 +157,11 @@ export function sdkShim(selfContained) {
   const source = join(root, 'test', 'windows', 'dotnet-shim', 'dotnet.c');
   if (existsSync(exe) && statSync(exe).mtimeMs >= statSync(source).mtimeMs) return shim;
   mkdirSync(shim, { recursive: true });
-  for (const part of ['host', 'shared']) {
+  // The reference packs are the Linux SDK's (the same files a Windows SDK has): live edit's Roslyn worker compiles against them.
+  const parts = { host: join(layout, 'host'), shared: join(layout, 'shared'), packs: join(dirname(realpathSync(findDotnet())), 'packs') };
+  for (const [part, target] of Object.entries(parts)) {
     rmSync(join(shim, part), { force: true });
-    symlinkSync(join(layout, part), join(shim, part));
+    symlinkSync(target, join(shim, part));
   }
   run('x86_64-w64-mingw32-gcc-posix', ['-municode', '-static', '-O1', '-Wall', '-o', exe, source]);
   return shim;

@@ -71,10 +71,12 @@ public sealed class EncSession : IDebuggerState, IDisposable
             var results = await _enc.Emit(_session!, solution, _modules.Values.First().ProjectId);
             var diagnostics = results.Diagnostics.Select(Diagnostics.Describe).ToArray();
             // Rude edits leave the status ready for the modules they do not block; one module each here.
-            var blocked = results.Status != "ready" || diagnostics.Any(d => d.Severity == "error");
+            var blocked = results.Status is not ("ready" or "none") || diagnostics.Any(d => d.Severity == "error");
             if (blocked || results.Updates.Count == 0)
             {
-                DropPending();
+                // An edit without effect (a comment, whitespace) leaves Roslyn no update to discard.
+                if (results.Status == "none") ForgetRead();
+                else DropPending();
                 return new UpdateResult(blocked ? "blocked" : "none", [], diagnostics, changed, [.. notes]);
             }
             _pending = solution;
@@ -121,6 +123,12 @@ public sealed class EncSession : IDebuggerState, IDisposable
     private void DropPending()
     {
         _enc!.Discard(_session!);
+        ForgetRead();
+    }
+
+    /** The files read for this update are again what differs from the last applied. */
+    private void ForgetRead()
+    {
         foreach (var module in _modules.Values) module.Discarded();
         _pending = null;
     }
