@@ -332,7 +332,7 @@ describe.runIf(run)('remote targets', () => {
       expect(inside.length).toBeGreaterThan(2);
       await host.stop();
       expect(await waitGone(inside, 10_000)).toEqual([]);
-      expect(host.linkGone()).toBe(true);
+      expect(await host.linkGone()).toBe(true);
       expect(processesMentioning(netFar)).toEqual([]);
     });
   });

@@ -18,8 +18,8 @@ export interface NetHost {
   /** Every process inside (as this machine numbers them). */
   processes(): number[];
   stop(): Promise<void>;
-  /** Whether the veth pair is gone (the namespace took it along). */
-  linkGone(): boolean;
+  /** Whether the veth pair is gone within 5 s (the kernel removes it with the namespace, after the namespace's last process, in its own time). */
+  linkGone(): Promise<boolean>;
 }
 
 const sudo = process.getuid?.() === 0 ? [] : ['sudo', '-n'];
@@ -69,12 +69,14 @@ export async function startNetHost(local: string, far: string, script: string): 
       if (all.length) run('kill', '-KILL', String(unshare));
       await waitGone(all, 10_000);
     },
-    linkGone: () => {
-      try {
-        run('ip', 'link', 'show', here);
-        return false;
-      } catch {
-        return true;
+    linkGone: async () => {
+      for (const deadline = Date.now() + 5000; ; await new Promise((r) => setTimeout(r, 50))) {
+        try {
+          run('ip', 'link', 'show', here);
+        } catch {
+          return true;
+        }
+        if (Date.now() > deadline) return false;
       }
     },
   };
