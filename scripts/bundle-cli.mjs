@@ -127,6 +127,21 @@ await build({
         b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path) }));
       },
     },
+    {
+      // The SDK's server builds an Ajv instance when constructed, for one use: checking an
+      // elicitation's answer, which debugbridge never asks for. Ajv (with ajv-formats and fast-uri)
+      // then loads when a schema is first checked, not with every server.
+      name: 'ajv-on-first-use',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
+          /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/.test(args.importer) ? { path: join(args.resolveDir, args.path), namespace: 'ajv-on-first-use' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'ajv-on-first-use' }, (args) => ({
+          contents: `export class AjvJsonSchemaValidator {\n  getValidator(schema) {\n    this.ajv ??= new (require(${JSON.stringify(args.path)}).AjvJsonSchemaValidator)();\n    return this.ajv.getValidator(schema);\n  }\n}\n`,
+          resolveDir: dirname(args.path),
+        }));
+      },
+    },
     compiledUrls(compiledFileUrl(dist)),
   ],
   // Less source to read; names kept, so a stack trace still names its functions.
