@@ -70,9 +70,10 @@ const startPathOnly = (dynamicImport) => ({
       if (args.kind === 'dynamic-import' && args.namespace !== 'lazy') return dynamicImport(sourceOf(args));
       return { path: sourceOf(args) };
     });
-    // An import() of a module in the lazy bundle: that bundle loaded (once, through its code cache), then the module's exports.
+    // An import() of a module in the lazy bundle: that bundle loaded (once, through its code cache), then the
+    // module's exports (its initialising under src/codeCache.ts's settings: the compile, under V8's own, takes the cache).
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
-      contents: `module.exports = require('./codeCache.js').requireBundle(require('node:path').join(__dirname, 'lazy.cjs'))[${JSON.stringify(args.path)}]();`,
+      contents: `const codeCache = require('./codeCache.js');\nconst bundle = codeCache.requireBundle(require('node:path').join(__dirname, 'lazy.cjs'));\nmodule.exports = codeCache.initialising(() => bundle[${JSON.stringify(args.path)}]());`,
       resolveDir: src,
       loader: 'js',
     }));
