@@ -71,10 +71,11 @@ export function requireBundle(bundle: string): unknown {
  * session uses. V8's defaults come back after: Node.js takes its built-in modules' code cache, and
  * ours, only under them.
  */
-const INITIALISING = '--semi-space-growth-factor=1 --max-opt=2';
-const V8_DEFAULTS = '--semi-space-growth-factor=2 --max-opt=999';
+const INITIALISING = '--semi-space-growth-factor=1 --no-turbofan';
+/** (`--max-opt` would not do: V8 derives other flags from it, which setting it back leaves changed.) */
+const V8_DEFAULTS = '--semi-space-growth-factor=2 --turbofan';
 /** A user's own setting of either flag (NODE_OPTIONS, node's arguments) is left alone. */
-const userSet = () => /semi[-_]space[-_]growth[-_]factor|max[-_]opt/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
+const userSet = () => /semi[-_]space[-_]growth[-_]factor|turbofan|[-_]opt\b|max[-_]opt/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
 let depth = 0;
 /** node:v8 on first use: loading it takes ~1 ms, which a server's start (this file is in it) must not pay. */
 const setV8Flags = (flags: string) => (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
