@@ -70,9 +70,10 @@ const startPathOnly = (dynamicImport) => ({
       if (args.kind === 'dynamic-import' && args.namespace !== 'lazy') return dynamicImport(sourceOf(args));
       return { path: sourceOf(args) };
     });
-    // An import() of a module in the lazy bundle: that bundle loaded (once, through its code cache), then the module's exports.
+    // An import() of a module in the lazy bundle: that bundle loaded (once, through its code cache), then the
+    // module's exports (its initialising under src/codeCache.ts's settings: the compile, under V8's own, takes the cache).
     b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
-      contents: `module.exports = require('./codeCache.js').requireBundle(require('node:path').join(__dirname, 'lazy.cjs'))[${JSON.stringify(args.path)}]();`,
+      contents: `const codeCache = require('./codeCache.js');\nconst bundle = codeCache.requireBundle(require('node:path').join(__dirname, 'lazy.cjs'));\nmodule.exports = codeCache.initialising(() => bundle[${JSON.stringify(args.path)}]());`,
       resolveDir: src,
       loader: 'js',
     }));
@@ -127,12 +128,35 @@ await build({
         b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: dirname(args.path) }));
       },
     },
+    {
+      // The SDK's server builds an Ajv instance when constructed, for one use: checking an
+      // elicitation's answer, which debugbridge never asks for. Ajv (with ajv-formats and fast-uri)
+      // then loads when a schema is first checked, not with every server.
+      name: 'ajv-on-first-use',
+      setup(b) {
+        b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) =>
+          /[\\/]@modelcontextprotocol[\\/]sdk[\\/]dist[\\/]esm[\\/]server[\\/]index\.js$/.test(args.importer) ? { path: join(args.resolveDir, args.path), namespace: 'ajv-on-first-use' } : undefined,
+        );
+        b.onLoad({ filter: /.*/, namespace: 'ajv-on-first-use' }, (args) => ({
+          contents: `export class AjvJsonSchemaValidator {\n  getValidator(schema) {\n    this.ajv ??= new (require(${JSON.stringify(args.path)}).AjvJsonSchemaValidator)();\n    return this.ajv.getValidator(schema);\n  }\n}\n`,
+          resolveDir: dirname(args.path),
+        }));
+      },
+    },
     compiledUrls(compiledFileUrl(dist)),
   ],
   // Less source to read; names kept, so a stack trace still names its functions.
   minifyWhitespace: true,
   minifySyntax: true,
 });
+// V8 keeps a bundle's source for as long as the process runs, one byte a character if all of it is
+// ASCII, two otherwise (3.4 MB instead of 1.7 for lazy.cjs). esbuild escapes what it can; the rest
+// (a String.raw template, a regular expression) must be written in ASCII in src/.
+for (const bundle of ['cli.cjs', 'lazy.cjs']) {
+  const text = await readFile(join(dist, bundle), 'utf8');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0) throw new Error(`dist/${bundle} is not all ASCII (write it as an escape in src/): …${text.slice(Math.max(0, at - 60), at + 20)}…`);
+}
 // The ES module build this one replaced.
 rmSync(join(dist, 'lazy'), { recursive: true, force: true });
 

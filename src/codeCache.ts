@@ -62,3 +62,30 @@ export function requireBundle(bundle: string): unknown {
   if (!loaded.has(bundle)) loaded.set(bundle, runBundle(bundle, readCache(bundle)).exports);
   return loaded.get(bundle);
 }
+
+/**
+ * V8 settings for code that runs once, while it runs: a module initialising, the tools' schemas
+ * being built. What it makes survives anyway: growing the young generation for it (from 1 to 8 MiB a
+ * half) and compiling its hot constructors with TurboFan (zod's, run for each of ~2,000 schemas: a
+ * first TurboFan compile maps ~3.5 MiB of its code and keeps ~2 MiB of its memory) buys nothing a
+ * session uses. V8's defaults come back after: Node.js takes its built-in modules' code cache, and
+ * ours, only under them.
+ */
+const INITIALISING = '--semi-space-growth-factor=1 --no-turbofan';
+/** (`--max-opt` would not do: V8 derives other flags from it, which setting it back leaves changed.) */
+const V8_DEFAULTS = '--semi-space-growth-factor=2 --turbofan';
+/** A user's own setting of either flag (NODE_OPTIONS, node's arguments) is left alone. */
+const userSet = () => /semi[-_]space[-_]growth[-_]factor|turbofan|[-_]opt\b|max[-_]opt/.test(`${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`);
+let depth = 0;
+/** node:v8 on first use: loading it takes ~1 ms, which a server's start (this file is in it) must not pay. */
+const setV8Flags = (flags: string) => (createRequire(import.meta.url)('node:v8') as typeof import('node:v8')).setFlagsFromString(flags);
+
+export function initialising<T>(run: () => T): T {
+  if (depth === 0 && userSet()) return run();
+  if (depth++ === 0) setV8Flags(INITIALISING);
+  try {
+    return run();
+  } finally {
+    if (--depth === 0) setV8Flags(V8_DEFAULTS);
+  }
+}

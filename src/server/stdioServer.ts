@@ -5,6 +5,7 @@
  * Cold start: `initialize` and `tools/list` are answered from the build-time catalog while the MCP
  * SDK, zod and the tools load; the loaded server then takes over every message, in order.
  */
+import { initialising } from '../codeCache.js';
 import { clientCalls } from '../core/clientCalls.js';
 import type { LogLevel } from '../core/engine.js';
 import type { EngineRegistry } from '../core/engineRegistry.js';
@@ -89,7 +90,7 @@ export async function runStdioServer(version: string): Promise<void> {
       await callsRead();
       const manager = new SessionManager({ log, registry });
       disposeSessions = () => manager.disposeAll();
-      const server = createServer(manager, version, catalog?.tools);
+      const server = initialising(() => createServer(manager, version, catalog?.tools));
       await callsRead();
       transport.onclose = () => void shutdown('transport closed', 0);
       await server.connect(transport);

@@ -1,6 +1,6 @@
 /**
  * Build step (`npm run build`): asks the real server what it answers to initialize and tools/list
- * and writes it to dist/server/toolCatalog.json with the fingerprint of the compiled server.
+ * and writes it to dist/server/toolCatalog.json, with the compiled server it came from beside it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { SessionManager } from '../core/sessionManager.js';
 import { SessionStore } from '../core/sessionStore.js';
 import { VERSION } from '../version.js';
 import { createServer } from './createServer.js';
-import { CATALOG_FILE, serverFingerprint, type ToolCatalog } from './toolCatalog.js';
+import { CATALOG_FILE, serverSources, SOURCES_FILE, type ToolCatalog } from './toolCatalog.js';
 
 const stateDir = mkdtempSync(join(tmpdir(), 'debugbridge-catalog-'));
 try {
@@ -23,7 +23,6 @@ try {
   await client.connect(clientSide);
   const { tools } = await client.listTools();
   const catalog: ToolCatalog = {
-    fingerprint: serverFingerprint(VERSION),
     supportedProtocolVersions: SUPPORTED_PROTOCOL_VERSIONS,
     latestProtocolVersion: LATEST_PROTOCOL_VERSION,
     initialize: {
@@ -34,6 +33,7 @@ try {
     tools,
   };
   writeFileSync(CATALOG_FILE, `${JSON.stringify(catalog)}\n`);
+  writeFileSync(SOURCES_FILE, serverSources(VERSION));
   await client.close();
   await server.close();
 } finally {

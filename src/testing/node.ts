@@ -99,7 +99,7 @@ function jestOutcome(output: string, exitCode: number | undefined): TestOutcome 
   const counts = /^Tests:\s+(.+)$/m.exec(output)?.[1]?.trim();
   if (/No tests found/.test(output) || (counts && !/\b(passed|failed)\b/.test(counts))) return { status: 'no tests', counts };
   if (exitCode === 0) return { status: 'passed', counts };
-  const start = output.search(/^\s*● /m);
+  const start = output.search(/^\s*\u25CF /m);
   const end = output.search(/^Test Suites:/m);
   return { status: counts ? 'failed' : 'error', counts, failureSummary: start >= 0 ? output.slice(start, end > start ? end : undefined).trim() : output.trim() };
 }
@@ -145,7 +145,7 @@ function vitestOutcome(output: string, exitCode: number | undefined): TestOutcom
   const counts = /^\s*Tests\s+(.+)$/m.exec(output)?.[1]?.trim();
   if (/No test files found|No test found/.test(output) || (counts && !/\b(passed|failed)\b/.test(counts))) return { status: 'no tests', counts };
   if (exitCode === 0) return { status: 'passed', counts };
-  const start = output.search(/^⎯+ Failed Tests? \d+ ⎯+$/m);
+  const start = output.search(/^\u23AF+ Failed Tests? \d+ \u23AF+$/m);
   const end = output.search(/^\s*Test Files\s/m);
   return { status: counts ? 'failed' : 'error', counts, failureSummary: start >= 0 ? output.slice(start, end > start ? end : undefined).trim() : output.trim() };
 }

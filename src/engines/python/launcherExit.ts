@@ -20,7 +20,7 @@ export function exitEvent(exitCode: number): EngineEvent {
 /** Python source: `_debugbridge_prelude_before(subprocess, directory, prelude)`, for the adapter and the launcher. */
 const PRELUDE_BEFORE = String.raw`
 def _debugbridge_prelude_before(subprocess, directory, prelude):
-    # A subprocess module whose Popen runs python <prelude…> <directory> … where it was python <directory> ….
+    # A subprocess module whose Popen runs python <prelude...> <directory> ... where it was python <directory> ....
     import types
 
     class PopenWithPrelude(subprocess.Popen):
@@ -45,7 +45,7 @@ def _report_debuggee_signals(debuggee_prelude):
     from debugpy.adapter import launchers
 
     launcher_dir = os.path.dirname(debugpy.launcher.__file__)
-    # Run as python -c <this> <launcher dir> <adapter address> -- <program>…
+    # Run as python -c <this> <launcher dir> <adapter address> -- <program>...
     wrapper = "\n".join([
         ${JSON.stringify(PRELUDE_BEFORE)},
         ${JSON.stringify(SKIP_LOG_HEADER_PLATFORM)},

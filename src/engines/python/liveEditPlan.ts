@@ -6,7 +6,7 @@
  * reason and the next step.
  */
 export const LIVE_EDIT_PLAN = String.raw`
-# ── what changed ────────────────────────────────────────────────────────────────────────────
+# -- what changed ----------------------------------------------------------------------------
 
 
 def _is_constant(node):
@@ -129,7 +129,7 @@ class Plan:
         for names, stmt in new["const"].items():
             if names not in old["const"] or not _same(old["const"][names], stmt):
                 self.constants.append((owner, stmt))
-                self.items.append("%s%s = %s" % (owner, " = ".join(names), ast.unparse(stmt.value) if hasattr(ast, "unparse") else "…"))
+                self.items.append("%s%s = %s" % (owner, " = ".join(names), ast.unparse(stmt.value) if hasattr(ast, "unparse") else "\u2026"))
         dumps = set(ast.dump(s) for s in old["import"])
         for stmt in new["import"]:
             if ast.dump(stmt) not in dumps:
