@@ -21,6 +21,7 @@ import type {
 import { failedCondition } from './breakpointConditions.js';
 import { pauseOnExceptionsState } from './capabilities.js';
 import type { CdpClient, CdpEventParams } from './cdpClient.js';
+import { CdpRequestError } from './cdpRequestError.js';
 import { causesOf, throwSite } from './exceptionSites.js';
 import { mentionsException, withException } from './exceptionValue.js';
 import { followMovedCode } from './framePositions.js';
@@ -142,7 +143,11 @@ export class NodeTarget {
     this.entry = options.entry;
     const wanted = this.owner.wanted();
     const cdp = this.cdp;
-    const run = () => cdp.send('Runtime.runIfWaitingForDebugger');
+    // A program that ends at once may take its connection with it before node answers: it ran (its end is reported as such).
+    const run = () =>
+      cdp.send('Runtime.runIfWaitingForDebugger').catch((e: unknown) => {
+        if (!(e instanceof CdpRequestError && e.failure === 'closed')) throw e;
+      });
     // Node says when the isolate waits (at once if it already does). Workers wait before node
     // announces them; a node older than the event (nodejs/node#51560) refuses the enable.
     const told = this.kind === 'worker' ? Promise.resolve(false) : cdp.send('NodeRuntime.enable').then(() => true, () => false);
