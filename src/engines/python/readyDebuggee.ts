@@ -73,12 +73,18 @@ export class ReadyDebuggee {
     // preparation goes on while this thread is busy (the server loading beside the first launch).
     this.launched = client.request('launch', args, { timeoutMs: Infinity });
     this.launched.catch(() => {});
+    let limit: NodeJS.Timeout | undefined;
     const failed = new Promise<never>((_, reject) => {
       client.onClose((reason) => reject(new Error(`its debugpy adapter ended${reason ? `: ${reason.message}` : ''}`)));
       this.launched.then(() => reject(new Error('debugpy started it without waiting')), reject);
-      setTimeout(() => reject(new Error(`not ready within ${PREPARE_LIMIT_MS} ms`)), PREPARE_LIMIT_MS).unref();
+      limit = setTimeout(() => reject(new Error(`not ready within ${PREPARE_LIMIT_MS} ms`)), PREPARE_LIMIT_MS).unref();
     });
     this.ready = Promise.race([initialized, failed]);
+    // Cleared once decided: the pending timer held this client, and the session that took it, for its whole 30 s.
+    this.ready.then(
+      () => clearTimeout(limit),
+      () => clearTimeout(limit),
+    );
     this.ready.then(
       () => {
         if (this.state === 'preparing') this.state = 'ready';
