@@ -37,7 +37,7 @@ export class PythonLiveEdit {
         `__import__('sys').modules.setdefault('${LIVE_EDIT_MODULE}', __import__('types').ModuleType('${LIVE_EDIT_MODULE}')).__dict__) or ` +
         `${MODULE}._install(${pyString(JSON.stringify(program ? [program] : []))})`,
     ).then((failure) => {
-      if (failure) throw new DebugError('INTERNAL', `The live edit helper could not be put in the program: ${failure}`, 'session_restart runs the program with the edits.');
+      if (failure) throw helperFailure('The live edit helper could not be put in the program', failure);
     });
     return this.installed;
   }
@@ -46,7 +46,7 @@ export class PythonLiveEdit {
     await this.install();
     const failure = await this.run(`${MODULE}.answer(${pyString(JSON.stringify(request.files ?? null))})`);
     const answer = failure && answerOf(failure);
-    if (!answer) throw new DebugError('INTERNAL', `The live edit helper did not answer: ${failure || 'no answer'}`, 'session_restart runs the program with the edits.');
+    if (!answer) throw helperFailure('The live edit helper did not answer', failure || 'no answer');
     if ('notLoaded' in answer) throw notLoadedError(answer.notLoaded);
     if ('error' in answer) throw new DebugError('INTERNAL', `Applying the edits failed in the program: ${answer.error}`, 'session_restart runs the program with the edits.');
     const threads = answer.staleFrames.length ? await this.threads().catch(() => []) : [];
@@ -61,9 +61,22 @@ export class PythonLiveEdit {
       return '';
     } catch (e) {
       if (e instanceof DapRequestError && e.failure === 'rejected') return e.adapterMessage ?? e.message;
+      if (e instanceof DapRequestError && e.failure === 'closed') throw programGone();
       throw e;
     }
   }
+}
+
+/** What debugpy's adapter answers a request whose program went away meanwhile. */
+const PROGRAM_GONE = /\bdisconnected unexpectedly\b|^No more messages/;
+
+function helperFailure(what: string, failure: string): DebugError {
+  if (PROGRAM_GONE.test(failure)) return programGone();
+  return new DebugError('INTERNAL', `${what}: ${failure}`, 'session_restart runs the program with the edits.');
+}
+
+function programGone(): DebugError {
+  return new DebugError('INVALID_STATE', 'The program ended before the edits were applied.', 'session_restart runs the program with the edits.');
 }
 
 function answerOf(raised: string): HelperAnswer | undefined {
