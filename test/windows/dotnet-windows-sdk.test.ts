@@ -130,7 +130,7 @@ describe.runIf(run)('.NET on Windows x64 (Wine) with the SDK build', () => {
     const tests = join(folder, 'XunitV3Tests', 'PricesTests.cs');
     const listed = await client.call<TestListAnswer>('test_list', { path: project, timeoutMs: BUILD_MS }, { timeoutMs: BUILD_MS });
     expect(listed.isError, listed.text).toBe(false);
-    expect(listed.structured.tests.map((t) => t.id)).toEqual(['XunitV3Tests.PricesTests.Adds', 'XunitV3Tests.PricesTests.Totals', 'XunitV3Tests.PricesTests+Pens.TotalOfPens']);
+    expect(listed.structured.tests.map((t) => t.id)).toEqual(['total with "quotes" and spaces', 'XunitV3Tests.PricesTests.Adds', 'XunitV3Tests.PricesTests.Totals', 'XunitV3Tests.PricesTests+Pens.TotalOfPens']);
 
     // An id test_list gave runs exactly that test (xUnit's -id).
     const r = await client.call<DebugTestAnswer>('debug_test', { path: project, test: 'XunitV3Tests.PricesTests.Totals', timeoutMs: BUILD_MS }, { timeoutMs: BUILD_MS });
