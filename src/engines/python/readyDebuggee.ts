@@ -80,16 +80,14 @@ export class ReadyDebuggee {
       limit = setTimeout(() => reject(new Error(`not ready within ${PREPARE_LIMIT_MS} ms`)), PREPARE_LIMIT_MS).unref();
     });
     this.ready = Promise.race([initialized, failed]);
-    // Cleared once decided: the pending timer held this client, and the session that took it, for its whole 30 s.
-    this.ready.then(
-      () => clearTimeout(limit),
-      () => clearTimeout(limit),
-    );
+    // The limit is cleared once decided: pending, its timer held this client, and the session that took it, for its whole 30 s.
     this.ready.then(
       () => {
+        clearTimeout(limit);
         if (this.state === 'preparing') this.state = 'ready';
       },
       (e: Error) => {
+        clearTimeout(limit);
         if (this.state === 'taken') return;
         if (idle === this) unprepared = e.message;
         void this.discard();
